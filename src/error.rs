@@ -1,0 +1,63 @@
+//! The crate's one error type.
+
+use core::fmt;
+
+use crate::kernel::Kernel;
+
+/// Why a request could not be served. Every public entry point returns this
+/// instead of panicking on bad input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The board size is outside what the chosen kernel supports.
+    SizeOutOfRange {
+        /// The size asked for.
+        n: usize,
+        /// The kernel that was asked.
+        kernel: Kernel,
+        /// Smallest size it supports.
+        min: usize,
+        /// Largest size it supports.
+        max: usize,
+    },
+    /// No kernel has this name.
+    UnknownKernel(String),
+    /// The kernel exists but this CPU (or this build) cannot run it.
+    KernelUnavailable(Kernel),
+    /// The seed-000 bitboard has 8 columns per row: it holds boards up to 8x8.
+    BitboardTooSmall {
+        /// The size asked for.
+        n: usize,
+    },
+    /// A bitboard or column list that is not one queen per row and column.
+    InvalidBoard(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::SizeOutOfRange { n, kernel, min, max } => write!(
+                f,
+                "kernel '{kernel}' supports N from {min} to {max}, but N = {n} was asked"
+            ),
+            Error::UnknownKernel(name) => {
+                write!(f, "unknown kernel '{name}' (known: auto")?;
+                for k in Kernel::ALL {
+                    write!(f, ", {k}")?;
+                }
+                write!(f, ")")
+            }
+            Error::KernelUnavailable(kernel) => write!(
+                f,
+                "kernel '{kernel}' is not available on this CPU or build (see --kernels)"
+            ),
+            Error::BitboardTooSmall { n } => write!(
+                f,
+                "the 64-bit bitboard holds boards up to 8x8, but N = {n} was asked"
+            ),
+            Error::InvalidBoard(why) => write!(f, "invalid board: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}

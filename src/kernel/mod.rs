@@ -1,0 +1,178 @@
+//! Kernels: every algorithm that counts and enumerates N-Queens solutions,
+//! behind one trait ([`Solver`]) and one name space ([`Kernel`]).
+//!
+//! Adding a kernel takes three steps, none of them in the CLI:
+//! 1. a module with a type that implements [`Solver`] (constructible only
+//!    where it can run: `new() -> Option<Self>`);
+//! 2. a variant in [`Kernel`] with its row in [`Kernel::ALL`] and its
+//!    name, description, sizes and role below;
+//! 3. its arm in [`crate::dispatch`], the one place that maps a kernel to a
+//!    solver and decides what `auto` means.
+
+pub mod portable;
+
+use core::fmt;
+use core::ops::{ControlFlow, RangeInclusive};
+use core::str::FromStr;
+
+use crate::{Board, Count, Error, dispatch};
+
+/// What a kernel calls for each solution it finds; `Break` stops the search.
+pub type Visit<'a> = &'a mut dyn FnMut(&Board) -> ControlFlow<()>;
+
+/// A solving algorithm. Each method checks `n` against the kernel's
+/// [`Kernel::sizes`] and returns [`Error::SizeOutOfRange`] instead of
+/// panicking.
+pub trait Solver: Send + Sync {
+    /// Which kernel this is.
+    fn kernel(&self) -> Kernel;
+
+    /// Number of solutions on an `n`x`n` board.
+    fn count(&self, n: usize) -> Result<Count, Error>;
+
+    /// Calls `visit` once for every solution, in the kernel's own order,
+    /// until it returns `Break`. Returns `Break` if `visit` stopped it.
+    fn for_each_solution(&self, n: usize, visit: Visit<'_>) -> Result<ControlFlow<()>, Error>;
+
+    /// Every solution, in the kernel's own order.
+    fn solutions(&self, n: usize) -> Result<Vec<Board>, Error> {
+        let mut all = Vec::new();
+        // The visitor never breaks: the flow it returns carries nothing.
+        let _ = self.for_each_solution(n, &mut |board| {
+            all.push(*board);
+            ControlFlow::Continue(())
+        })?;
+        Ok(all)
+    }
+}
+
+/// What a kernel is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// A production kernel; `auto` chooses among these.
+    Fast,
+    /// One of the seed articles' algorithms, kept to cross-check the fast
+    /// kernels and to reproduce the articles' comparisons. Never chosen by
+    /// `auto`. The number is the seed's file prefix in `shared/seeds/`.
+    Reference {
+        /// Seed number (000, 001, 003, 004).
+        seed: u8,
+    },
+}
+
+/// A kernel by name. `Auto` stands for the fastest kernel available on this
+/// CPU for the size asked (see [`crate::dispatch`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Kernel {
+    /// The fastest available kernel for the size asked.
+    Auto,
+    /// Bitmask backtracking in plain Rust; runs everywhere; the oracle.
+    Portable,
+}
+
+impl Kernel {
+    /// Every concrete kernel (not `Auto`), fast kernels first.
+    pub const ALL: &'static [Kernel] = &[Kernel::Portable];
+
+    /// The name used on the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kernel::Auto => "auto",
+            Kernel::Portable => "portable",
+        }
+    }
+
+    /// One line saying what the kernel is.
+    pub const fn description(self) -> &'static str {
+        match self {
+            Kernel::Auto => "the fastest kernel available on this CPU",
+            Kernel::Portable => "bitmask backtracking, explicit stack, any target",
+        }
+    }
+
+    /// Board sizes the kernel accepts.
+    pub fn sizes(self) -> RangeInclusive<usize> {
+        match self {
+            Kernel::Auto => 0..=crate::MAX_N,
+            Kernel::Portable => 0..=crate::MAX_N,
+        }
+    }
+
+    /// Production kernel or seed reference.
+    pub const fn role(self) -> Role {
+        match self {
+            Kernel::Auto | Kernel::Portable => Role::Fast,
+        }
+    }
+
+    /// Whether this CPU and build can run the kernel. Always true for
+    /// `Auto`, which falls back to `Portable`.
+    pub fn is_available(self) -> bool {
+        dispatch::is_available(self)
+    }
+
+    /// The concrete kernel that would serve size `n`: `Auto` resolved, any
+    /// other kernel itself.
+    pub fn resolve(self, n: usize) -> Kernel {
+        match self {
+            Kernel::Auto => dispatch::auto_kernel(n),
+            other => other,
+        }
+    }
+
+    /// Errors unless the kernel accepts size `n`.
+    pub fn check_size(self, n: usize) -> Result<(), Error> {
+        let sizes = self.sizes();
+        if sizes.contains(&n) {
+            Ok(())
+        } else {
+            Err(Error::SizeOutOfRange {
+                n,
+                kernel: self,
+                min: *sizes.start(),
+                max: *sizes.end(),
+            })
+        }
+    }
+
+    /// The solver for size `n`: `Auto` resolved, availability and size
+    /// checked.
+    pub fn solver(self, n: usize) -> Result<Box<dyn Solver>, Error> {
+        let kernel = self.resolve(n);
+        kernel.check_size(n)?;
+        dispatch::solver(kernel)
+    }
+
+    /// Number of solutions on an `n`x`n` board.
+    pub fn count(self, n: usize) -> Result<Count, Error> {
+        self.solver(n)?.count(n)
+    }
+
+    /// Calls `visit` for every solution until it returns `Break`.
+    pub fn for_each_solution(self, n: usize, visit: Visit<'_>) -> Result<ControlFlow<()>, Error> {
+        self.solver(n)?.for_each_solution(n, visit)
+    }
+
+    /// Every solution, in the kernel's own order.
+    pub fn solutions(self, n: usize) -> Result<Vec<Board>, Error> {
+        self.solver(n)?.solutions(n)
+    }
+}
+
+impl fmt::Display for Kernel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Kernel {
+    type Err = Error;
+
+    fn from_str(name: &str) -> Result<Kernel, Error> {
+        core::iter::once(Kernel::Auto)
+            .chain(Kernel::ALL.iter().copied())
+            .find(|k| k.name() == name)
+            .ok_or_else(|| Error::UnknownKernel(name.to_owned()))
+    }
+}

@@ -1,0 +1,202 @@
+//! The portable kernel: classic bitmask backtracking, iterative with an
+//! explicit stack, for every N from 0 to 32 on any target.
+//!
+//! Three masks describe the row being filled, one bit per column:
+//! `columns` holds the columns already taken, `left` the squares attacked
+//! along diagonals running down-left (shifted left one column per row) and
+//! `right` those along diagonals running down-right (shifted right). The free
+//! squares of the row are `full & !(columns | left | right)`; the lowest one
+//! is `free & free.wrapping_neg()`. A queen is placed by OR-ing its bit into
+//! all three masks and shifting the diagonals one step. The stack keeps, for
+//! every row above, the squares not yet tried and the masks to restore.
+//!
+//! `u32` masks suffice for N <= 32: a diagonal bit shifted past column 31 or
+//! below column 0 can never attack the board again.
+//!
+//! This kernel is the oracle every other kernel is checked against.
+
+use core::ops::ControlFlow;
+
+use crate::board::MAX_N;
+use crate::kernel::{Kernel, Solver, Visit};
+use crate::{Board, Count, Error};
+
+/// The portable kernel. Runs on every target.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Portable(());
+
+impl Portable {
+    /// Always `Some`: the portable kernel needs no CPU feature.
+    pub fn new() -> Option<Portable> {
+        Some(Portable(()))
+    }
+}
+
+/// The search state of one row: squares still to try, and the masks that
+/// produced them.
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    free: u32,
+    columns: u32,
+    left: u32,
+    right: u32,
+}
+
+/// Mask of the `n` columns of the board (`n` from 1 to 32).
+#[inline]
+fn full_row(n: usize) -> u32 {
+    debug_assert!((1..=MAX_N).contains(&n));
+    u32::MAX >> (MAX_N - n)
+}
+
+/// Counts the solutions for `n` from 1 to 32.
+fn count_solutions(n: usize) -> Count {
+    let full = full_row(n);
+    let last = n - 1;
+    let mut stack = [Frame::default(); MAX_N];
+    let mut depth = 0;
+    let mut top = Frame {
+        free: full,
+        ..Frame::default()
+    };
+    let mut solutions: Count = 0;
+    loop {
+        if top.free != 0 {
+            let bit = top.free & top.free.wrapping_neg();
+            top.free ^= bit;
+            if depth == last {
+                solutions += 1;
+                continue;
+            }
+            // `depth < last < MAX_N`: the mask keeps the index visibly in
+            // bounds without changing it, so no bounds check is emitted.
+            stack[depth & (MAX_N - 1)] = top;
+            depth += 1;
+            top.columns |= bit;
+            top.left = (top.left | bit) << 1;
+            top.right = (top.right | bit) >> 1;
+            top.free = full & !(top.columns | top.left | top.right);
+        } else if depth == 0 {
+            return solutions;
+        } else {
+            depth -= 1;
+            top = stack[depth & (MAX_N - 1)];
+        }
+    }
+}
+
+/// The portable kernel's solutions as an iterator: the search is a state
+/// machine that stops at each solution and resumes on the next call.
+#[derive(Clone)]
+pub struct Solutions {
+    n: usize,
+    full: u32,
+    depth: usize,
+    top: Frame,
+    stack: [Frame; MAX_N],
+    queens: [u8; MAX_N],
+    /// N = 0 has one solution, the empty board, yielded once.
+    empty_board_pending: bool,
+}
+
+impl Solutions {
+    /// The solutions on an `n`x`n` board, `n` from 0 to 32.
+    pub fn new(n: usize) -> Result<Solutions, Error> {
+        Kernel::Portable.check_size(n)?;
+        Ok(Solutions {
+            n,
+            full: if n == 0 { 0 } else { full_row(n) },
+            depth: 0,
+            top: Frame {
+                free: if n == 0 { 0 } else { full_row(n) },
+                ..Frame::default()
+            },
+            stack: [Frame::default(); MAX_N],
+            queens: [0; MAX_N],
+            empty_board_pending: n == 0,
+        })
+    }
+}
+
+impl Iterator for Solutions {
+    type Item = Board;
+
+    fn next(&mut self) -> Option<Board> {
+        if self.empty_board_pending {
+            self.empty_board_pending = false;
+            return Some(Board::EMPTY);
+        }
+        let last = self.n.checked_sub(1)?;
+        loop {
+            if self.top.free != 0 {
+                let bit = self.top.free & self.top.free.wrapping_neg();
+                self.top.free ^= bit;
+                self.queens[self.depth & (MAX_N - 1)] = bit.trailing_zeros() as u8;
+                if self.depth == last {
+                    return Some(Board::from_permutation(&self.queens[..self.n]));
+                }
+                self.stack[self.depth & (MAX_N - 1)] = self.top;
+                self.depth += 1;
+                let top = &mut self.top;
+                top.columns |= bit;
+                top.left = (top.left | bit) << 1;
+                top.right = (top.right | bit) >> 1;
+                top.free = self.full & !(top.columns | top.left | top.right);
+            } else if self.depth == 0 {
+                return None;
+            } else {
+                self.depth -= 1;
+                self.top = self.stack[self.depth & (MAX_N - 1)];
+            }
+        }
+    }
+}
+
+impl core::iter::FusedIterator for Solutions {}
+
+impl Solver for Portable {
+    fn kernel(&self) -> Kernel {
+        Kernel::Portable
+    }
+
+    fn count(&self, n: usize) -> Result<Count, Error> {
+        Kernel::Portable.check_size(n)?;
+        Ok(if n == 0 { 1 } else { count_solutions(n) })
+    }
+
+    fn for_each_solution(&self, n: usize, visit: Visit<'_>) -> Result<ControlFlow<()>, Error> {
+        for board in Solutions::new(n)? {
+            if visit(&board).is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+        }
+        Ok(ControlFlow::Continue(()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_counts() {
+        let counts: Vec<Count> = (0..=8).map(|n| Portable(()).count(n).unwrap()).collect();
+        assert_eq!(counts, [1, 1, 0, 0, 2, 10, 4, 40, 92]);
+    }
+
+    #[test]
+    fn iterator_matches_count_and_is_fused() {
+        for n in 0..=9 {
+            let mut it = Solutions::new(n).unwrap();
+            let listed = it.by_ref().count() as Count;
+            assert_eq!(listed, Portable(()).count(n).unwrap(), "n = {n}");
+            assert_eq!(it.next(), None);
+        }
+    }
+
+    #[test]
+    fn rejects_n_above_32() {
+        assert!(Portable(()).count(33).is_err());
+        assert!(Solutions::new(33).is_err());
+    }
+}

@@ -1,0 +1,55 @@
+//! # queens-simd
+//!
+//! Counts and enumerates the solutions of the N-Queens puzzle: N queens on an
+//! N x N board, no two in the same row, column or diagonal.
+//!
+//! The crate offers interchangeable kernels (see [`Kernel`]): a portable
+//! bitmask solver that runs everywhere and is the oracle for all others, the
+//! x86-64 SIMD ports of davidad's register-only state machine as they land,
+//! and the seed articles' own algorithms as reference solvers. The dispatcher
+//! ([`dispatch`]) picks the fastest kernel this CPU supports.
+//!
+//! ```
+//! use queens_simd::{Kernel, fundamental};
+//!
+//! assert_eq!(queens_simd::count(8)?, 92);
+//! assert_eq!(fundamental::count(Kernel::Auto, 8)?, 12);
+//!
+//! let first = Kernel::Portable.solutions(8)?[0];
+//! assert_eq!(first.columns(), &[0, 4, 7, 5, 2, 6, 1, 3]);
+//! assert_eq!(first.to_bitboard()?, 577094088726155265);
+//! # Ok::<(), queens_simd::Error>(())
+//! ```
+//!
+//! Counts are [`Count`] (`u128`): the number of solutions of an N x N board
+//! is at most N! < 2^118 for N <= 32, so a count can never overflow.
+
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(missing_docs)]
+
+pub mod board;
+pub mod dispatch;
+mod error;
+pub mod fundamental;
+pub mod kernel;
+pub mod symmetry;
+pub mod verify;
+
+pub use board::{Board, MAX_N};
+pub use error::Error;
+pub use kernel::{Kernel, Solver};
+
+/// A number of solutions. `u128` holds N! for every N <= 32 (32! < 2^118),
+/// and the number of solutions never exceeds N!.
+pub type Count = u128;
+
+/// Number of solutions on an `n`x`n` board, by the fastest kernel available.
+pub fn count(n: usize) -> Result<Count, Error> {
+    Kernel::Auto.count(n)
+}
+
+/// Every solution on an `n`x`n` board, by the fastest kernel available, in
+/// that kernel's order.
+pub fn solutions(n: usize) -> Result<Vec<Board>, Error> {
+    Kernel::Auto.solutions(n)
+}

@@ -1,0 +1,141 @@
+//! The eight symmetries of the square (the dihedral group D4) acting on
+//! [`Board`]s, and the canonical form used to name a fundamental solution.
+//!
+//! With a board as a permutation `p` (`p[row] = column`) and `m = N - 1`, each
+//! symmetry moves the queen at `(row, col)` to a new square:
+//!
+//! | symmetry            | `(row, col)` goes to |
+//! |---------------------|----------------------|
+//! | identity            | `(row, col)`         |
+//! | rotate 90° (clockwise) | `(col, m - row)`  |
+//! | rotate 180°         | `(m - row, m - col)` |
+//! | rotate 270°         | `(m - col, row)`     |
+//! | mirror left-right   | `(row, m - col)`     |
+//! | mirror top-bottom   | `(m - row, col)`     |
+//! | transpose (main diagonal) | `(col, row)`   |
+//! | anti-transpose      | `(m - col, m - row)` |
+
+use crate::Board;
+use crate::board::MAX_N;
+
+/// One of the eight symmetries of the square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Symmetry {
+    /// Leaves the board as it is.
+    Identity,
+    /// Quarter turn clockwise.
+    Rotate90,
+    /// Half turn.
+    Rotate180,
+    /// Quarter turn anticlockwise.
+    Rotate270,
+    /// Reflection in the vertical axis: column `c` becomes `N - 1 - c`.
+    MirrorColumns,
+    /// Reflection in the horizontal axis: row `r` becomes `N - 1 - r`.
+    MirrorRows,
+    /// Reflection in the main diagonal: `(row, col)` becomes `(col, row)`.
+    Transpose,
+    /// Reflection in the anti-diagonal.
+    AntiTranspose,
+}
+
+impl Symmetry {
+    /// All eight, identity first.
+    pub const ALL: [Symmetry; 8] = [
+        Symmetry::Identity,
+        Symmetry::Rotate90,
+        Symmetry::Rotate180,
+        Symmetry::Rotate270,
+        Symmetry::MirrorColumns,
+        Symmetry::MirrorRows,
+        Symmetry::Transpose,
+        Symmetry::AntiTranspose,
+    ];
+
+    /// Where this symmetry sends square `(row, col)` of an `n`x`n` board.
+    #[inline]
+    pub fn map_square(self, n: usize, row: usize, col: usize) -> (usize, usize) {
+        let m = n - 1;
+        match self {
+            Symmetry::Identity => (row, col),
+            Symmetry::Rotate90 => (col, m - row),
+            Symmetry::Rotate180 => (m - row, m - col),
+            Symmetry::Rotate270 => (m - col, row),
+            Symmetry::MirrorColumns => (row, m - col),
+            Symmetry::MirrorRows => (m - row, col),
+            Symmetry::Transpose => (col, row),
+            Symmetry::AntiTranspose => (m - col, m - row),
+        }
+    }
+
+    /// The symmetry that undoes this one.
+    pub fn inverse(self) -> Symmetry {
+        match self {
+            Symmetry::Rotate90 => Symmetry::Rotate270,
+            Symmetry::Rotate270 => Symmetry::Rotate90,
+            other => other,
+        }
+    }
+
+    /// The image of `board`. Images of a solution are solutions.
+    pub fn apply(self, board: &Board) -> Board {
+        let n = board.n();
+        let mut image = [0u8; MAX_N];
+        for (row, &col) in board.columns().iter().enumerate() {
+            let (r, c) = self.map_square(n, row, usize::from(col));
+            image[r] = c as u8;
+        }
+        // A symmetry of the square maps a permutation matrix to a
+        // permutation matrix.
+        Board::from_permutation(&image[..n])
+    }
+}
+
+/// The canonical form of `board`: the lexicographically smallest column
+/// vector among its eight images. Two boards are equivalent under the
+/// symmetries of the square exactly when their canonical forms are equal.
+pub fn canonical(board: &Board) -> Board {
+    Symmetry::ALL
+        .iter()
+        .map(|s| s.apply(board))
+        .min()
+        .unwrap_or(*board)
+}
+
+/// Whether `board` is its own canonical form, i.e. no image of it is
+/// lexicographically smaller. Cheaper than comparing with [`canonical`]: it
+/// rejects on the first row for most boards.
+pub fn is_canonical(board: &Board) -> bool {
+    let n = board.n();
+    // The left-right mirror starts with column n-1-p[0]: the canonical form
+    // has its first queen in the left half.
+    if n > 0 && usize::from(board.columns()[0]) * 2 > n - 1 {
+        return false;
+    }
+    Symmetry::ALL[1..].iter().all(|s| s.apply(board) >= *board)
+}
+
+/// How many distinct boards the orbit of `board` holds: 1, 2, 4 or 8.
+pub fn orbit_size(board: &Board) -> usize {
+    let mut images = Symmetry::ALL.map(|s| s.apply(board));
+    images.sort_unstable();
+    1 + images.windows(2).filter(|w| w[0] != w[1]).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rotate90_of_a_4x4_solution() {
+        // . @ . .    a quarter turn maps this board onto itself;
+        // . . . @    its mirror image is the only other solution.
+        // @ . . .
+        // . . @ .
+        let board = Board::from_columns(&[1, 3, 0, 2]).unwrap();
+        assert_eq!(Symmetry::Rotate90.apply(&board), board);
+        assert_eq!(Symmetry::MirrorColumns.apply(&board).columns(), &[2, 0, 3, 1]);
+        assert_eq!(orbit_size(&board), 2);
+        assert_eq!(canonical(&board).columns(), &[1, 3, 0, 2]);
+    }
+}

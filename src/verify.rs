@@ -1,0 +1,1 @@
+//! Cross-checks every kernel against the portable kernel (filled in below).
