@@ -1,1 +1,206 @@
-//! Cross-checks every kernel against the portable kernel (filled in below).
+//! Cross-checks every kernel, reference solver and the fundamental-solution
+//! machinery against the portable kernel, on full solution sets.
+//!
+//! For each N the portable kernel's solutions are the oracle: they must all
+//! be solutions, distinct, and as many as its own count. Every other kernel
+//! that runs here and accepts N must produce exactly the same set (compared
+//! sorted, not only counted) and the same count. The fundamental solutions
+//! are checked against the oracle's canonical forms, deduplicated, and
+//! against seed 001's own symmetry deduplication.
+
+use core::ops::ControlFlow;
+
+use crate::reference::threat_masks;
+use crate::{Board, Count, Error, Kernel, fundamental, symmetry};
+
+/// Largest N `verify` accepts: the oracle's full solution set (2,279,184
+/// boards for N = 15) is held in memory.
+pub const MAX_VERIFY_N: usize = 15;
+
+/// What a column of the report checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Subject {
+    /// A kernel's count and full solution set.
+    Kernel(Kernel),
+    /// [`fundamental::solutions`] through `auto`, against the oracle's
+    /// canonical forms.
+    Fundamental,
+    /// Seed 001's symmetry deduplication
+    /// ([`threat_masks::fundamental`]), by class.
+    Seed001Dedup,
+}
+
+impl Subject {
+    /// Column heading.
+    pub fn label(self) -> String {
+        match self {
+            Subject::Kernel(kernel) => kernel.name().to_owned(),
+            Subject::Fundamental => "fundamental".to_owned(),
+            Subject::Seed001Dedup => "seed001-dedup".to_owned(),
+        }
+    }
+}
+
+/// The outcome of one check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cell {
+    /// Same set and same count as the oracle.
+    Agree,
+    /// A difference, described.
+    Disagree(String),
+    /// The subject does not accept this N.
+    Unsupported,
+    /// This CPU or build cannot run the kernel.
+    Unavailable,
+}
+
+/// The checks for one N.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// Board size.
+    pub n: usize,
+    /// The oracle's number of solutions.
+    pub solutions: Count,
+    /// The oracle's number of classes under the symmetries of the square.
+    pub classes: Count,
+    /// One cell per subject, in [`subjects`] order.
+    pub cells: Vec<Cell>,
+}
+
+impl Row {
+    /// Whether no cell disagrees.
+    pub fn agrees(&self) -> bool {
+        !self.cells.iter().any(|c| matches!(c, Cell::Disagree(_)))
+    }
+}
+
+/// The columns of the report: every concrete kernel, then the fundamental
+/// checks.
+pub fn subjects() -> Vec<Subject> {
+    Kernel::ALL
+        .iter()
+        .map(|&k| Subject::Kernel(k))
+        .chain([Subject::Fundamental, Subject::Seed001Dedup])
+        .collect()
+}
+
+/// Runs every check for N = 0 to `max_n`, handing each row to `report` as
+/// soon as it is done. Returns whether every check agreed.
+pub fn run(max_n: usize, mut report: impl FnMut(&Row)) -> Result<bool, Error> {
+    if max_n > MAX_VERIFY_N {
+        return Err(Error::SizeOutOfRange {
+            n: max_n,
+            kernel: Kernel::Portable,
+            min: 0,
+            max: MAX_VERIFY_N,
+        });
+    }
+    let mut all_agree = true;
+    for n in 0..=max_n {
+        let row = check(n)?;
+        all_agree &= row.agrees();
+        report(&row);
+    }
+    Ok(all_agree)
+}
+
+/// The checks for one N.
+pub fn check(n: usize) -> Result<Row, Error> {
+    let mut oracle = Kernel::Portable.solutions(n)?;
+    oracle.sort_unstable();
+    let oracle_count = Kernel::Portable.count(n)?;
+    let mut classes: Vec<Board> = oracle.iter().map(symmetry::canonical).collect();
+    classes.sort_unstable();
+    classes.dedup();
+
+    let cells = subjects()
+        .into_iter()
+        .map(|subject| match subject {
+            Subject::Kernel(Kernel::Portable) => check_oracle(&oracle, oracle_count),
+            Subject::Kernel(kernel) => check_kernel(kernel, n, &oracle),
+            Subject::Fundamental => compare_sets(fundamental::solutions(Kernel::Auto, n), &classes),
+            Subject::Seed001Dedup => check_seed001_dedup(n, &classes),
+        })
+        .collect();
+    Ok(Row {
+        n,
+        solutions: oracle.len() as Count,
+        classes: classes.len() as Count,
+        cells,
+    })
+}
+
+/// The oracle's self-consistency: valid, distinct, and counted as listed.
+fn check_oracle(sorted: &[Board], count: Count) -> Cell {
+    if let Some(bad) = sorted.iter().find(|b| !b.is_solution()) {
+        return Cell::Disagree(format!("{bad:?} is not a solution"));
+    }
+    if sorted.windows(2).any(|w| w[0] == w[1]) {
+        return Cell::Disagree("a solution is listed twice".to_owned());
+    }
+    if count != sorted.len() as Count {
+        return Cell::Disagree(format!("counts {count}, lists {}", sorted.len()));
+    }
+    Cell::Agree
+}
+
+fn check_kernel(kernel: Kernel, n: usize, oracle: &[Board]) -> Cell {
+    if !kernel.is_available() {
+        return Cell::Unavailable;
+    }
+    if !kernel.sizes().contains(&n) {
+        return Cell::Unsupported;
+    }
+    match kernel.count(n) {
+        Ok(count) if count == oracle.len() as Count => {}
+        Ok(count) => {
+            return Cell::Disagree(format!("count {count}, expected {}", oracle.len()));
+        }
+        Err(e) => return Cell::Disagree(e.to_string()),
+    }
+    let mut listed = Vec::with_capacity(oracle.len());
+    let enumerated = kernel.for_each_solution(n, &mut |board| {
+        listed.push(*board);
+        ControlFlow::Continue(())
+    });
+    listed.sort_unstable();
+    compare_sets(enumerated.map(|_| listed), oracle)
+}
+
+fn check_seed001_dedup(n: usize, classes: &[Board]) -> Cell {
+    if !Kernel::ThreatMasks.sizes().contains(&n) {
+        return Cell::Unsupported;
+    }
+    // Seed 001 keeps its own representative of each class (the smallest
+    // mask); map each to our canonical form before comparing classes.
+    let mapped = threat_masks::fundamental(n).map(|reps| {
+        let mut canon: Vec<Board> = reps.iter().map(symmetry::canonical).collect();
+        canon.sort_unstable();
+        canon
+    });
+    compare_sets(mapped, classes)
+}
+
+/// Compares a sorted result with the sorted expected set.
+fn compare_sets(got: Result<Vec<Board>, Error>, expected: &[Board]) -> Cell {
+    let got = match got {
+        Ok(got) => got,
+        Err(e) => return Cell::Disagree(e.to_string()),
+    };
+    if got == expected {
+        return Cell::Agree;
+    }
+    let missing = expected
+        .iter()
+        .filter(|b| got.binary_search(b).is_err())
+        .count();
+    let extra = got
+        .iter()
+        .filter(|b| expected.binary_search(b).is_err())
+        .count();
+    Cell::Disagree(format!(
+        "{} listed, expected {}: {missing} missing, {extra} extra",
+        got.len(),
+        expected.len()
+    ))
+}

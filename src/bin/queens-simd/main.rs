@@ -1,1 +1,119 @@
-fn main() {}
+//! `queens-simd`: count and list N-Queens solutions, list the kernels, verify
+//! every kernel against the portable one.
+//!
+//! Exit status: 0 on success, 1 if `--verify` finds a disagreement or output
+//! fails, 2 on bad input (one line on stderr). A closed pipe (`| head`) ends
+//! the output quietly with status 0.
+
+mod args;
+mod output;
+mod report;
+mod timing;
+
+use std::hint::black_box;
+use std::io::{self, Write};
+use std::ops::ControlFlow;
+use std::process::ExitCode;
+
+use queens_simd::{Error, fundamental};
+
+use args::{Args, Format};
+use output::Failure;
+
+fn main() -> ExitCode {
+    let args = match args::parse() {
+        Ok(args) => args,
+        Err(line) => return fail_input(&line),
+    };
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let result = run(&args, &mut out).and_then(|status| {
+        out.flush()?;
+        Ok(status)
+    });
+    match result {
+        Ok(status) => status,
+        Err(Failure::Input(e)) => fail_input(&e.to_string()),
+        Err(Failure::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failure::Output(e)) => {
+            eprintln!("queens-simd: error: cannot write output: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn fail_input(line: &str) -> ExitCode {
+    eprintln!("queens-simd: error: {line}");
+    ExitCode::from(2)
+}
+
+fn run(args: &Args, out: &mut impl Write) -> Result<ExitCode, Failure> {
+    if args.kernels {
+        report::kernels(out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.verify {
+        return report::verify(out, args.max_n);
+    }
+
+    let n = args.n;
+    // Resolve `auto` and check availability and size before any output.
+    let solver = args.kernel.solver(n)?;
+    let kernel = solver.kernel();
+    if args.format == Format::Hex && n > 8 {
+        return Err(Error::BitboardTooSmall { n }.into());
+    }
+
+    if args.count {
+        let count = if args.unique {
+            fundamental::count(kernel, n)?
+        } else {
+            solver.count(n)?
+        };
+        if args.format == Format::Json {
+            writeln!(
+                out,
+                "{{\"n\":{n},\"kernel\":\"{kernel}\",\"unique\":{},\"count\":{count}}}",
+                args.unique
+            )?;
+        } else {
+            writeln!(out, "{count}")?;
+        }
+    } else {
+        output::list(out, kernel, n, args.unique, args.format)?;
+    }
+
+    if args.time {
+        out.flush()?;
+        let mode = if args.count {
+            "count"
+        } else {
+            "enumerate, no output"
+        };
+        let timing = match (args.count, args.unique) {
+            (true, false) => timing::measure(|| {
+                black_box(solver.count(black_box(n)).ok());
+            }),
+            (true, true) => timing::measure(|| {
+                black_box(fundamental::count(kernel, black_box(n)).ok());
+            }),
+            (false, unique) => timing::measure(|| {
+                let mut visit = |board: &queens_simd::Board| {
+                    black_box(board);
+                    ControlFlow::Continue(())
+                };
+                black_box(if unique {
+                    fundamental::for_each(kernel, black_box(n), &mut visit).ok()
+                } else {
+                    solver.for_each_solution(black_box(n), &mut visit).ok()
+                });
+            }),
+        };
+        let what = if args.unique { " (fundamental)" } else { "" };
+        eprintln!(
+            "time: {:.3} µs per solve, median of {} samples of {} solves (fastest {:.3} µs); kernel {kernel}, N = {n}, {mode}{what}",
+            timing.median_us, timing.samples, timing.batch, timing.min_us
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

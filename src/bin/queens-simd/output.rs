@@ -1,0 +1,108 @@
+//! Writing solutions in each format, through one buffered writer.
+
+use std::io::{self, Write};
+use std::ops::ControlFlow;
+
+use queens_simd::{Board, Count, Error, Kernel, fundamental};
+
+use crate::args::Format;
+
+/// Lists every solution (or every fundamental one) of `n` in `format`,
+/// followed by the total where the format has one.
+pub fn list(
+    out: &mut impl Write,
+    kernel: Kernel,
+    n: usize,
+    unique: bool,
+    format: Format,
+) -> Result<(), Failure> {
+    if format == Format::Json {
+        write!(
+            out,
+            "{{\"n\":{n},\"kernel\":\"{kernel}\",\"unique\":{unique},\"solutions\":["
+        )?;
+    }
+    let mut total: Count = 0;
+    let mut failed = None;
+    let mut visit = |board: &Board| match write_one(out, board, format, total) {
+        Ok(()) => {
+            total += 1;
+            ControlFlow::Continue(())
+        }
+        Err(e) => {
+            failed = Some(e);
+            ControlFlow::Break(())
+        }
+    };
+    // A break can only come from a failed write, kept in `failed`.
+    let _ = if unique {
+        fundamental::for_each(kernel, n, &mut visit)?
+    } else {
+        kernel.for_each_solution(n, &mut visit)?
+    };
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    match format {
+        Format::Board => {
+            let what = if unique {
+                "fundamental solution"
+            } else {
+                "solution"
+            };
+            let plural = if total == 1 { "" } else { "s" };
+            writeln!(out, "{total} {what}{plural}")?;
+        }
+        Format::Json => writeln!(out, "],\"count\":{total}}}")?,
+        Format::Columns | Format::Hex => {}
+    }
+    Ok(())
+}
+
+fn write_one(out: &mut impl Write, board: &Board, format: Format, index: Count) -> io::Result<()> {
+    match format {
+        Format::Board => writeln!(out, "{board}"),
+        Format::Columns => {
+            let mut sep = "";
+            for col in board.columns() {
+                write!(out, "{sep}{col}")?;
+                sep = " ";
+            }
+            out.write_all(b"\n")
+        }
+        Format::Hex => {
+            let bits = board.to_bitboard().map_err(io::Error::other)?;
+            writeln!(out, "{bits:x}")
+        }
+        Format::Json => {
+            out.write_all(if index == 0 { b"[" } else { b",[" })?;
+            let mut sep = "";
+            for col in board.columns() {
+                write!(out, "{sep}{col}")?;
+                sep = ",";
+            }
+            out.write_all(b"]")
+        }
+    }
+}
+
+/// Why listing stopped early.
+#[derive(Debug)]
+pub enum Failure {
+    /// Bad input, found by the library.
+    Input(Error),
+    /// Writing failed (a closed pipe among others).
+    Output(io::Error),
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Failure {
+        Failure::Input(e)
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Failure {
+        Failure::Output(e)
+    }
+}

@@ -1,0 +1,109 @@
+//! The two tables: `--kernels` and `--verify`.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use queens_simd::kernel::Role;
+use queens_simd::verify::{self, Cell, Row};
+use queens_simd::{Kernel, MAX_N};
+
+use crate::output::Failure;
+
+/// `--kernels`: every kernel, whether it runs here, its sizes, its role, and
+/// which kernel `auto` picks for each N.
+pub fn kernels(out: &mut impl Write) -> Result<(), Failure> {
+    writeln!(
+        out,
+        "{:<12} {:<9} {:<7} {:<10} description",
+        "kernel", "available", "N", "role"
+    )?;
+    for &kernel in Kernel::ALL {
+        let sizes = kernel.sizes();
+        let role = match kernel.role() {
+            Role::Fast => "fast".to_owned(),
+            Role::Reference { seed } => format!("seed {seed:03}"),
+        };
+        writeln!(
+            out,
+            "{:<12} {:<9} {:<7} {:<10} {}",
+            kernel.name(),
+            if kernel.is_available() { "yes" } else { "no" },
+            format!("{}-{}", sizes.start(), sizes.end()),
+            role,
+            kernel.description()
+        )?;
+    }
+    // Group the sizes by the kernel auto resolves them to.
+    let mut choices = Vec::<(Kernel, usize, usize)>::new();
+    for n in 0..=MAX_N {
+        let kernel = Kernel::Auto.resolve(n);
+        match choices.last_mut() {
+            Some((k, _, last)) if *k == kernel => *last = n,
+            _ => choices.push((kernel, n, n)),
+        }
+    }
+    let picks: Vec<String> = choices
+        .iter()
+        .map(|(k, first, last)| format!("{k} for N {first}-{last}"))
+        .collect();
+    writeln!(out, "auto picks: {}", picks.join(", "))?;
+    Ok(())
+}
+
+/// `--verify`: one row per N, one column per subject, streamed as each row is
+/// done. Exit status 1 on any disagreement.
+pub fn verify(out: &mut impl Write, max_n: usize) -> Result<ExitCode, Failure> {
+    let labels: Vec<String> = verify::subjects().iter().map(|s| s.label()).collect();
+    let widths: Vec<usize> = labels.iter().map(|l| l.len().max(5)).collect();
+    let mut header = format!("{:>3} {:>10} {:>8}", "N", "solutions", "classes");
+    for (label, width) in labels.iter().zip(&widths) {
+        header += &format!("  {label:<width$}");
+    }
+    writeln!(out, "{}", header.trim_end())?;
+    out.flush()?;
+
+    let mut problems = Vec::new();
+    let mut io_result = Ok(());
+    let all_agree = verify::run(max_n, |row: &Row| {
+        if io_result.is_ok() {
+            io_result = write_row(out, row, &widths);
+        }
+        for (label, cell) in labels.iter().zip(&row.cells) {
+            if let Cell::Disagree(why) = cell {
+                problems.push(format!("N = {}, {label}: {why}", row.n));
+            }
+        }
+    })?;
+    io_result?;
+
+    writeln!(
+        out,
+        "\nok = same solution set and count as the portable kernel; - = N not supported; n/a = not available on this CPU"
+    )?;
+    if all_agree {
+        writeln!(out, "verify: all kernels agree for N = 0 to {max_n}")?;
+        Ok(ExitCode::SUCCESS)
+    } else {
+        for problem in &problems {
+            writeln!(out, "MISMATCH {problem}")?;
+        }
+        writeln!(out, "verify: {} disagreement(s)", problems.len())?;
+        Ok(ExitCode::FAILURE)
+    }
+}
+
+fn write_row(out: &mut impl Write, row: &Row, widths: &[usize]) -> Result<(), Failure> {
+    let mut line = format!("{:>3} {:>10} {:>8}", row.n, row.solutions, row.classes);
+    for (cell, width) in row.cells.iter().zip(widths) {
+        let text = match cell {
+            Cell::Agree => "ok",
+            Cell::Disagree(_) => "MISMATCH",
+            Cell::Unsupported => "-",
+            Cell::Unavailable => "n/a",
+        };
+        line += &format!("  {text:<width$}");
+    }
+    writeln!(out, "{}", line.trim_end())?;
+    out.flush()?;
+    Ok(())
+}

@@ -1,0 +1,266 @@
+//! The `queens-simd` command-line contract: every flag, every format, every
+//! bad input.
+
+mod common;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use queens_simd::Kernel;
+
+fn queens() -> Command {
+    Command::cargo_bin("queens-simd").unwrap()
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    let out = queens()
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn count_prints_the_number_alone() {
+    queens()
+        .args(["8", "--count"])
+        .assert()
+        .success()
+        .stdout("92\n")
+        .stderr("");
+    queens().args(["--count"]).assert().success().stdout("92\n");
+    queens()
+        .args(["0", "--count"])
+        .assert()
+        .success()
+        .stdout("1\n");
+    queens()
+        .args(["3", "--count"])
+        .assert()
+        .success()
+        .stdout("0\n");
+    queens()
+        .args(["10", "--count", "--kernel", "portable"])
+        .assert()
+        .success()
+        .stdout("724\n");
+}
+
+#[test]
+fn unique_counts_fundamental_solutions() {
+    queens()
+        .args(["8", "--count", "--unique"])
+        .assert()
+        .success()
+        .stdout("12\n");
+    queens()
+        .args(["6", "--count", "--unique"])
+        .assert()
+        .success()
+        .stdout("1\n");
+}
+
+#[test]
+fn default_lists_boards_then_a_total() {
+    let text = stdout_of(&[]);
+    let boards: Vec<&str> = text.trim_end().split("\n\n").collect();
+    assert_eq!(boards.len(), 93, "92 boards and the total");
+    assert_eq!(*boards.last().unwrap(), "92 solutions");
+    assert_eq!(
+        boards[0],
+        "@ . . . . . . .\n. . . . @ . . .\n. . . . . . . @\n. . . . . @ . .\n\
+         . . @ . . . . .\n. . . . . . @ .\n. @ . . . . . .\n. . . @ . . . ."
+    );
+    for board in &boards[..92] {
+        assert_eq!(board.lines().count(), 8);
+        assert_eq!(board.matches('@').count(), 8);
+    }
+}
+
+#[test]
+fn unique_boards_end_with_their_total() {
+    let text = stdout_of(&["8", "--unique"]);
+    assert!(text.ends_with("\n12 fundamental solutions\n"), "{text}");
+    assert_eq!(text.matches('@').count(), 12 * 8);
+}
+
+#[test]
+fn columns_format_is_one_solution_per_line() {
+    let text = stdout_of(&["6", "--format", "columns"]);
+    assert_eq!(text, "1 3 5 0 2 4\n2 5 1 4 0 3\n3 0 4 1 5 2\n4 2 0 5 3 1\n");
+    let text = stdout_of(&["8", "--format", "columns", "--unique"]);
+    assert_eq!(text.lines().count(), 12);
+    assert!(text.lines().all(|l| l.split(' ').count() == 8));
+}
+
+#[test]
+fn hex_format_is_the_seed_000_bitboard() {
+    let text = stdout_of(&["8", "--format", "hex"]);
+    assert_eq!(text.lines().count(), 92);
+    assert!(text.lines().any(|l| l == "802400420801001"), "{text}");
+    assert_eq!(
+        u64::from_str_radix("802400420801001", 16).unwrap(),
+        577094088726155265
+    );
+}
+
+#[test]
+fn json_format_parses() {
+    let text = stdout_of(&["8", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["n"], 8);
+    assert_eq!(v["count"], 92);
+    assert_eq!(v["unique"], false);
+    let solutions = v["solutions"].as_array().unwrap();
+    assert_eq!(solutions.len(), 92);
+    assert_eq!(solutions[0], serde_json::json!([0, 4, 7, 5, 2, 6, 1, 3]));
+
+    let text = stdout_of(&["8", "--format", "json", "--unique"]);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["solutions"].as_array().unwrap().len(), 12);
+
+    let text = stdout_of(&["8", "--format", "json", "--count"]);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["count"], 92);
+
+    let text = stdout_of(&["0", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["solutions"], serde_json::json!([[]]));
+}
+
+#[test]
+fn every_kernel_can_be_chosen_by_name() {
+    for &kernel in Kernel::ALL {
+        let n = 6.min(*kernel.sizes().end());
+        let expected = common::A000170[n];
+        let assert = queens()
+            .args([&n.to_string(), "--count", "--kernel", kernel.name()])
+            .assert();
+        if kernel.is_available() {
+            assert.success().stdout(format!("{expected}\n"));
+        } else {
+            assert
+                .code(2)
+                .stderr(predicate::str::contains("not available"));
+        }
+    }
+}
+
+#[test]
+fn kernels_lists_every_kernel_and_the_auto_choice() {
+    let text = stdout_of(&["--kernels"]);
+    for &kernel in Kernel::ALL {
+        assert!(
+            text.lines().any(|l| l.starts_with(kernel.name())),
+            "{kernel}: {text}"
+        );
+    }
+    let auto = Kernel::Auto.resolve(8);
+    assert!(text.contains(&format!("auto picks: {auto}")), "{text}");
+}
+
+#[test]
+fn verify_passes_and_prints_a_table() {
+    let text = stdout_of(&["--verify", "--max-n", "8"]);
+    assert!(text.contains("all kernels agree for N = 0 to 8"), "{text}");
+    let row8 = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("8 "))
+        .unwrap();
+    assert!(row8.contains(" 92 ") && row8.contains(" 12 "), "{row8}");
+    assert!(!text.contains("MISMATCH"));
+}
+
+#[test]
+fn time_reports_microseconds_on_stderr() {
+    queens()
+        .args(["8", "--count", "--time"])
+        .assert()
+        .success()
+        .stdout("92\n")
+        .stderr(
+            predicate::str::is_match(r"^time: [0-9.]+ µs per solve, median of \d+ samples")
+                .unwrap(),
+        );
+}
+
+#[test]
+fn bad_input_is_one_line_on_stderr_and_exit_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["-3"], "N must be from 0 to 32"),
+        (&["abc"], "N must be a whole number"),
+        (&["33"], "N must be from 0 to 32"),
+        (&["8.5"], "N must be a whole number"),
+        (&["99999999999999999999"], "N must be a whole number"),
+        (&["--kernel", "nope"], "unknown kernel 'nope'"),
+        (&["9", "--format", "hex"], "up to 8x8"),
+        (&["--format", "xml"], "invalid value 'xml'"),
+        (&["--bogus"], "unexpected argument '--bogus'"),
+        (
+            &["--verify", "--max-n", "99"],
+            "--max-n must be from 0 to 15",
+        ),
+        (&["--max-n", "5"], "--verify"),
+        (&["8", "9"], "unexpected argument '9'"),
+    ];
+    for (args, message) in cases {
+        let out = queens()
+            .args(*args)
+            .assert()
+            .code(2)
+            .stdout("")
+            .get_output()
+            .clone();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("queens-simd: error: "), "{args:?}: {err}");
+        assert!(
+            err.contains(message),
+            "{args:?}: expected {message:?} in {err}"
+        );
+    }
+}
+
+#[test]
+fn n_above_a_kernels_range_is_an_error() {
+    for &kernel in Kernel::ALL
+        .iter()
+        .filter(|k| *k.sizes().end() < queens_simd::MAX_N)
+    {
+        let n = (kernel.sizes().end() + 1).to_string();
+        queens()
+            .args([n.as_str(), "--count", "--kernel", kernel.name()])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "kernel '{kernel}' supports N from"
+            )));
+    }
+}
+
+#[test]
+fn a_closed_pipe_is_not_a_panic() {
+    use std::io::Read;
+    use std::process::{Command as Std, Stdio};
+    let mut child = Std::new(assert_cmd::cargo::cargo_bin("queens-simd"))
+        .args(["12", "--format", "columns"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read one line's worth, then hang up, as `| head -1` does.
+    let mut first = [0u8; 24];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(status.success(), "{status:?}: {err}");
+    assert!(!err.contains("panick"), "{err}");
+}

@@ -1,0 +1,131 @@
+//! The shared kernel table: every kernel (or the one named by
+//! `QUEENS_SIMD_KERNEL`) against OEIS counts and the portable kernel's full
+//! solution sets.
+
+mod common;
+
+use std::collections::HashSet;
+use std::ops::ControlFlow;
+
+use common::{A000170, A002562, kernels_under_test, max_count_n, max_set_n};
+use queens_simd::{Board, Error, Kernel, fundamental};
+
+fn sizes_under_test(kernel: Kernel, max: usize) -> impl Iterator<Item = usize> {
+    kernel.sizes().filter(move |&n| n <= max)
+}
+
+#[test]
+fn counts_match_oeis_a000170() {
+    for kernel in kernels_under_test() {
+        for n in sizes_under_test(kernel, max_count_n()) {
+            assert_eq!(kernel.count(n).unwrap(), A000170[n], "{kernel}, N = {n}");
+        }
+    }
+}
+
+#[test]
+fn solution_sets_match_the_portable_kernel() {
+    for kernel in kernels_under_test() {
+        for n in sizes_under_test(kernel, max_set_n()) {
+            let mut expected = Kernel::Portable.solutions(n).unwrap();
+            expected.sort_unstable();
+            let mut got = kernel.solutions(n).unwrap();
+            got.sort_unstable();
+            assert_eq!(got, expected, "{kernel}, N = {n}");
+        }
+    }
+}
+
+#[test]
+fn every_listed_board_is_a_distinct_solution() {
+    for kernel in kernels_under_test() {
+        for n in sizes_under_test(kernel, max_set_n()) {
+            let listed = kernel.solutions(n).unwrap();
+            let distinct: HashSet<Board> = listed.iter().copied().collect();
+            assert_eq!(
+                distinct.len(),
+                listed.len(),
+                "{kernel}, N = {n}: duplicates"
+            );
+            assert_eq!(listed.len() as u128, A000170[n], "{kernel}, N = {n}");
+            for board in &listed {
+                assert_eq!(board.n(), n);
+                assert!(board.is_solution(), "{kernel}, N = {n}: {board:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn enumeration_stops_when_the_visitor_breaks() {
+    for kernel in kernels_under_test() {
+        let n = 8.min(*kernel.sizes().end());
+        let mut seen = 0;
+        let flow = kernel
+            .for_each_solution(n, &mut |_| {
+                seen += 1;
+                if seen == 3 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            })
+            .unwrap();
+        assert_eq!((seen, flow), (3, ControlFlow::Break(())), "{kernel}");
+    }
+}
+
+#[test]
+fn sizes_outside_a_kernels_range_are_errors_not_panics() {
+    for kernel in kernels_under_test() {
+        let too_big = kernel.sizes().end() + 1;
+        assert!(
+            matches!(kernel.count(too_big), Err(Error::SizeOutOfRange { n, .. }) if n == too_big),
+            "{kernel}"
+        );
+        assert!(kernel.solutions(too_big).is_err(), "{kernel}");
+    }
+}
+
+#[test]
+fn fundamental_counts_match_oeis_a002562() {
+    let max = if cfg!(debug_assertions) { 11 } else { 13 };
+    for n in 1..=max {
+        assert_eq!(
+            fundamental::count(Kernel::Auto, n).unwrap(),
+            A002562[n],
+            "N = {n}"
+        );
+    }
+}
+
+#[test]
+fn fundamental_solutions_are_canonical_and_cover_every_solution() {
+    use queens_simd::symmetry::{Symmetry, canonical, orbit_size};
+    for n in 0..=max_set_n() {
+        let classes = fundamental::solutions(Kernel::Auto, n).unwrap();
+        // Each is its own canonical form, and the orbits partition the
+        // full solution set.
+        let mut covered = HashSet::new();
+        for class in &classes {
+            assert_eq!(canonical(class), *class, "N = {n}");
+            let orbit: HashSet<Board> = Symmetry::ALL.iter().map(|s| s.apply(class)).collect();
+            assert_eq!(orbit.len(), orbit_size(class));
+            covered.extend(orbit);
+        }
+        assert_eq!(covered.len() as u128, A000170[n], "N = {n}");
+    }
+}
+
+#[test]
+fn auto_picks_an_available_fast_kernel_for_every_size() {
+    for n in 0..=queens_simd::MAX_N {
+        let kernel = Kernel::Auto.resolve(n);
+        assert_ne!(kernel, Kernel::Auto);
+        assert!(
+            kernel.is_available() && kernel.sizes().contains(&n),
+            "N = {n}"
+        );
+        assert_eq!(kernel.role(), queens_simd::kernel::Role::Fast);
+    }
+}
