@@ -20,11 +20,11 @@ fn fast_kernels() -> impl Iterator<Item = Kernel> {
 
 fn count(c: &mut Criterion) {
     let mut group = c.benchmark_group("simd/count");
-    for n in 4..=12 {
-        group.throughput(Throughput::Elements(SOLUTIONS[n] as u64));
+    for (n, &expected) in SOLUTIONS.iter().enumerate().skip(4) {
+        group.throughput(Throughput::Elements(expected as u64));
         for kernel in fast_kernels().filter(|k| k.sizes().contains(&n)) {
             let solver = kernel.solver(n).expect("kernel listed as available");
-            assert_eq!(solver.count(n).unwrap(), SOLUTIONS[n], "{kernel} N={n}");
+            assert_eq!(solver.count(n).unwrap(), expected, "{kernel} N={n}");
             group.bench_with_input(BenchmarkId::new(kernel.name(), n), &n, |b, &n| {
                 b.iter(|| solver.count(black_box(n)).unwrap())
             });
