@@ -8,9 +8,13 @@
 //! `--cfg queens_simd_force_portable` (or `QUEENS_SIMD_FORCE_PORTABLE=1` at
 //! build time) compiles only the portable kernel into this list.
 
+use crate::Error;
 use crate::kernel::portable::Portable;
 use crate::kernel::{Kernel, Role, Solver};
-use crate::Error;
+use crate::reference::bitboard64::Bitboard64;
+use crate::reference::brute_force::BruteForce;
+use crate::reference::heap_permutations::HeapPermutations;
+use crate::reference::threat_masks::ThreatMasks;
 
 cfg_if::cfg_if! {
     if #[cfg(queens_simd_force_portable)] {
@@ -30,6 +34,10 @@ pub fn is_available(kernel: Kernel) -> bool {
     match kernel {
         Kernel::Auto => true,
         Kernel::Portable => Portable::new().is_some(),
+        Kernel::Bitboard64 => Bitboard64::new().is_some(),
+        Kernel::ThreatMasks => ThreatMasks::new().is_some(),
+        Kernel::BruteForce => BruteForce::new().is_some(),
+        Kernel::HeapPermutations => HeapPermutations::new().is_some(),
     }
 }
 
@@ -49,6 +57,10 @@ pub fn solver(kernel: Kernel) -> Result<Box<dyn Solver>, Error> {
     let solver: Option<Box<dyn Solver>> = match kernel {
         Kernel::Auto => None,
         Kernel::Portable => Portable::new().map(|k| Box::new(k) as Box<dyn Solver>),
+        Kernel::Bitboard64 => Bitboard64::new().map(|k| Box::new(k) as Box<dyn Solver>),
+        Kernel::ThreatMasks => ThreatMasks::new().map(|k| Box::new(k) as Box<dyn Solver>),
+        Kernel::BruteForce => BruteForce::new().map(|k| Box::new(k) as Box<dyn Solver>),
+        Kernel::HeapPermutations => HeapPermutations::new().map(|k| Box::new(k) as Box<dyn Solver>),
     };
     solver.ok_or(Error::KernelUnavailable(kernel))
 }

@@ -32,6 +32,7 @@ pub mod dispatch;
 mod error;
 pub mod fundamental;
 pub mod kernel;
+pub mod reference;
 pub mod symmetry;
 pub mod verify;
 

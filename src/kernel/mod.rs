@@ -69,17 +69,39 @@ pub enum Kernel {
     Auto,
     /// Bitmask backtracking in plain Rust; runs everywhere; the oracle.
     Portable,
+    /// Seed 000: one `u64` board, recursive scan over its squares
+    /// ([`crate::reference::bitboard64`]).
+    Bitboard64,
+    /// Seed 001: per-square threat masks intersected row by row
+    /// ([`crate::reference::threat_masks`]).
+    ThreatMasks,
+    /// Seed 003: all N^N one-queen-per-row placements
+    /// ([`crate::reference::brute_force`]).
+    BruteForce,
+    /// Seed 004: Heap's algorithm over the N! permutations
+    /// ([`crate::reference::heap_permutations`]).
+    HeapPermutations,
 }
 
 impl Kernel {
     /// Every concrete kernel (not `Auto`), fast kernels first.
-    pub const ALL: &'static [Kernel] = &[Kernel::Portable];
+    pub const ALL: &'static [Kernel] = &[
+        Kernel::Portable,
+        Kernel::Bitboard64,
+        Kernel::ThreatMasks,
+        Kernel::BruteForce,
+        Kernel::HeapPermutations,
+    ];
 
     /// The name used on the command line.
     pub const fn name(self) -> &'static str {
         match self {
             Kernel::Auto => "auto",
             Kernel::Portable => "portable",
+            Kernel::Bitboard64 => "bitboard64",
+            Kernel::ThreatMasks => "threat-masks",
+            Kernel::BruteForce => "brute-force",
+            Kernel::HeapPermutations => "heap",
         }
     }
 
@@ -88,6 +110,18 @@ impl Kernel {
         match self {
             Kernel::Auto => "the fastest kernel available on this CPU",
             Kernel::Portable => "bitmask backtracking, explicit stack, any target",
+            Kernel::Bitboard64 => {
+                "seed 000, \"Masquerade ball with eight queens\" (2011): u64 board, square scan"
+            }
+            Kernel::ThreatMasks => {
+                "seed 001, \"Haskell Solution to the Eight Queens Problem\" (2014): threat masks"
+            }
+            Kernel::BruteForce => {
+                "seed 003, Andrew Que's brute force (2017): all N^N one-queen-per-row placements"
+            }
+            Kernel::HeapPermutations => {
+                "seed 004, Andrew Que's permutations (2017): Heap's algorithm, diagonals only"
+            }
         }
     }
 
@@ -96,6 +130,8 @@ impl Kernel {
         match self {
             Kernel::Auto => 0..=crate::MAX_N,
             Kernel::Portable => 0..=crate::MAX_N,
+            Kernel::Bitboard64 | Kernel::ThreatMasks | Kernel::BruteForce => 0..=8,
+            Kernel::HeapPermutations => 0..=10,
         }
     }
 
@@ -103,6 +139,10 @@ impl Kernel {
     pub const fn role(self) -> Role {
         match self {
             Kernel::Auto | Kernel::Portable => Role::Fast,
+            Kernel::Bitboard64 => Role::Reference { seed: 0 },
+            Kernel::ThreatMasks => Role::Reference { seed: 1 },
+            Kernel::BruteForce => Role::Reference { seed: 3 },
+            Kernel::HeapPermutations => Role::Reference { seed: 4 },
         }
     }
 
