@@ -54,3 +54,8 @@ pub fn count(n: usize) -> Result<Count, Error> {
 pub fn solutions(n: usize) -> Result<Vec<Board>, Error> {
     Kernel::Auto.solutions(n)
 }
+
+/// The README's Rust examples run as doctests, so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
