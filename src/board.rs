@@ -156,7 +156,11 @@ impl fmt::Display for Board {
         let mut line = [0u8; 2 * MAX_N];
         for &col in self.columns() {
             for (square, cell) in line.chunks_exact_mut(2).take(self.n()).enumerate() {
-                cell[0] = if square == usize::from(col) { b'@' } else { b'.' };
+                cell[0] = if square == usize::from(col) {
+                    b'@'
+                } else {
+                    b'.'
+                };
                 cell[1] = b' ';
             }
             line[2 * self.n() - 1] = b'\n';

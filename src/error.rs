@@ -36,7 +36,12 @@ pub enum Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::SizeOutOfRange { n, kernel, min, max } => write!(
+            Error::SizeOutOfRange {
+                n,
+                kernel,
+                min,
+                max,
+            } => write!(
                 f,
                 "kernel '{kernel}' supports N from {min} to {max}, but N = {n} was asked"
             ),

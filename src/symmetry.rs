@@ -134,7 +134,10 @@ mod tests {
         // . . @ .
         let board = Board::from_columns(&[1, 3, 0, 2]).unwrap();
         assert_eq!(Symmetry::Rotate90.apply(&board), board);
-        assert_eq!(Symmetry::MirrorColumns.apply(&board).columns(), &[2, 0, 3, 1]);
+        assert_eq!(
+            Symmetry::MirrorColumns.apply(&board).columns(),
+            &[2, 0, 3, 1]
+        );
         assert_eq!(orbit_size(&board), 2);
         assert_eq!(canonical(&board).columns(), &[1, 3, 0, 2]);
     }

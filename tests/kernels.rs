@@ -91,7 +91,11 @@ fn sizes_outside_a_kernels_range_are_errors_not_panics() {
 fn fundamental_counts_match_oeis_a002562() {
     let max = if cfg!(debug_assertions) { 11 } else { 13 };
     for (n, &expected) in A002562.iter().enumerate().take(max + 1).skip(1) {
-        assert_eq!(fundamental::count(Kernel::Auto, n).unwrap(), expected, "N = {n}");
+        assert_eq!(
+            fundamental::count(Kernel::Auto, n).unwrap(),
+            expected,
+            "N = {n}"
+        );
     }
 }
 
