@@ -129,3 +129,27 @@ fn auto_picks_an_available_fast_kernel_for_every_size() {
         assert_eq!(kernel.role(), queens_simd::kernel::Role::Fast);
     }
 }
+
+#[test]
+fn first_row_restriction_keeps_exactly_the_matching_solutions() {
+    for kernel in kernels_under_test() {
+        for n in sizes_under_test(kernel, max_set_n().min(9)) {
+            let all = kernel.solutions(n).unwrap();
+            for first_row in [0u32, 1, 0b1010, (1 << n.div_ceil(2)) - 1, u32::MAX] {
+                let mut got = Vec::new();
+                kernel
+                    .for_each_solution_in_first_row(n, first_row, &mut |board| {
+                        got.push(*board);
+                        ControlFlow::Continue(())
+                    })
+                    .unwrap();
+                let expected: Vec<Board> = all
+                    .iter()
+                    .copied()
+                    .filter(|b| b.columns().first().is_none_or(|&c| first_row >> c & 1 == 1))
+                    .collect();
+                assert_eq!(got, expected, "{kernel}, N = {n}, first row {first_row:#b}");
+            }
+        }
+    }
+}

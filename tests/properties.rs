@@ -31,6 +31,15 @@ fn compose(n: usize, first: Symmetry, second: Symmetry) -> Option<Symmetry> {
 
 proptest! {
     #[test]
+    fn apply_moves_every_queen_as_map_square_says(b in board(0..=32), s in symmetry()) {
+        let image = s.apply(&b);
+        for (row, &col) in b.columns().iter().enumerate() {
+            let (r, c) = s.map_square(b.n(), row, usize::from(col));
+            prop_assert_eq!(usize::from(image.columns()[r]), c);
+        }
+    }
+
+    #[test]
     fn identity_changes_nothing(b in board(0..=32)) {
         prop_assert_eq!(Symmetry::Identity.apply(&b), b);
     }

@@ -34,6 +34,23 @@ pub trait Solver: Send + Sync {
     /// until it returns `Break`. Returns `Break` if `visit` stopped it.
     fn for_each_solution(&self, n: usize, visit: Visit<'_>) -> Result<ControlFlow<()>, Error>;
 
+    /// Like [`Solver::for_each_solution`], restricted to the solutions whose
+    /// row-0 queen stands in one of the columns of `first_row` (bit `c` for
+    /// column `c`). The empty board of N = 0 has no row 0 and is always
+    /// visited. Kernels that can prune their search override this; the
+    /// default filters the full enumeration.
+    fn for_each_solution_in_first_row(
+        &self,
+        n: usize,
+        first_row: u32,
+        visit: Visit<'_>,
+    ) -> Result<ControlFlow<()>, Error> {
+        self.for_each_solution(n, &mut |board| match board.columns().first() {
+            Some(&col) if first_row >> col & 1 == 0 => ControlFlow::Continue(()),
+            _ => visit(board),
+        })
+    }
+
     /// Every solution, in the kernel's own order.
     fn solutions(&self, n: usize) -> Result<Vec<Board>, Error> {
         let mut all = Vec::new();
@@ -192,6 +209,19 @@ impl Kernel {
     /// Calls `visit` for every solution until it returns `Break`.
     pub fn for_each_solution(self, n: usize, visit: Visit<'_>) -> Result<ControlFlow<()>, Error> {
         self.solver(n)?.for_each_solution(n, visit)
+    }
+
+    /// Calls `visit` for every solution whose row-0 queen stands in a
+    /// column of `first_row` (bit `c` for column `c`), until it returns
+    /// `Break`.
+    pub fn for_each_solution_in_first_row(
+        self,
+        n: usize,
+        first_row: u32,
+        visit: Visit<'_>,
+    ) -> Result<ControlFlow<()>, Error> {
+        self.solver(n)?
+            .for_each_solution_in_first_row(n, first_row, visit)
     }
 
     /// Every solution, in the kernel's own order.

@@ -143,13 +143,21 @@ pub struct Solutions {
 impl Solutions {
     /// The solutions on an `n`x`n` board, `n` from 0 to 32.
     pub fn new(n: usize) -> Result<Solutions, Error> {
+        Solutions::in_first_row(n, u32::MAX)
+    }
+
+    /// The solutions on an `n`x`n` board whose row-0 queen stands in a
+    /// column of `first_row` (bit `c` for column `c`); the search never
+    /// enters the other columns of row 0. For N = 0 the empty board.
+    pub fn in_first_row(n: usize, first_row: u32) -> Result<Solutions, Error> {
         Kernel::Portable.check_size(n)?;
+        let full = if n == 0 { 0 } else { full_row(n) };
         Ok(Solutions {
             n,
-            full: if n == 0 { 0 } else { full_row(n) },
+            full,
             depth: 0,
             top: Frame {
-                free: if n == 0 { 0 } else { full_row(n) },
+                free: full & first_row,
                 ..Frame::default()
             },
             stack: [Frame::default(); MAX_N],
@@ -215,7 +223,16 @@ impl Solver for Portable {
     }
 
     fn for_each_solution(&self, n: usize, visit: Visit<'_>) -> Result<ControlFlow<()>, Error> {
-        for board in Solutions::new(n)? {
+        self.for_each_solution_in_first_row(n, u32::MAX, visit)
+    }
+
+    fn for_each_solution_in_first_row(
+        &self,
+        n: usize,
+        first_row: u32,
+        visit: Visit<'_>,
+    ) -> Result<ControlFlow<()>, Error> {
+        for board in Solutions::in_first_row(n, first_row)? {
             if visit(&board).is_break() {
                 return Ok(ControlFlow::Break(()));
             }
