@@ -137,12 +137,13 @@ fn first_row_restriction_keeps_exactly_the_matching_solutions() {
             let all = kernel.solutions(n).unwrap();
             for first_row in [0u32, 1, 0b1010, (1 << n.div_ceil(2)) - 1, u32::MAX] {
                 let mut got = Vec::new();
-                kernel
+                let flow = kernel
                     .for_each_solution_in_first_row(n, first_row, &mut |board| {
                         got.push(*board);
                         ControlFlow::Continue(())
                     })
                     .unwrap();
+                assert_eq!(flow, ControlFlow::Continue(()));
                 let expected: Vec<Board> = all
                     .iter()
                     .copied()
