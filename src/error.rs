@@ -31,6 +31,13 @@ pub enum Error {
     },
     /// A bitboard or column list that is not one queen per row and column.
     InvalidBoard(String),
+    /// `verify` holds full solution sets in memory, up to a limit.
+    VerifyTooLarge {
+        /// The largest N asked for.
+        max_n: usize,
+        /// The largest N verify accepts.
+        limit: usize,
+    },
 }
 
 impl fmt::Display for Error {
@@ -61,6 +68,10 @@ impl fmt::Display for Error {
                 "the 64-bit bitboard holds boards up to 8x8, but N = {n} was asked"
             ),
             Error::InvalidBoard(why) => write!(f, "invalid board: {why}"),
+            Error::VerifyTooLarge { max_n, limit } => write!(
+                f,
+                "verify compares full solution sets up to N = {limit}, but N = {max_n} was asked"
+            ),
         }
     }
 }

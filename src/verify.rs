@@ -88,11 +88,9 @@ pub fn subjects() -> Vec<Subject> {
 /// soon as it is done. Returns whether every check agreed.
 pub fn run(max_n: usize, mut report: impl FnMut(&Row)) -> Result<bool, Error> {
     if max_n > MAX_VERIFY_N {
-        return Err(Error::SizeOutOfRange {
-            n: max_n,
-            kernel: Kernel::Portable,
-            min: 0,
-            max: MAX_VERIFY_N,
+        return Err(Error::VerifyTooLarge {
+            max_n,
+            limit: MAX_VERIFY_N,
         });
     }
     let mut all_agree = true;
@@ -203,4 +201,64 @@ fn compare_sets(got: Result<Vec<Board>, Error>, expected: &[Board]) -> Cell {
         got.len(),
         expected.len()
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn solutions(n: usize) -> Vec<Board> {
+        let mut all = Kernel::Portable.solutions(n).unwrap();
+        all.sort_unstable();
+        all
+    }
+
+    #[test]
+    fn a_missing_an_extra_or_a_repeated_solution_is_a_disagreement() {
+        let expected = solutions(6);
+        let mut missing = expected.clone();
+        missing.pop();
+        let mut repeated = expected.clone();
+        repeated.push(expected[0]);
+        repeated.sort_unstable();
+        let mut swapped = expected.clone();
+        swapped[0] = Board::from_columns(&[0, 1, 2, 3, 4, 5]).unwrap();
+        swapped.sort_unstable();
+
+        assert_eq!(compare_sets(Ok(expected.clone()), &expected), Cell::Agree);
+        for wrong in [missing, repeated, swapped] {
+            assert!(matches!(
+                compare_sets(Ok(wrong), &expected),
+                Cell::Disagree(_)
+            ));
+        }
+        let failed = compare_sets(Err(Error::UnknownKernel("x".into())), &expected);
+        assert!(matches!(failed, Cell::Disagree(_)));
+    }
+
+    #[test]
+    fn the_oracle_is_checked_too() {
+        let good = solutions(5);
+        assert_eq!(check_oracle(&good, 10), Cell::Agree);
+        assert!(matches!(check_oracle(&good, 11), Cell::Disagree(_)));
+        let mut repeated = good.clone();
+        repeated.insert(0, good[0]);
+        assert!(matches!(check_oracle(&repeated, 11), Cell::Disagree(_)));
+        let not_a_solution = vec![Board::from_columns(&[0, 1, 2, 3, 4]).unwrap()];
+        assert!(matches!(
+            check_oracle(&not_a_solution, 1),
+            Cell::Disagree(_)
+        ));
+    }
+
+    #[test]
+    fn a_row_with_one_disagreement_does_not_agree() {
+        let row = Row {
+            n: 4,
+            solutions: 2,
+            classes: 1,
+            cells: vec![Cell::Agree, Cell::Unsupported, Cell::Disagree("x".into())],
+        };
+        assert!(!row.agrees());
+    }
 }

@@ -154,3 +154,21 @@ fn first_row_restriction_keeps_exactly_the_matching_solutions() {
         }
     }
 }
+
+#[test]
+fn verify_refuses_sizes_it_cannot_hold() {
+    let limit = queens_simd::verify::MAX_VERIFY_N;
+    let refused = queens_simd::verify::run(limit + 1, |_| {});
+    assert!(matches!(refused, Err(Error::VerifyTooLarge { max_n, .. }) if max_n == limit + 1));
+}
+
+#[test]
+fn verify_agrees_on_small_sizes() {
+    let mut rows = Vec::new();
+    let all_agree = queens_simd::verify::run(6, |row| rows.push(row.clone())).unwrap();
+    assert!(all_agree);
+    let solutions: Vec<u128> = rows.iter().map(|r| r.solutions).collect();
+    assert_eq!(solutions, &A000170[..=6]);
+    let classes: Vec<u128> = rows.iter().map(|r| r.classes).collect();
+    assert_eq!(classes, &A002562[..=6]);
+}
