@@ -25,7 +25,9 @@ fn count(c: &mut Criterion) {
         for kernel in fast_kernels().filter(|k| k.sizes().contains(&n)) {
             let solver = kernel.solver(n).expect("kernel listed as available");
             assert_eq!(solver.count(n).unwrap(), expected, "{kernel} N={n}");
-            group.bench_with_input(BenchmarkId::new(kernel.name(), n), &n, |b, &n| {
+            // Named `simd/count/<N>/<kernel>` so that kernels sit side by side.
+            let id = BenchmarkId::new(n.to_string(), kernel.name());
+            group.bench_with_input(id, &n, |b, &n| {
                 b.iter(|| solver.count(black_box(n)).unwrap())
             });
         }
