@@ -29,6 +29,10 @@ cfg_if::cfg_if! {
     }
 }
 
+/// Whether this build was made with `queens_simd_force_portable`, which
+/// leaves `auto` only the portable kernel.
+pub const PORTABLE_FORCED: bool = cfg!(queens_simd_force_portable);
+
 /// Whether this CPU and build can run `kernel`.
 pub fn is_available(kernel: Kernel) -> bool {
     match kernel {

@@ -47,6 +47,12 @@ pub fn kernels(out: &mut impl Write) -> Result<(), Failure> {
         .map(|(k, first, last)| format!("{k} for N {first}-{last}"))
         .collect();
     writeln!(out, "auto picks: {}", picks.join(", "))?;
+    if queens_simd::dispatch::PORTABLE_FORCED {
+        writeln!(
+            out,
+            "this build forces the portable kernel (queens_simd_force_portable)"
+        )?;
+    }
     Ok(())
 }
 
