@@ -40,7 +40,7 @@
 use core::ops::ControlFlow;
 
 use crate::kernel::{Kernel, Solver, Visit};
-use crate::reference::visit_bitboards;
+use crate::reference::{count_found, visit_bitboards};
 use crate::{Count, Error};
 
 /// Row 0: `00000000 ... 11111111`.
@@ -140,13 +140,7 @@ impl Solver for Bitboard64 {
 
     fn count(&self, n: usize) -> Result<Count, Error> {
         Kernel::Bitboard64.check_size(n)?;
-        let mut solutions: Count = 0;
-        // The closure never breaks.
-        let _ = search(n, &mut |_| {
-            solutions += 1;
-            ControlFlow::Continue(())
-        });
-        Ok(solutions)
+        Ok(count_found(|found| search(n, found)))
     }
 
     fn for_each_solution(&self, n: usize, visit: Visit<'_>) -> Result<ControlFlow<()>, Error> {

@@ -38,7 +38,7 @@
 use core::ops::ControlFlow;
 
 use crate::kernel::{Kernel, Solver, Visit};
-use crate::reference::visit_bitboards;
+use crate::reference::{count_found, visit_bitboards};
 use crate::{Count, Error};
 
 /// Columns on the bitboard (its row stride).
@@ -154,13 +154,7 @@ impl Solver for BruteForce {
 
     fn count(&self, n: usize) -> Result<Count, Error> {
         Kernel::BruteForce.check_size(n)?;
-        let mut good_count: Count = 0;
-        // The closure never breaks.
-        let _ = search_n(n, &mut |_| {
-            good_count += 1;
-            ControlFlow::Continue(())
-        });
-        Ok(good_count)
+        Ok(count_found(|found| search_n(n, found)))
     }
 
     fn for_each_solution(&self, n: usize, visit: Visit<'_>) -> Result<ControlFlow<()>, Error> {

@@ -42,6 +42,7 @@
 use core::ops::ControlFlow;
 
 use crate::kernel::{Kernel, Solver, Visit};
+use crate::reference::count_found;
 use crate::{Board, Count, Error};
 
 /// Largest N: 10! = 3,628,800 permutations.
@@ -104,7 +105,7 @@ fn swap_fields(state: u64, a: usize, b: usize) -> u64 {
 /// algorithm and calls `each` with every packed state, the identity first.
 fn permutations<F>(n: usize, each: &mut F) -> ControlFlow<()>
 where
-    F: FnMut(u64) -> ControlFlow<()>,
+    F: FnMut(u64) -> ControlFlow<()> + ?Sized,
 {
     debug_assert!(n <= MAX_ROWS);
     let mut state = identity(n);
@@ -131,7 +132,7 @@ where
 /// free, in Heap's order.
 fn search<F>(n: usize, found: &mut F) -> ControlFlow<()>
 where
-    F: FnMut(u64) -> ControlFlow<()>,
+    F: FnMut(u64) -> ControlFlow<()> + ?Sized,
 {
     permutations(n, &mut |state| {
         if diagonals_free(n, state) {
@@ -159,13 +160,7 @@ impl Solver for HeapPermutations {
 
     fn count(&self, n: usize) -> Result<Count, Error> {
         Kernel::HeapPermutations.check_size(n)?;
-        let mut good_count: Count = 0;
-        // The closure never breaks.
-        let _ = search(n, &mut |_| {
-            good_count += 1;
-            ControlFlow::Continue(())
-        });
-        Ok(good_count)
+        Ok(count_found(|found| search(n, found)))
     }
 
     fn for_each_solution(&self, n: usize, visit: Visit<'_>) -> Result<ControlFlow<()>, Error> {

@@ -31,7 +31,7 @@ pub mod threat_masks;
 use core::ops::ControlFlow;
 
 use crate::kernel::Visit;
-use crate::{Board, Error};
+use crate::{Board, Count, Error};
 
 /// Runs `search`, which reports each solution as a seed-000 bitboard of an
 /// `n`x`n` board, and hands each one to `visit` as a [`Board`].
@@ -56,6 +56,20 @@ pub(crate) fn visit_bitboards(
         Some(e) => Err(e),
         None => Ok(flow),
     }
+}
+
+/// The number of boards `search` reports: the reference solvers count by
+/// enumerating, as their articles do.
+pub(crate) fn count_found(
+    search: impl FnOnce(&mut dyn FnMut(u64) -> ControlFlow<()>) -> ControlFlow<()>,
+) -> Count {
+    let mut found: Count = 0;
+    // The closure never breaks: the flow carries nothing.
+    let _ = search(&mut |_| {
+        found += 1;
+        ControlFlow::Continue(())
+    });
+    found
 }
 
 /// Shared checks for the reference solvers' unit tests.

@@ -48,7 +48,7 @@
 use core::ops::ControlFlow;
 
 use crate::kernel::{Kernel, Solver, Visit};
-use crate::reference::visit_bitboards;
+use crate::reference::{count_found, visit_bitboards};
 use crate::{Board, Count, Error};
 
 /// Squares no queen threatens: 1 = unthreatened, 0 = threatened.
@@ -134,7 +134,7 @@ fn qm_impl<F>(
     found: &mut F,
 ) -> ControlFlow<()>
 where
-    F: FnMut(MoveMask) -> ControlFlow<()>,
+    F: FnMut(MoveMask) -> ControlFlow<()> + ?Sized,
 {
     if num_moves == n {
         return found(mmask);
@@ -158,7 +158,7 @@ where
 /// `n` from 0 to 8.
 fn search<F>(n: usize, found: &mut F) -> ControlFlow<()>
 where
-    F: FnMut(MoveMask) -> ControlFlow<()>,
+    F: FnMut(MoveMask) -> ControlFlow<()> + ?Sized,
 {
     debug_assert!(n <= 8);
     qm_impl(n, EMPTY_MASK, EMPTY_MASK, 0, found)
@@ -232,13 +232,7 @@ impl Solver for ThreatMasks {
 
     fn count(&self, n: usize) -> Result<Count, Error> {
         Kernel::ThreatMasks.check_size(n)?;
-        let mut solutions: Count = 0;
-        // The closure never breaks.
-        let _ = search(n, &mut |_| {
-            solutions += 1;
-            ControlFlow::Continue(())
-        });
-        Ok(solutions)
+        Ok(count_found(|found| search(n, found)))
     }
 
     fn for_each_solution(&self, n: usize, visit: Visit<'_>) -> Result<ControlFlow<()>, Error> {
