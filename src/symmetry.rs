@@ -53,8 +53,17 @@ impl Symmetry {
     ];
 
     /// Where this symmetry sends square `(row, col)` of an `n`x`n` board.
+    ///
+    /// # Panics
+    ///
+    /// If `(row, col)` is not a square of the board (`row >= n` or
+    /// `col >= n`).
     #[inline]
     pub fn map_square(self, n: usize, row: usize, col: usize) -> (usize, usize) {
+        assert!(
+            row < n && col < n,
+            "({row}, {col}) is not a square of an {n}x{n} board"
+        );
         let m = n - 1;
         match self {
             Symmetry::Identity => (row, col),
