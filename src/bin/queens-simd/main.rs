@@ -71,11 +71,8 @@ fn run(args: &Args, out: &mut impl Write) -> Result<ExitCode, Failure> {
             solver.count(n)?
         };
         if args.format == Format::Json {
-            writeln!(
-                out,
-                "{{\"n\":{n},\"kernel\":\"{kernel}\",\"unique\":{},\"count\":{count}}}",
-                args.unique
-            )?;
+            output::write_json_fields(out, n, kernel, args.unique)?;
+            writeln!(out, ",\"count\":{count}}}")?;
         } else {
             writeln!(out, "{count}")?;
         }

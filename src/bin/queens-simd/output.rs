@@ -17,10 +17,8 @@ pub fn list(
     format: Format,
 ) -> Result<(), Failure> {
     if format == Format::Json {
-        write!(
-            out,
-            "{{\"n\":{n},\"kernel\":\"{kernel}\",\"unique\":{unique},\"solutions\":["
-        )?;
+        write_json_fields(out, n, kernel, unique)?;
+        out.write_all(b",\"solutions\":[")?;
     }
     let mut total: Count = 0;
     let mut failed = None;
@@ -63,11 +61,7 @@ fn write_one(out: &mut impl Write, board: &Board, format: Format, index: Count) 
     match format {
         Format::Board => writeln!(out, "{board}"),
         Format::Columns => {
-            let mut sep = "";
-            for col in board.columns() {
-                write!(out, "{sep}{col}")?;
-                sep = " ";
-            }
+            write_columns(out, board, " ")?;
             out.write_all(b"\n")
         }
         Format::Hex => {
@@ -76,14 +70,32 @@ fn write_one(out: &mut impl Write, board: &Board, format: Format, index: Count) 
         }
         Format::Json => {
             out.write_all(if index == 0 { b"[" } else { b",[" })?;
-            let mut sep = "";
-            for col in board.columns() {
-                write!(out, "{sep}{col}")?;
-                sep = ",";
-            }
+            write_columns(out, board, ",")?;
             out.write_all(b"]")
         }
     }
+}
+
+/// The board's column indices, row 0 first, separated by `sep`.
+fn write_columns(out: &mut impl Write, board: &Board, sep: &str) -> io::Result<()> {
+    for (row, col) in board.columns().iter().enumerate() {
+        let sep = if row == 0 { "" } else { sep };
+        write!(out, "{sep}{col}")?;
+    }
+    Ok(())
+}
+
+/// Opens the JSON object every JSON output starts with: `{"n":…,"kernel":…,"unique":…`.
+pub fn write_json_fields(
+    out: &mut impl Write,
+    n: usize,
+    kernel: Kernel,
+    unique: bool,
+) -> io::Result<()> {
+    write!(
+        out,
+        "{{\"n\":{n},\"kernel\":\"{kernel}\",\"unique\":{unique}"
+    )
 }
 
 /// Why listing stopped early.
