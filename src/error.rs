@@ -61,7 +61,10 @@ impl fmt::Display for Error {
             }
             Error::KernelUnavailable(kernel) => write!(
                 f,
-                "kernel '{kernel}' is not available on this CPU or build (see --kernels)"
+                "kernel '{kernel}' is not available: {} (see --kernels)",
+                kernel
+                    .unavailable_because()
+                    .unwrap_or("this CPU or build cannot run it")
             ),
             Error::BitboardTooSmall { n } => write!(
                 f,

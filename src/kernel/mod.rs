@@ -11,6 +11,16 @@
 
 pub mod portable;
 
+// davidad's machine and its two instances exist only on x86-64, and not in a
+// build that forces the portable kernel; elsewhere their `Kernel` variants
+// stay (so their names parse) and report themselves unavailable.
+#[cfg(all(target_arch = "x86_64", not(queens_simd_force_portable)))]
+pub mod avx;
+#[cfg(all(target_arch = "x86_64", not(queens_simd_force_portable)))]
+pub mod davidad;
+#[cfg(all(target_arch = "x86_64", not(queens_simd_force_portable)))]
+pub mod sse41;
+
 use core::fmt;
 use core::ops::{ControlFlow, RangeInclusive};
 use core::str::FromStr;
@@ -86,6 +96,12 @@ pub enum Kernel {
     Auto,
     /// Bitmask backtracking in plain Rust; runs everywhere; the oracle.
     Portable,
+    /// Seed 002, davidad's xmm state machine in SSE4.1 encodings
+    /// (`kernel::sse41`, x86-64 only).
+    Sse41,
+    /// Seed 002, davidad's xmm state machine in AVX (VEX) encodings
+    /// (`kernel::avx`, x86-64 only).
+    Avx,
     /// Seed 000: one `u64` board, recursive scan over its squares
     /// ([`crate::reference::bitboard64`]).
     Bitboard64,
@@ -104,6 +120,8 @@ impl Kernel {
     /// Every concrete kernel (not `Auto`), fast kernels first.
     pub const ALL: &'static [Kernel] = &[
         Kernel::Portable,
+        Kernel::Sse41,
+        Kernel::Avx,
         Kernel::Bitboard64,
         Kernel::ThreatMasks,
         Kernel::BruteForce,
@@ -115,6 +133,8 @@ impl Kernel {
         match self {
             Kernel::Auto => "auto",
             Kernel::Portable => "portable",
+            Kernel::Sse41 => "sse41",
+            Kernel::Avx => "avx",
             Kernel::Bitboard64 => "bitboard64",
             Kernel::ThreatMasks => "threat-masks",
             Kernel::BruteForce => "brute-force",
@@ -127,6 +147,8 @@ impl Kernel {
         match self {
             Kernel::Auto => "the fastest kernel available on this CPU",
             Kernel::Portable => "bitmask backtracking, explicit stack, any target",
+            Kernel::Sse41 => "seed 002, davidad's xmm state machine, SSE4.1 encoding",
+            Kernel::Avx => "seed 002, davidad's xmm state machine, AVX (VEX) encoding",
             Kernel::Bitboard64 => {
                 "seed 000, \"Masquerade ball with eight queens\" (2011): u64 board, square scan"
             }
@@ -147,6 +169,8 @@ impl Kernel {
         match self {
             Kernel::Auto => 0..=crate::MAX_N,
             Kernel::Portable => 0..=crate::MAX_N,
+            // 16-bit words in davidad's register.
+            Kernel::Sse41 | Kernel::Avx => 0..=16,
             Kernel::Bitboard64 | Kernel::ThreatMasks | Kernel::BruteForce => 0..=8,
             Kernel::HeapPermutations => 0..=10,
         }
@@ -155,7 +179,7 @@ impl Kernel {
     /// Production kernel or seed reference.
     pub const fn role(self) -> Role {
         match self {
-            Kernel::Auto | Kernel::Portable => Role::Fast,
+            Kernel::Auto | Kernel::Portable | Kernel::Sse41 | Kernel::Avx => Role::Fast,
             Kernel::Bitboard64 => Role::Reference { seed: 0 },
             Kernel::ThreatMasks => Role::Reference { seed: 1 },
             Kernel::BruteForce => Role::Reference { seed: 3 },
@@ -167,6 +191,11 @@ impl Kernel {
     /// `Auto`, which falls back to `Portable`.
     pub fn is_available(self) -> bool {
         dispatch::is_available(self)
+    }
+
+    /// Why this CPU or build cannot run the kernel, or `None` if it can.
+    pub fn unavailable_because(self) -> Option<&'static str> {
+        dispatch::unavailable_because(self)
     }
 
     /// The concrete kernel that would serve size `n`: `Auto` resolved, any

@@ -66,7 +66,7 @@ pub fn kernels_under_test() -> Vec<Kernel> {
         ],
         Err(_) => Kernel::ALL.to_vec(),
     };
-    let require_all = std::env::var("QUEENS_SIMD_REQUIRE_ALL").is_ok_and(|v| v == "1");
+    let require_all = require_all();
     selected
         .into_iter()
         .filter(|kernel| {
@@ -81,4 +81,10 @@ pub fn kernels_under_test() -> Vec<Kernel> {
             false
         })
         .collect()
+}
+
+/// Whether this run must cover everything (`QUEENS_SIMD_REQUIRE_ALL=1`, set
+/// in CI): a kernel or tool that is missing fails instead of skipping.
+pub fn require_all() -> bool {
+    std::env::var("QUEENS_SIMD_REQUIRE_ALL").is_ok_and(|v| v == "1")
 }

@@ -1,0 +1,201 @@
+//! The dispatcher on CPUs this machine is not: the `queens-simd` binary run
+//! under `qemu-x86_64 -cpu <model>` (Debian's `qemu-user`), whose emulated
+//! CPUID tells `is_x86_feature_detected!` what the model has, and whose
+//! emulator refuses instructions the model lacks.
+//!
+//! | model | SSE4.1 | AVX |
+//! |---|---|---|
+//! | `core2duo` | no | no |
+//! | `Nehalem` | yes | no |
+//! | `SandyBridge` | yes | yes |
+//!
+//! On each: `--kernels` reports exactly the kernels the model runs, `auto`
+//! resolves to an available kernel, a missing kernel is a clear error with
+//! exit status 2, and every kernel that does run gives the right answers
+//! (`--verify`). Without `qemu-x86_64` these tests are skipped, and reported
+//! as skipped; with `QUEENS_SIMD_REQUIRE_ALL=1` (set in CI) a missing
+//! `qemu-x86_64` fails them.
+#![cfg(all(target_arch = "x86_64", not(queens_simd_force_portable)))]
+
+mod common;
+
+use std::process::{Command, Output};
+
+struct Model {
+    name: &'static str,
+    sse41: bool,
+    avx: bool,
+}
+
+const MODELS: &[Model] = &[
+    Model {
+        name: "core2duo",
+        sse41: false,
+        avx: false,
+    },
+    Model {
+        name: "Nehalem",
+        sse41: true,
+        avx: false,
+    },
+    Model {
+        name: "SandyBridge",
+        sse41: true,
+        avx: true,
+    },
+];
+
+/// Whether qemu-user can be run; panics instead when CI requires it.
+fn qemu_present() -> bool {
+    let present = Command::new("qemu-x86_64")
+        .arg("--version")
+        .output()
+        .is_ok_and(|out| out.status.success());
+    if !present {
+        assert!(
+            !common::require_all(),
+            "qemu-x86_64 is missing and QUEENS_SIMD_REQUIRE_ALL=1 (apt-get install qemu-user)"
+        );
+        eprintln!("SKIPPED: qemu-x86_64 not found (apt-get install qemu-user)");
+    }
+    present
+}
+
+/// Runs `queens-simd args…` on the emulated `model`.
+fn run_on(model: &Model, args: &[&str]) -> Output {
+    Command::new("qemu-x86_64")
+        .args(["-cpu", model.name, env!("CARGO_BIN_EXE_queens-simd")])
+        .args(args)
+        .output()
+        .expect("qemu-x86_64 runs")
+}
+
+fn stdout_on(model: &Model, args: &[&str]) -> String {
+    let out = run_on(model, args);
+    assert!(
+        out.status.success(),
+        "{}: queens-simd {args:?} failed: {}",
+        model.name,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The `available` column of `--kernels` for `kernel`.
+fn listed_as_available(kernels: &str, kernel: &str) -> bool {
+    let row = kernels
+        .lines()
+        .find(|line| line.split_whitespace().next() == Some(kernel))
+        .unwrap_or_else(|| panic!("--kernels lists no {kernel}:\n{kernels}"));
+    match row.split_whitespace().nth(1) {
+        Some("yes") => true,
+        Some("no") => false,
+        other => panic!("bad availability {other:?} in: {row}"),
+    }
+}
+
+#[test]
+fn kernels_lists_what_each_model_runs() {
+    if !qemu_present() {
+        return;
+    }
+    for model in MODELS {
+        let kernels = stdout_on(model, &["--kernels"]);
+        assert_eq!(
+            listed_as_available(&kernels, "sse41"),
+            model.sse41,
+            "{}",
+            model.name
+        );
+        assert_eq!(
+            listed_as_available(&kernels, "avx"),
+            model.avx,
+            "{}",
+            model.name
+        );
+        assert!(listed_as_available(&kernels, "portable"), "{}", model.name);
+        // Whatever auto picks must be a kernel this model runs.
+        let picks = kernels
+            .lines()
+            .find_map(|line| line.strip_prefix("auto picks: "))
+            .expect("an 'auto picks' line");
+        for pick in picks.split(", ") {
+            let kernel = pick.split_whitespace().next().unwrap();
+            assert!(
+                listed_as_available(&kernels, kernel),
+                "{}: auto picks {kernel}, which this model lacks",
+                model.name
+            );
+        }
+    }
+}
+
+#[test]
+fn a_missing_kernel_is_a_clear_error() {
+    if !qemu_present() {
+        return;
+    }
+    for model in MODELS {
+        for (kernel, present, needs) in
+            [("sse41", model.sse41, "SSE4.1"), ("avx", model.avx, "AVX")]
+        {
+            let out = run_on(model, &["8", "--count", "--kernel", kernel]);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            if present {
+                assert!(out.status.success(), "{}: {kernel}: {stderr}", model.name);
+                assert_eq!(String::from_utf8_lossy(&out.stdout), "92\n");
+            } else {
+                assert_eq!(
+                    out.status.code(),
+                    Some(2),
+                    "{}: {kernel}: {stderr}",
+                    model.name
+                );
+                assert!(out.stdout.is_empty());
+                let expected = format!("queens-simd: error: kernel '{kernel}' is not available");
+                assert!(
+                    stderr.contains(&expected) && stderr.contains(needs),
+                    "{}: {kernel}: {stderr}",
+                    model.name
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_kernel_a_model_runs_agrees() {
+    if !qemu_present() {
+        return;
+    }
+    for model in MODELS {
+        let report = stdout_on(model, &["--verify", "--max-n", "10"]);
+        assert!(
+            report.contains("verify: all kernels agree for N = 0 to 10"),
+            "{}:\n{report}",
+            model.name
+        );
+        // The kernels the model lacks are shown as not run, not as agreeing.
+        let header = report.lines().next().unwrap();
+        let row8 = report
+            .lines()
+            .find(|line| line.split_whitespace().next() == Some("8"))
+            .unwrap();
+        for (kernel, present) in [("sse41", model.sse41), ("avx", model.avx)] {
+            let column = header.split_whitespace().position(|h| h == kernel).unwrap();
+            let cell = row8.split_whitespace().nth(column).unwrap();
+            assert_eq!(
+                cell,
+                if present { "ok" } else { "n/a" },
+                "{}: {kernel}",
+                model.name
+            );
+        }
+        assert_eq!(
+            stdout_on(model, &["12", "--count"]),
+            "14200\n",
+            "{}",
+            model.name
+        );
+    }
+}

@@ -1,0 +1,157 @@
+//! Proof of the instructions: disassembles the built `queens-simd` binary
+//! with `objdump` and checks that each SIMD kernel's state machine
+//! (`kernel::<isa>::search`, one copy for counting and one for enumerating)
+//! contains the instructions of davidad's machine in the encoding the kernel
+//! claims, so that "SIMD" cannot silently become scalar code or the wrong
+//! encoding. Needs `objdump` (GNU binutils).
+//!
+//! Release builds only (`cargo test --release`, the README's test command): in
+//! a debug build the intrinsics are calls, not instructions.
+#![cfg(all(
+    target_arch = "x86_64",
+    not(queens_simd_force_portable),
+    not(debug_assertions)
+))]
+
+use std::collections::BTreeMap;
+use std::process::Command;
+
+/// Mnemonics of every function whose demangled name is `name`, one list per
+/// copy (monomorphisation), read from `objdump -d -C`.
+fn functions_named(name: &str) -> Vec<Vec<String>> {
+    let binary = env!("CARGO_BIN_EXE_queens-simd");
+    let output = Command::new("objdump")
+        .args(["-d", "-C", "--no-show-raw-insn", binary])
+        .output()
+        .expect("objdump (GNU binutils) must be installed to check the kernels' instructions");
+    assert!(output.status.success(), "objdump failed on {binary}");
+    let text = String::from_utf8_lossy(&output.stdout);
+
+    let mut functions = BTreeMap::<usize, Vec<String>>::new();
+    let mut current = None;
+    for (index, line) in text.lines().enumerate() {
+        // A function starts with `0000000000042f10 <name>:`.
+        if let Some(header) = line.strip_suffix(">:") {
+            current = header
+                .split_once(" <")
+                .filter(|(_, function)| *function == name)
+                .map(|_| index);
+            continue;
+        }
+        // An instruction is `  42f10:\tmnemonic operands`.
+        if let (Some(start), Some((_, instruction))) = (current, line.split_once(":\t")) {
+            if let Some(mnemonic) = instruction.split_whitespace().next() {
+                functions
+                    .entry(start)
+                    .or_default()
+                    .push(mnemonic.to_owned());
+            }
+        }
+    }
+    functions.into_values().collect()
+}
+
+/// Checks every copy of `name`: each of `required` (alternatives separated
+/// by `|`) occurs, and no mnemonic starts with a prefix in `forbidden`.
+fn check(name: &str, required: &[&str], forbidden: &[&str]) -> Result<(), String> {
+    let copies = functions_named(name);
+    if copies.is_empty() {
+        return Err(format!("no function named {name} in the binary"));
+    }
+    for mnemonics in &copies {
+        for wanted in required {
+            if !wanted.split('|').any(|w| mnemonics.iter().any(|m| m == w)) {
+                return Err(format!("{name} lacks {wanted}; it has: {mnemonics:?}"));
+            }
+        }
+        if let Some(bad) = mnemonics
+            .iter()
+            .find(|m| forbidden.iter().any(|f| m.starts_with(f)))
+        {
+            return Err(format!(
+                "{name} contains {bad}, which its encoding rules out: {mnemonics:?}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+const SSE41_SEARCH: &str = "queens_simd::kernel::sse41::search";
+const AVX_SEARCH: &str = "queens_simd::kernel::avx::search";
+
+/// The machine's instructions, shared by both encodings: a bit scan, a
+/// constant shifted by the column, both `movq` crossings and the vector
+/// instructions. LLVM writes `psllw 1` as `paddw x, x` (the same bits at the
+/// same cost), so a left shift may be either.
+const MACHINE: &[&str] = &[
+    "pblendw",
+    "psrlw",
+    "psllw|paddw",
+    "psrldq",
+    "por",
+    "pandn",
+    "movq",
+];
+
+/// The SSE4.1 kernel's requirements: the machine in legacy encoding, and no
+/// VEX-encoded vector instruction.
+fn sse41_rules() -> (Vec<String>, Vec<&'static str>) {
+    let mut required: Vec<String> = MACHINE.iter().map(|m| m.to_string()).collect();
+    required.push("bsf|tzcnt".into());
+    (required, vec!["vp", "vmov"])
+}
+
+/// The AVX kernel's requirements: the machine in VEX encoding, and no
+/// legacy-SSE vector instruction.
+fn avx_rules() -> (Vec<String>, Vec<&'static str>) {
+    let mut required: Vec<String> = MACHINE
+        .iter()
+        .map(|alternatives| {
+            alternatives
+                .split('|')
+                .map(|m| format!("v{m}"))
+                .collect::<Vec<_>>()
+                .join("|")
+        })
+        .collect();
+    required.push("bsf|tzcnt".into());
+    let forbidden = vec!["pblendw", "psrl", "psll", "paddw", "por", "pandn", "movdq"];
+    (required, forbidden)
+}
+
+fn check_rules(name: &str, (required, forbidden): (Vec<String>, Vec<&str>)) -> Result<(), String> {
+    let required: Vec<&str> = required.iter().map(String::as_str).collect();
+    check(name, &required, &forbidden)
+}
+
+#[test]
+fn sse41_kernel_is_the_machine_in_legacy_sse_encoding() {
+    assert_eq!(
+        functions_named(SSE41_SEARCH).len(),
+        2,
+        "a counting and an enumerating copy"
+    );
+    check_rules(SSE41_SEARCH, sse41_rules()).unwrap();
+}
+
+#[test]
+fn avx_kernel_is_the_machine_in_vex_encoding() {
+    assert_eq!(
+        functions_named(AVX_SEARCH).len(),
+        2,
+        "a counting and an enumerating copy"
+    );
+    check_rules(AVX_SEARCH, avx_rules()).unwrap();
+}
+
+/// The check itself can fail: each kernel fails the other's encoding, and
+/// scalar code (the portable kernel's iterator) fails both.
+#[test]
+fn the_check_rejects_other_encodings_and_scalar_code() {
+    assert!(check_rules(SSE41_SEARCH, avx_rules()).is_err());
+    assert!(check_rules(AVX_SEARCH, sse41_rules()).is_err());
+    let scalar = "<queens_simd::kernel::portable::Solutions as core::iter::traits::iterator::Iterator>::next";
+    assert!(!functions_named(scalar).is_empty(), "{scalar} not found");
+    assert!(check_rules(scalar, sse41_rules()).is_err());
+    assert!(check_rules(scalar, avx_rules()).is_err());
+}
