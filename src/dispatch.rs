@@ -30,8 +30,8 @@ cfg_if::cfg_if! {
         /// Kernels `auto` may choose, fastest first, as measured on the
         /// reference machine (2-core AMD EPYC, Zen 3; criterion,
         /// `cargo bench --bench simd`): the portable kernel is the fastest
-        /// at every N from 4 to 16 (N = 8: 2.99 µs, against 4.42 µs for
-        /// `sse41` and 4.89 µs for `avx`), because davidad's machine puts
+        /// at every N from 4 to 12, counting (N = 8: 2.84 µs, against
+        /// 4.33 µs for `avx` and 4.57 µs for `sse41`), because davidad's machine puts
         /// two crossings between general and xmm registers (about 3 cycles
         /// each on Zen 3) on the path from one queen to the next. So `auto`
         /// picks the portable kernel on this machine; the SIMD kernels stay

@@ -90,12 +90,14 @@ fn sizes_outside_a_kernels_range_are_errors_not_panics() {
 #[test]
 fn fundamental_counts_match_oeis_a002562() {
     let max = if cfg!(debug_assertions) { 11 } else { 13 };
-    for (n, &expected) in A002562.iter().enumerate().take(max + 1).skip(1) {
-        assert_eq!(
-            fundamental::count(Kernel::Auto, n).unwrap(),
-            expected,
-            "N = {n}"
-        );
+    for kernel in kernels_under_test().into_iter().chain([Kernel::Auto]) {
+        for n in sizes_under_test(kernel, max) {
+            assert_eq!(
+                fundamental::count(kernel, n).unwrap(),
+                A002562[n],
+                "{kernel}, N = {n}"
+            );
+        }
     }
 }
 
