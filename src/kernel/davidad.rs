@@ -39,6 +39,11 @@
 //! enumerating instance also records each row's queen, which the article's
 //! counting version did not need.
 //!
+//! The bit scan is `u64::trailing_zeros` on a value known to be non-zero;
+//! LLVM encodes it as `tzcnt` (`rep bsf`), which CPUs without BMI1 execute
+//! as the article's `bsf`, with the same result. The article's `btc` becomes
+//! `free &= free - 1`, which clears the same (lowest) bit.
+//!
 //! The compiler chooses registers and may schedule the instructions
 //! differently; `tests/disassembly.rs` checks that the built kernels still
 //! contain the article's instructions in the encoding each kernel claims.
