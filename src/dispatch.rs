@@ -31,11 +31,12 @@ cfg_if::cfg_if! {
         /// reference machine (2-core AMD EPYC, Zen 3; criterion,
         /// `cargo bench --bench simd`): the portable kernel is the fastest
         /// at every N from 4 to 12, counting (N = 8: 2.84 µs, against
-        /// 4.33 µs for `avx` and 4.57 µs for `sse41`), because davidad's machine puts
-        /// two crossings between general and xmm registers (about 3 cycles
-        /// each on Zen 3) on the path from one queen to the next. So `auto`
-        /// picks the portable kernel on this machine; the SIMD kernels stay
-        /// in the list, in their measured order, and run when named.
+        /// 4.33 µs for `avx` and 4.57 µs for `sse41`), because davidad's
+        /// machine puts two crossings between general and xmm registers
+        /// (about 3 cycles each on Zen 3) on the path from one queen to the
+        /// next. So `auto` picks the portable kernel on this machine; the
+        /// SIMD kernels stay in the list, in their measured order, and run
+        /// when named.
         pub const AUTO_PREFERENCE: &[Kernel] = &[Kernel::Portable, Kernel::Avx, Kernel::Sse41];
 
         fn sse41() -> Option<Box<dyn Solver>> {

@@ -27,6 +27,14 @@ struct Model {
     avx: bool,
 }
 
+impl Model {
+    /// Each SIMD kernel, whether this model runs it, and the feature its
+    /// error message must name when it does not.
+    fn simd_kernels(&self) -> [(&'static str, bool, &'static str); 2] {
+        [("sse41", self.sse41, "SSE4.1"), ("avx", self.avx, "AVX")]
+    }
+}
+
 const MODELS: &[Model] = &[
     Model {
         name: "core2duo",
@@ -101,18 +109,14 @@ fn kernels_lists_what_each_model_runs() {
     }
     for model in MODELS {
         let kernels = stdout_on(model, &["--kernels"]);
-        assert_eq!(
-            listed_as_available(&kernels, "sse41"),
-            model.sse41,
-            "{}",
-            model.name
-        );
-        assert_eq!(
-            listed_as_available(&kernels, "avx"),
-            model.avx,
-            "{}",
-            model.name
-        );
+        for (kernel, present, _) in model.simd_kernels() {
+            assert_eq!(
+                listed_as_available(&kernels, kernel),
+                present,
+                "{}: {kernel}",
+                model.name
+            );
+        }
         assert!(listed_as_available(&kernels, "portable"), "{}", model.name);
         // Whatever auto picks must be a kernel this model runs.
         let picks = kernels
@@ -136,9 +140,7 @@ fn a_missing_kernel_is_a_clear_error() {
         return;
     }
     for model in MODELS {
-        for (kernel, present, needs) in
-            [("sse41", model.sse41, "SSE4.1"), ("avx", model.avx, "AVX")]
-        {
+        for (kernel, present, needs) in model.simd_kernels() {
             let out = run_on(model, &["8", "--count", "--kernel", kernel]);
             let stderr = String::from_utf8_lossy(&out.stderr);
             if present {
@@ -181,7 +183,7 @@ fn every_kernel_a_model_runs_agrees() {
             .lines()
             .find(|line| line.split_whitespace().next() == Some("8"))
             .unwrap();
-        for (kernel, present) in [("sse41", model.sse41), ("avx", model.avx)] {
+        for (kernel, present, _) in model.simd_kernels() {
             let column = header.split_whitespace().position(|h| h == kernel).unwrap();
             let cell = row8.split_whitespace().nth(column).unwrap();
             assert_eq!(
