@@ -7,9 +7,12 @@
 //! constructed where the CPU has their features (`Sse41::new`, `Avx::new`,
 //! which ask `is_x86_feature_detected!`; the standard library caches the
 //! answer, and the check folds to a constant when the build already enables
-//! the feature). A build with `--cfg queens_simd_force_portable` (or
-//! `QUEENS_SIMD_FORCE_PORTABLE=1` at build time) compiles the SIMD kernels
-//! out, as does any target other than x86-64.
+//! the feature). The asm kernel's two encodings are detected the same way
+//! (`Asm::sse41`, `Asm::avx`), and the name `asm` resolves to the best one
+//! that runs ([`asm_kernel`]). A build with `--cfg queens_simd_force_portable`
+//! (or `QUEENS_SIMD_FORCE_PORTABLE=1` at build time) compiles the SIMD and
+//! asm kernels out, as does any target other than x86-64; the asm kernel is
+//! also absent from x86-64 targets other than Linux (its assembly is ELF).
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
@@ -30,14 +33,22 @@ cfg_if::cfg_if! {
         /// Kernels `auto` may choose, fastest first, as measured on the
         /// reference machine (2-core AMD EPYC, Zen 3; criterion,
         /// `cargo bench --bench simd`): the portable kernel is the fastest
-        /// at every N from 4 to 12, counting (N = 8: 2.84 µs, against
-        /// 4.33 µs for `avx` and 4.57 µs for `sse41`), because davidad's
-        /// machine puts two crossings between general and xmm registers
-        /// (about 3 cycles each on Zen 3) on the path from one queen to the
-        /// next. So `auto` picks the portable kernel on this machine; the
-        /// SIMD kernels stay in the list, in their measured order, and run
-        /// when named.
-        pub const AUTO_PREFERENCE: &[Kernel] = &[Kernel::Portable, Kernel::Avx, Kernel::Sse41];
+        /// at every N from 4 to 12, counting (N = 12: 4.97 ms, against
+        /// 6.95 ms for `asm-avx`, 7.40 ms for `avx`, 7.45 ms for
+        /// `asm-sse41` and 7.84 ms for `sse41`), because davidad's machine
+        /// puts two crossings between general and xmm registers (about 3
+        /// cycles each on Zen 3) on the path from one queen to the next. So
+        /// `auto` picks the portable kernel on this machine; the SIMD
+        /// kernels stay in the list, in their measured order, and run when
+        /// named. The asm kernels are in the list only where they are built
+        /// (x86-64 Linux); elsewhere `is_available` skips them.
+        pub const AUTO_PREFERENCE: &[Kernel] = &[
+            Kernel::Portable,
+            Kernel::AsmAvx,
+            Kernel::Avx,
+            Kernel::AsmSse41,
+            Kernel::Sse41,
+        ];
 
         fn sse41() -> Option<Box<dyn Solver>> {
             Sse41::new().map(|k| Box::new(k) as Box<dyn Solver>)
@@ -70,6 +81,39 @@ cfg_if::cfg_if! {
     }
 }
 
+cfg_if::cfg_if! {
+    if #[cfg(all(target_arch = "x86_64", target_os = "linux", not(queens_simd_force_portable)))] {
+        use crate::kernel::asm::Asm;
+
+        fn asm_sse41() -> Option<Box<dyn Solver>> {
+            Asm::sse41().map(|k| Box::new(k) as Box<dyn Solver>)
+        }
+
+        fn asm_avx() -> Option<Box<dyn Solver>> {
+            Asm::avx().map(|k| Box::new(k) as Box<dyn Solver>)
+        }
+
+        /// Why the asm kernel may be missing in this build.
+        const ASM_ABSENT_BECAUSE: Option<&str> = None;
+    } else {
+        fn asm_sse41() -> Option<Box<dyn Solver>> {
+            None
+        }
+
+        fn asm_avx() -> Option<Box<dyn Solver>> {
+            None
+        }
+
+        const ASM_ABSENT_BECAUSE: Option<&str> = Some(if cfg!(queens_simd_force_portable) {
+            "this build forces the portable kernel (queens_simd_force_portable)"
+        } else if cfg!(target_arch = "x86_64") {
+            "its assembly is ELF for the System V ABI, built for x86-64 Linux only"
+        } else {
+            "it needs an x86-64 target"
+        });
+    }
+}
+
 /// Whether this build was made with `queens_simd_force_portable`, which
 /// leaves `auto` only the portable kernel.
 pub const PORTABLE_FORCED: bool = cfg!(queens_simd_force_portable);
@@ -79,10 +123,12 @@ pub const PORTABLE_FORCED: bool = cfg!(queens_simd_force_portable);
 /// here, so these boxes do not allocate.
 fn try_solver(kernel: Kernel) -> Option<Box<dyn Solver>> {
     match kernel {
-        Kernel::Auto => None,
+        Kernel::Auto | Kernel::Asm => None,
         Kernel::Portable => Portable::new().map(|k| Box::new(k) as Box<dyn Solver>),
         Kernel::Sse41 => sse41(),
         Kernel::Avx => avx(),
+        Kernel::AsmSse41 => asm_sse41(),
+        Kernel::AsmAvx => asm_avx(),
         Kernel::Bitboard64 => Bitboard64::new().map(|k| Box::new(k) as Box<dyn Solver>),
         Kernel::ThreatMasks => ThreatMasks::new().map(|k| Box::new(k) as Box<dyn Solver>),
         Kernel::BruteForce => BruteForce::new().map(|k| Box::new(k) as Box<dyn Solver>),
@@ -92,7 +138,11 @@ fn try_solver(kernel: Kernel) -> Option<Box<dyn Solver>> {
 
 /// Whether this CPU and build can run `kernel`.
 pub fn is_available(kernel: Kernel) -> bool {
-    kernel == Kernel::Auto || try_solver(kernel).is_some()
+    match kernel {
+        Kernel::Auto => true,
+        Kernel::Asm => asm_kernel() != Kernel::Asm,
+        _ => try_solver(kernel).is_some(),
+    }
 }
 
 /// Why this CPU or build cannot run `kernel`, or `None` if it can.
@@ -100,11 +150,27 @@ pub fn unavailable_because(kernel: Kernel) -> Option<&'static str> {
     if is_available(kernel) {
         return None;
     }
-    Some(SIMD_ABSENT_BECAUSE.unwrap_or(match kernel {
+    let (absent_from_build, feature) = match kernel {
+        Kernel::Sse41 => (SIMD_ABSENT_BECAUSE, Kernel::Sse41),
+        Kernel::Avx => (SIMD_ABSENT_BECAUSE, Kernel::Avx),
+        // `asm` needs at least its SSE4.1 encoding.
+        Kernel::Asm | Kernel::AsmSse41 => (ASM_ABSENT_BECAUSE, Kernel::Sse41),
+        Kernel::AsmAvx => (ASM_ABSENT_BECAUSE, Kernel::Avx),
+        _ => return Some("it is not built in"),
+    };
+    Some(absent_from_build.unwrap_or(match feature {
         Kernel::Sse41 => "this CPU lacks SSE4.1",
-        Kernel::Avx => "this CPU or its operating system lacks AVX",
-        _ => "it is not built in",
+        _ => "this CPU or its operating system lacks AVX",
     }))
+}
+
+/// The concrete kernel the name `asm` stands for: the AVX encoding where it
+/// runs, else the SSE4.1 one, else `Asm` itself (unavailable).
+pub fn asm_kernel() -> Kernel {
+    [Kernel::AsmAvx, Kernel::AsmSse41]
+        .into_iter()
+        .find(|&k| try_solver(k).is_some())
+        .unwrap_or(Kernel::Asm)
 }
 
 /// `auto`'s choice for each N: 0 while not yet made, else 1 + the kernel's

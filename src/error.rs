@@ -53,9 +53,9 @@ impl fmt::Display for Error {
                 "kernel '{kernel}' supports N from {min} to {max}, but N = {n} was asked"
             ),
             Error::UnknownKernel(name) => {
-                write!(f, "unknown kernel '{name}' (known: auto")?;
-                for k in Kernel::ALL {
-                    write!(f, ", {k}")?;
+                write!(f, "unknown kernel '{name}' (known: ")?;
+                for (i, k) in Kernel::ALIASES.iter().chain(Kernel::ALL).enumerate() {
+                    write!(f, "{}{k}", if i == 0 { "" } else { ", " })?;
                 }
                 write!(f, ")")
             }

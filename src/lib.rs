@@ -6,8 +6,9 @@
 //! The crate offers interchangeable kernels (see [`Kernel`]): a portable
 //! bitmask solver that runs everywhere and is the oracle for all others, the
 //! x86-64 SIMD ports of davidad's register-only state machine (`sse41` and
-//! `avx`, see `kernel::davidad`), and the seed articles' own algorithms as
-//! reference solvers. The dispatcher ([`dispatch`]) picks the fastest kernel
+//! `avx` in intrinsics, see `kernel::davidad`; `asm-sse41` and `asm-avx` by
+//! hand in `global_asm!`, resumable, see `kernel::asm`), and the seed
+//! articles' own algorithms as reference solvers. The dispatcher ([`dispatch`]) picks the fastest kernel
 //! this CPU supports, as measured on the reference machine.
 //!
 //! ```

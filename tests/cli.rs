@@ -132,7 +132,7 @@ fn json_format_parses() {
 
 #[test]
 fn every_kernel_can_be_chosen_by_name() {
-    for &kernel in Kernel::ALL {
+    for &kernel in Kernel::ALIASES.iter().chain(Kernel::ALL) {
         let n = 6.min(*kernel.sizes().end());
         let expected = common::A000170[n];
         let assert = queens()
@@ -159,6 +159,36 @@ fn kernels_lists_every_kernel_and_the_auto_choice() {
     }
     let auto = Kernel::Auto.resolve(8);
     assert!(text.contains(&format!("auto picks: {auto}")), "{text}");
+    let asm_line = match Kernel::Asm.unavailable_because() {
+        None => format!("asm picks: {}", Kernel::Asm.resolve(8)),
+        Some(why) => format!("asm picks: none ({why})"),
+    };
+    assert!(text.lines().any(|l| l == asm_line), "{text}");
+}
+
+/// The asm kernel streams its solutions through its resumable interface:
+/// the same set as the portable kernel's, one per line.
+#[test]
+fn asm_streams_every_solution_as_columns() {
+    if !Kernel::Asm.is_available() {
+        assert!(!common::require_all(), "the asm kernel does not run here");
+        queens()
+            .args(["8", "--kernel", "asm"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("kernel 'asm' is not available"));
+        return;
+    }
+    let n = if cfg!(debug_assertions) { 10 } else { 12 };
+    let sorted_lines = |kernel: &str| {
+        let text = stdout_of(&[&n.to_string(), "--kernel", kernel, "--format", "columns"]);
+        let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+        lines.sort_unstable();
+        lines
+    };
+    let asm = sorted_lines("asm");
+    assert_eq!(asm.len() as u128, common::A000170[n]);
+    assert_eq!(asm, sorted_lines("portable"));
 }
 
 #[test]

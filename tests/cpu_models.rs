@@ -3,11 +3,14 @@
 //! CPUID tells `is_x86_feature_detected!` what the model has, and whose
 //! emulator refuses instructions the model lacks.
 //!
-//! | model | SSE4.1 | AVX |
-//! |---|---|---|
-//! | `core2duo` | no | no |
-//! | `Nehalem` | yes | no |
-//! | `SandyBridge` | yes | yes |
+//! | model | SSE4.1 | AVX | BMI1 |
+//! |---|---|---|---|
+//! | `core2duo` | no | no | no |
+//! | `Nehalem` | yes | no | no |
+//! | `SandyBridge` | yes | yes | no |
+//!
+//! No model has BMI1, so the asm kernel's `tzcnt` runs as the `bsf` it is
+//! encoded over (`rep bsf`), as on real CPUs of those generations.
 //!
 //! On each: `--kernels` reports exactly the kernels the model runs, `auto`
 //! resolves to an available kernel, a missing kernel is a clear error with
@@ -28,10 +31,29 @@ struct Model {
 }
 
 impl Model {
-    /// Each SIMD kernel, whether this model runs it, and the feature its
-    /// error message must name when it does not.
-    fn simd_kernels(&self) -> [(&'static str, bool, &'static str); 2] {
-        [("sse41", self.sse41, "SSE4.1"), ("avx", self.avx, "AVX")]
+    /// Each SIMD kernel (the asm ones on Linux, where they are built),
+    /// whether this model runs it, and the feature its error message must
+    /// name when it does not. `asm` stands for its best encoding, so it
+    /// needs SSE4.1.
+    fn simd_kernels(&self) -> Vec<(&'static str, bool, &'static str)> {
+        let mut kernels = vec![("sse41", self.sse41, "SSE4.1"), ("avx", self.avx, "AVX")];
+        if cfg!(target_os = "linux") {
+            kernels.extend([
+                ("asm-sse41", self.sse41, "SSE4.1"),
+                ("asm-avx", self.avx, "AVX"),
+                ("asm", self.sse41, "SSE4.1"),
+            ]);
+        }
+        kernels
+    }
+
+    /// What `--kernels` says `asm` picks on this model.
+    fn asm_picks(&self) -> &'static str {
+        match (self.sse41, self.avx) {
+            (_, true) => "asm-avx",
+            (true, false) => "asm-sse41",
+            (false, false) => "none (this CPU lacks SSE4.1)",
+        }
     }
 }
 
@@ -109,7 +131,18 @@ fn kernels_lists_what_each_model_runs() {
     }
     for model in MODELS {
         let kernels = stdout_on(model, &["--kernels"]);
+        if cfg!(target_os = "linux") {
+            let asm_line = format!("asm picks: {}", model.asm_picks());
+            assert!(
+                kernels.lines().any(|l| l == asm_line),
+                "{}: {kernels}",
+                model.name
+            );
+        }
         for (kernel, present, _) in model.simd_kernels() {
+            if kernel == "asm" {
+                continue; // not a row: its line is checked above
+            }
             assert_eq!(
                 listed_as_available(&kernels, kernel),
                 present,
@@ -184,6 +217,9 @@ fn every_kernel_a_model_runs_agrees() {
             .find(|line| line.split_whitespace().next() == Some("8"))
             .unwrap();
         for (kernel, present, _) in model.simd_kernels() {
+            if kernel == "asm" {
+                continue; // not a column: its encodings are
+            }
             let column = header.split_whitespace().position(|h| h == kernel).unwrap();
             let cell = row8.split_whitespace().nth(column).unwrap();
             assert_eq!(
@@ -199,5 +235,10 @@ fn every_kernel_a_model_runs_agrees() {
             "{}",
             model.name
         );
+        if model.sse41 && cfg!(target_os = "linux") {
+            // The resumable interface, end to end, on the model.
+            let columns = stdout_on(model, &["9", "--kernel", "asm", "--format", "columns"]);
+            assert_eq!(columns.lines().count(), 352, "{}", model.name);
+        }
     }
 }

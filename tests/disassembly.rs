@@ -3,7 +3,9 @@
 //! (`kernel::<isa>::search`, one copy for counting and one for enumerating)
 //! contains the instructions of davidad's machine in the encoding the kernel
 //! claims, so that "SIMD" cannot silently become scalar code or the wrong
-//! encoding. Needs `objdump` (GNU binutils).
+//! encoding. The hand-written asm kernel's two functions are held to the
+//! same rules: they prove the assembly linked, under its versioned name, in
+//! the encoding each claims. Needs `objdump` (GNU binutils).
 //!
 //! Release builds only (`cargo test --release`, the README's test command): in
 //! a debug build the intrinsics are calls, not instructions.
@@ -39,13 +41,13 @@ fn functions_named(name: &str) -> Vec<Vec<String>> {
             continue;
         }
         // An instruction is `  42f10:\tmnemonic operands`.
-        if let (Some(start), Some((_, instruction))) = (current, line.split_once(":\t")) {
-            if let Some(mnemonic) = instruction.split_whitespace().next() {
-                functions
-                    .entry(start)
-                    .or_default()
-                    .push(mnemonic.to_owned());
-            }
+        if let (Some(start), Some((_, instruction))) = (current, line.split_once(":\t"))
+            && let Some(mnemonic) = instruction.split_whitespace().next()
+        {
+            functions
+                .entry(start)
+                .or_default()
+                .push(mnemonic.to_owned());
         }
     }
     functions.into_values().collect()
@@ -85,6 +87,8 @@ fn check(name: &str, encoding: &Encoding) -> Result<(), String> {
 
 const SSE41_SEARCH: &str = "queens_simd::kernel::sse41::search";
 const AVX_SEARCH: &str = "queens_simd::kernel::avx::search";
+const ASM_SSE41: &str = "queens_simd_v0_1_davidad_sse41";
+const ASM_AVX: &str = "queens_simd_v0_1_davidad_avx";
 
 /// The machine's instructions, shared by both encodings: a bit scan, a
 /// constant shifted by the column, both `movq` crossings and the vector
@@ -127,7 +131,9 @@ fn avx() -> Encoding {
     required.push("bsf|tzcnt".into());
     Encoding {
         required,
-        forbidden: &["pblendw", "psrl", "psll", "paddw", "por", "pandn", "movdq"],
+        forbidden: &[
+            "pblendw", "psrl", "psll", "paddw", "por", "pandn", "movdq", "movq",
+        ],
     }
 }
 
@@ -151,12 +157,25 @@ fn avx_kernel_is_the_machine_in_vex_encoding() {
     check(AVX_SEARCH, &avx()).unwrap();
 }
 
+#[cfg(target_os = "linux")]
+#[test]
+fn asm_kernel_is_the_machine_in_both_encodings() {
+    assert_eq!(functions_named(ASM_SSE41).len(), 1);
+    check(ASM_SSE41, &sse41()).unwrap();
+    assert_eq!(functions_named(ASM_AVX).len(), 1);
+    check(ASM_AVX, &avx()).unwrap();
+}
+
 /// The check itself can fail: each kernel fails the other's encoding, and
 /// scalar code (the portable kernel's iterator) fails both.
 #[test]
 fn the_check_rejects_other_encodings_and_scalar_code() {
     assert!(check(SSE41_SEARCH, &avx()).is_err());
     assert!(check(AVX_SEARCH, &sse41()).is_err());
+    if cfg!(target_os = "linux") {
+        assert!(check(ASM_SSE41, &avx()).is_err());
+        assert!(check(ASM_AVX, &sse41()).is_err());
+    }
     let scalar = "<queens_simd::kernel::portable::Solutions as core::iter::traits::iterator::Iterator>::next";
     assert!(!functions_named(scalar).is_empty(), "{scalar} not found");
     assert!(check(scalar, &sse41()).is_err());

@@ -11,6 +11,14 @@
 
 pub mod portable;
 
+// The hand-written assembly is ELF for the System V ABI: x86-64 Linux only.
+// Elsewhere its `Kernel` variants stay and report themselves unavailable.
+#[cfg(all(
+    target_arch = "x86_64",
+    target_os = "linux",
+    not(queens_simd_force_portable)
+))]
+pub mod asm;
 // davidad's machine and its two instances exist only on x86-64, and not in a
 // build that forces the portable kernel; elsewhere their `Kernel` variants
 // stay (so their names parse) and report themselves unavailable.
@@ -102,6 +110,16 @@ pub enum Kernel {
     /// Seed 002, davidad's xmm state machine in AVX (VEX) encodings
     /// (`kernel::avx`, x86-64 only).
     Avx,
+    /// The best encoding of the hand-written assembly this CPU runs:
+    /// [`Kernel::AsmAvx`], else [`Kernel::AsmSse41`]. Like `Auto`, a name
+    /// that [`Kernel::resolve`] turns into a concrete kernel.
+    Asm,
+    /// Seed 002 by hand in `asm/davidad.s`, SSE4.1 encoding, resumable
+    /// explicit stack (`kernel::asm`, x86-64 Linux only).
+    AsmSse41,
+    /// Seed 002 by hand in `asm/davidad.s`, AVX (VEX) encoding, resumable
+    /// explicit stack (`kernel::asm`, x86-64 Linux only).
+    AsmAvx,
     /// Seed 000: one `u64` board, recursive scan over its squares
     /// ([`crate::reference::bitboard64`]).
     Bitboard64,
@@ -117,16 +135,22 @@ pub enum Kernel {
 }
 
 impl Kernel {
-    /// Every concrete kernel (not `Auto`), fast kernels first.
+    /// Every concrete kernel (not `Auto` or `Asm`), fast kernels first.
     pub const ALL: &'static [Kernel] = &[
         Kernel::Portable,
         Kernel::Sse41,
         Kernel::Avx,
+        Kernel::AsmSse41,
+        Kernel::AsmAvx,
         Kernel::Bitboard64,
         Kernel::ThreatMasks,
         Kernel::BruteForce,
         Kernel::HeapPermutations,
     ];
+
+    /// The names that stand for another kernel: [`Kernel::resolve`] turns
+    /// them into one of [`Kernel::ALL`].
+    pub const ALIASES: &'static [Kernel] = &[Kernel::Auto, Kernel::Asm];
 
     /// The name used on the command line.
     pub const fn name(self) -> &'static str {
@@ -135,6 +159,9 @@ impl Kernel {
             Kernel::Portable => "portable",
             Kernel::Sse41 => "sse41",
             Kernel::Avx => "avx",
+            Kernel::Asm => "asm",
+            Kernel::AsmSse41 => "asm-sse41",
+            Kernel::AsmAvx => "asm-avx",
             Kernel::Bitboard64 => "bitboard64",
             Kernel::ThreatMasks => "threat-masks",
             Kernel::BruteForce => "brute-force",
@@ -149,6 +176,9 @@ impl Kernel {
             Kernel::Portable => "bitmask backtracking, explicit stack, any target",
             Kernel::Sse41 => "seed 002, davidad's xmm state machine, SSE4.1 encoding",
             Kernel::Avx => "seed 002, davidad's xmm state machine, AVX (VEX) encoding",
+            Kernel::Asm => "the best encoding of the global_asm! kernel this CPU runs",
+            Kernel::AsmSse41 => "seed 002 by hand in global_asm!, resumable, SSE4.1 encoding",
+            Kernel::AsmAvx => "seed 002 by hand in global_asm!, resumable, AVX (VEX) encoding",
             Kernel::Bitboard64 => {
                 "seed 000, \"Masquerade ball with eight queens\" (2011): u64 board, square scan"
             }
@@ -170,7 +200,7 @@ impl Kernel {
             Kernel::Auto => 0..=crate::MAX_N,
             Kernel::Portable => 0..=crate::MAX_N,
             // 16-bit words in davidad's register.
-            Kernel::Sse41 | Kernel::Avx => 0..=16,
+            Kernel::Sse41 | Kernel::Avx | Kernel::Asm | Kernel::AsmSse41 | Kernel::AsmAvx => 0..=16,
             Kernel::Bitboard64 | Kernel::ThreatMasks | Kernel::BruteForce => 0..=8,
             Kernel::HeapPermutations => 0..=10,
         }
@@ -179,7 +209,13 @@ impl Kernel {
     /// Production kernel or seed reference.
     pub const fn role(self) -> Role {
         match self {
-            Kernel::Auto | Kernel::Portable | Kernel::Sse41 | Kernel::Avx => Role::Fast,
+            Kernel::Auto
+            | Kernel::Portable
+            | Kernel::Sse41
+            | Kernel::Avx
+            | Kernel::Asm
+            | Kernel::AsmSse41
+            | Kernel::AsmAvx => Role::Fast,
             Kernel::Bitboard64 => Role::Reference { seed: 0 },
             Kernel::ThreatMasks => Role::Reference { seed: 1 },
             Kernel::BruteForce => Role::Reference { seed: 3 },
@@ -188,7 +224,8 @@ impl Kernel {
     }
 
     /// Whether this CPU and build can run the kernel. Always true for
-    /// `Auto`, which falls back to `Portable`.
+    /// `Auto`, which falls back to `Portable`; true for `Asm` where either
+    /// encoding runs.
     pub fn is_available(self) -> bool {
         dispatch::is_available(self)
     }
@@ -198,11 +235,13 @@ impl Kernel {
         dispatch::unavailable_because(self)
     }
 
-    /// The concrete kernel that would serve size `n`: `Auto` resolved, any
-    /// other kernel itself.
+    /// The concrete kernel that would serve size `n`: `Auto` and `Asm`
+    /// resolved, any other kernel itself. (`Asm` stays itself where no
+    /// encoding runs.)
     pub fn resolve(self, n: usize) -> Kernel {
         match self {
             Kernel::Auto => dispatch::auto_kernel(n),
+            Kernel::Asm => dispatch::asm_kernel(),
             other => other,
         }
     }
@@ -269,8 +308,10 @@ impl FromStr for Kernel {
     type Err = Error;
 
     fn from_str(name: &str) -> Result<Kernel, Error> {
-        core::iter::once(Kernel::Auto)
-            .chain(Kernel::ALL.iter().copied())
+        Kernel::ALIASES
+            .iter()
+            .chain(Kernel::ALL)
+            .copied()
             .find(|k| k.name() == name)
             .ok_or_else(|| Error::UnknownKernel(name.to_owned()))
     }

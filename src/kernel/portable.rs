@@ -232,12 +232,9 @@ impl Solver for Portable {
         first_row: u32,
         visit: Visit<'_>,
     ) -> Result<ControlFlow<()>, Error> {
-        for board in Solutions::in_first_row(n, first_row)? {
-            if visit(&board).is_break() {
-                return Ok(ControlFlow::Break(()));
-            }
-        }
-        Ok(ControlFlow::Continue(()))
+        Ok(Solutions::in_first_row(n, first_row)?
+            .into_iter()
+            .try_for_each(|board| visit(&board)))
     }
 }
 

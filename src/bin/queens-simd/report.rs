@@ -47,6 +47,10 @@ pub fn kernels(out: &mut impl Write) -> Result<(), Failure> {
         .map(|(k, first, last)| format!("{k} for N {first}-{last}"))
         .collect();
     writeln!(out, "auto picks: {}", picks.join(", "))?;
+    match Kernel::Asm.unavailable_because() {
+        None => writeln!(out, "asm picks: {}", Kernel::Asm.resolve(0))?,
+        Some(why) => writeln!(out, "asm picks: none ({why})")?,
+    }
     if queens_simd::dispatch::PORTABLE_FORCED {
         writeln!(
             out,
