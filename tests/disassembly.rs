@@ -166,6 +166,51 @@ fn asm_kernel_is_the_machine_in_both_encodings() {
     check(ASM_AVX, &avx()).unwrap();
 }
 
+/// The `.cfi_*` directives made it into the binary: each asm function has
+/// an unwind entry (FDE) spanning exactly the function (its `.size`), which
+/// records the one push (`rbx` saved at CFA-16) and its pop, so debuggers,
+/// profilers and unwinders can walk through it.
+#[cfg(target_os = "linux")]
+#[test]
+fn asm_functions_have_exact_unwind_info() {
+    let binary = env!("CARGO_BIN_EXE_queens-simd");
+    let run = |tool: &str, args: &[&str]| {
+        let output = Command::new(tool)
+            .args(args)
+            .arg(binary)
+            .output()
+            .unwrap_or_else(|e| panic!("{tool} (GNU binutils) must be installed: {e}"));
+        assert!(output.status.success(), "{tool} failed on {binary}");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let symbols = run("nm", &["-S"]);
+    let frames = run("readelf", &["--debug-dump=frames"]);
+    for name in [ASM_SSE41, ASM_AVX] {
+        // `nm -S`: `<address> <size> T <name>`.
+        let fields: Vec<&str> = symbols
+            .lines()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>())
+            .find(|f| f.len() == 4 && f[3] == name)
+            .unwrap_or_else(|| panic!("{name} is not in the symbol table"));
+        let start = u64::from_str_radix(fields[0], 16).unwrap();
+        let size = u64::from_str_radix(fields[1], 16).unwrap();
+        assert!(size > 0, "{name} has no .size");
+        let span = format!("pc={start:016x}..{:016x}", start + size);
+        let fde: Vec<&str> = frames
+            .split("\n\n")
+            .find(|entry| entry.contains(&span))
+            .unwrap_or_else(|| panic!("no unwind entry spans {name} ({span})"))
+            .lines()
+            .collect();
+        for rule in [
+            "DW_CFA_offset: r3 (rbx) at cfa-16",
+            "DW_CFA_restore: r3 (rbx)",
+        ] {
+            assert!(fde.iter().any(|l| l.trim() == rule), "{name}: {fde:#?}");
+        }
+    }
+}
+
 /// The check itself can fail: each kernel fails the other's encoding, and
 /// scalar code (the portable kernel's iterator) fails both.
 #[test]
