@@ -74,7 +74,7 @@ cfg_if::cfg_if! {
         }
 
         const SIMD_ABSENT_BECAUSE: Option<&str> = Some(if cfg!(queens_simd_force_portable) {
-            "this build forces the portable kernel (queens_simd_force_portable)"
+            FORCED_BECAUSE
         } else {
             "it needs an x86-64 target"
         });
@@ -105,7 +105,7 @@ cfg_if::cfg_if! {
         }
 
         const ASM_ABSENT_BECAUSE: Option<&str> = Some(if cfg!(queens_simd_force_portable) {
-            "this build forces the portable kernel (queens_simd_force_portable)"
+            FORCED_BECAUSE
         } else if cfg!(target_arch = "x86_64") {
             "its assembly is ELF for the System V ABI, built for x86-64 Linux only"
         } else {
@@ -117,6 +117,11 @@ cfg_if::cfg_if! {
 /// Whether this build was made with `queens_simd_force_portable`, which
 /// leaves `auto` only the portable kernel.
 pub const PORTABLE_FORCED: bool = cfg!(queens_simd_force_portable);
+
+/// What `--kernels` says of such a build, and why a SIMD or asm kernel is
+/// missing from it.
+pub const FORCED_BECAUSE: &str =
+    "this build forces the portable kernel (queens_simd_force_portable)";
 
 /// The solver behind a concrete `kernel`, or `None` where this CPU or build
 /// cannot run it. Every kernel type is a zero-sized proof that it can run
@@ -150,18 +155,18 @@ pub fn unavailable_because(kernel: Kernel) -> Option<&'static str> {
     if is_available(kernel) {
         return None;
     }
-    let (absent_from_build, feature) = match kernel {
-        Kernel::Sse41 => (SIMD_ABSENT_BECAUSE, Kernel::Sse41),
-        Kernel::Avx => (SIMD_ABSENT_BECAUSE, Kernel::Avx),
+    const LACKS_SSE41: &str = "this CPU lacks SSE4.1";
+    const LACKS_AVX: &str = "this CPU or its operating system lacks AVX";
+    // The build's reason comes first; a CPU reason only where it is built.
+    let (absent_from_build, cpu_lacks) = match kernel {
+        Kernel::Sse41 => (SIMD_ABSENT_BECAUSE, LACKS_SSE41),
+        Kernel::Avx => (SIMD_ABSENT_BECAUSE, LACKS_AVX),
         // `asm` needs at least its SSE4.1 encoding.
-        Kernel::Asm | Kernel::AsmSse41 => (ASM_ABSENT_BECAUSE, Kernel::Sse41),
-        Kernel::AsmAvx => (ASM_ABSENT_BECAUSE, Kernel::Avx),
+        Kernel::Asm | Kernel::AsmSse41 => (ASM_ABSENT_BECAUSE, LACKS_SSE41),
+        Kernel::AsmAvx => (ASM_ABSENT_BECAUSE, LACKS_AVX),
         _ => return Some("it is not built in"),
     };
-    Some(absent_from_build.unwrap_or(match feature {
-        Kernel::Sse41 => "this CPU lacks SSE4.1",
-        _ => "this CPU or its operating system lacks AVX",
-    }))
+    Some(absent_from_build.unwrap_or(cpu_lacks))
 }
 
 /// The concrete kernel the name `asm` stands for: the AVX encoding where it

@@ -145,7 +145,6 @@ impl Asm {
                 Encoding::Avx => queens_simd_v0_1_davidad_avx,
             },
             machine: Machine::new(n, first_row),
-            n,
         })
     }
 }
@@ -255,13 +254,12 @@ impl RowMasks {
 pub struct Search {
     entry: Entry,
     machine: Machine,
-    n: usize,
 }
 
 impl Search {
     /// Board side N.
     pub fn n(&self) -> usize {
-        self.n
+        self.machine.last as usize + 1
     }
 
     /// Whether every solution has been found.
@@ -333,7 +331,7 @@ impl Iterator for Solutions {
         }
         let masks = self.batch[..self.filled].get(self.next)?;
         self.next += 1;
-        let n = self.search.n;
+        let n = self.search.n();
         Some(Board::from_permutation(&masks.columns(n)[..n]))
     }
 }

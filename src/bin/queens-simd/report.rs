@@ -52,10 +52,7 @@ pub fn kernels(out: &mut impl Write) -> Result<(), Failure> {
         Some(why) => writeln!(out, "asm picks: none ({why})")?,
     }
     if queens_simd::dispatch::PORTABLE_FORCED {
-        writeln!(
-            out,
-            "this build forces the portable kernel (queens_simd_force_portable)"
-        )?;
+        writeln!(out, "{}", queens_simd::dispatch::FORCED_BECAUSE)?;
     }
     Ok(())
 }
