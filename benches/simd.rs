@@ -1,39 +1,114 @@
-//! `cargo bench --bench simd`: solve time per kernel, called directly (not
-//! through `auto`), with the count each solve returns checked against OEIS
-//! A000170 so that a fast wrong answer fails the bench.
+//! `cargo bench --bench simd`: solve time per kernel, in microseconds.
+//!
+//! Three groups, named so that criterion's reports put kernels side by side:
+//! - `simd/count/<N>/<kernel>`: every fast kernel this CPU runs, counting,
+//!   N = 4..=12 (N = 8 is davidad's headline);
+//! - `simd/enumerate/<N>/<kernel>`: the same kernels visiting every solution;
+//! - `seeds/8/<seed>-<algorithm>`: the seed articles' own comparison at
+//!   N = 8 (brute force, Heap's permutations, the bitboard, threat masks with
+//!   symmetry dedup) beside every fast kernel (`ours-<kernel>`; seed 002,
+//!   davidad's machine, is `ours-sse41` and `ours-asm-sse41`), all
+//!   enumerating as the articles did.
+//!
+//! Each kernel is called directly, never through `auto`. Every timed solve
+//! checks its count against OEIS (`tests/common/oracle.rs`, the tests' own
+//! oracle, through `benches/common`) and panics on a mismatch, so a fast
+//! wrong answer fails the bench.
+//! Throughput is in solutions per second.
+//!
+//! `examples/bench_report.rs` turns a run's `target/criterion` into the tables
+//! and plot of BENCHMARKS.md.
 
 use std::hint::black_box;
+use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use queens_simd::kernel::Role;
-use queens_simd::{Count, Kernel};
+use queens_simd::kernel::Solver;
+use queens_simd::{Count, Kernel, fundamental};
 
-/// OEIS A000170, the oracle (never used by the solvers).
-const SOLUTIONS: [Count; 13] = [1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200];
+mod common;
+use common::{A000170, A002562, count, enumerate, fast_kernels, solver};
 
-fn fast_kernels() -> impl Iterator<Item = Kernel> {
-    Kernel::ALL
-        .iter()
-        .copied()
-        .filter(|k| k.role() == Role::Fast && k.is_available())
+/// The sizes of the `simd` groups.
+const SIZES: core::ops::RangeInclusive<usize> = 4..=12;
+
+/// The size of the seeds' comparison.
+const SEEDS_N: usize = 8;
+
+/// Throughput in solutions per solve (every count here fits in a `u64`).
+fn solutions(count: Count) -> Throughput {
+    Throughput::Elements(u64::try_from(count).expect("N <= 12"))
 }
 
-fn count(c: &mut Criterion) {
-    let mut group = c.benchmark_group("simd/count");
-    for (n, &expected) in SOLUTIONS.iter().enumerate().skip(4) {
-        group.throughput(Throughput::Elements(expected as u64));
-        for kernel in fast_kernels().filter(|k| k.sizes().contains(&n)) {
-            let solver = kernel.solver(n).expect("kernel listed as available");
-            assert_eq!(solver.count(n).unwrap(), expected, "{kernel} N={n}");
-            // Named `simd/count/<N>/<kernel>` so that kernels sit side by side.
-            let id = BenchmarkId::new(n.to_string(), kernel.name());
-            group.bench_with_input(id, &n, |b, &n| {
-                b.iter(|| solver.count(black_box(n)).unwrap())
-            });
+fn simd(c: &mut Criterion) {
+    type Solve = fn(&dyn Solver, usize) -> Count;
+    for (mode, solve) in [("count", count as Solve), ("enumerate", enumerate)] {
+        let mut group = c.benchmark_group(format!("simd/{mode}"));
+        for n in SIZES {
+            group.throughput(solutions(A000170[n]));
+            for kernel in fast_kernels().filter(|k| k.sizes().contains(&n)) {
+                let solver = solver(kernel, n);
+                let id = BenchmarkId::new(n.to_string(), kernel.name());
+                group.bench_function(id, |b| b.iter(|| solve(&*solver, n)));
+            }
         }
+        group.finish();
+    }
+}
+
+fn seeds(c: &mut Criterion) {
+    let n = SEEDS_N;
+    let mut group = c.benchmark_group(format!("seeds/{n}"));
+    // Brute force takes about 0.1 s a solve: 10 samples are plenty.
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(8));
+    group.throughput(solutions(A000170[n]));
+
+    let seed_kernels = [
+        ("000-bitboard64", Kernel::Bitboard64),
+        ("003-brute-force", Kernel::BruteForce),
+        ("004-heap", Kernel::HeapPermutations),
+    ];
+    for (name, kernel) in seed_kernels.into_iter().filter(|(_, k)| k.is_available()) {
+        let solver = solver(kernel, n);
+        group.bench_function(name, |b| b.iter(|| enumerate(&*solver, n)));
+    }
+
+    // Seed 001 enumerates with threat masks and keeps one solution per class
+    // of the 8 symmetries: 12 fundamental solutions for N = 8.
+    group.throughput(solutions(A002562[n]));
+    group.bench_function("001-threat-masks-unique", |b| {
+        b.iter(|| {
+            let classes = fundamental::count(Kernel::ThreatMasks, black_box(n)).expect("N = 8");
+            assert_eq!(classes, A002562[n], "threat masks N={n}: wrong class count");
+            classes
+        })
+    });
+
+    // Seed 002, davidad's machine, is `ours-sse41` and `ours-asm-sse41`:
+    // its faithful ports.
+    group.throughput(solutions(A000170[n]));
+    for kernel in fast_kernels() {
+        let solver = solver(kernel, n);
+        let id = format!("ours-{}", kernel.name());
+        group.bench_function(id, |b| b.iter(|| enumerate(&*solver, n)));
     }
     group.finish();
 }
 
-criterion_group!(benches, count);
+fn config() -> Criterion {
+    // Shorter than criterion's defaults (3 s + 5 s), so that the ~100
+    // benchmarks take about 7 minutes; one second of warm-up is thousands
+    // of solves even at N = 12.
+    Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = simd, seeds
+}
 criterion_main!(benches);

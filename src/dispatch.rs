@@ -31,13 +31,13 @@ cfg_if::cfg_if! {
         use crate::kernel::sse41::Sse41;
 
         /// Kernels `auto` may choose, fastest first, as measured on the
-        /// reference machine (2-core AMD EPYC, Zen 3; criterion,
-        /// `cargo bench --bench simd`): the portable kernel is the fastest
-        /// at every N from 4 to 12, counting (N = 12: 4.97 ms, against
-        /// 6.95 ms for `asm-avx`, 7.40 ms for `avx`, 7.45 ms for
-        /// `asm-sse41` and 7.84 ms for `sse41`), because davidad's machine
-        /// puts two crossings between general and xmm registers (about 3
-        /// cycles each on Zen 3) on the path from one queen to the next. So
+        /// reference machine (2-core AMD EPYC; criterion,
+        /// `cargo bench --bench simd`, BENCHMARKS.md): counting at N = 12,
+        /// where the timings are stable, the portable kernel takes 4.9 ms,
+        /// against 7.1 ms for `asm-avx`, 7.2 ms for `avx`, 7.3 ms for
+        /// `asm-sse41` and 7.6 ms for `sse41`, because davidad's machine
+        /// puts two crossings between general and xmm registers (a few
+        /// cycles each) on the path from one queen to the next. So
         /// `auto` picks the portable kernel on this machine; the SIMD
         /// kernels stay in the list, in their measured order, and run when
         /// named. The asm kernels are in the list only where they are built

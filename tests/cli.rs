@@ -211,8 +211,11 @@ fn time_reports_microseconds_on_stderr() {
         .success()
         .stdout("92\n")
         .stderr(
-            predicate::str::is_match(r"^time: [0-9.]+ µs per solve, median of \d+ samples")
-                .unwrap(),
+            // It says how it measured: samples, batch size, warm-up.
+            predicate::str::is_match(
+                r"^time: [0-9.]+ µs per solve, median of \d+ samples of \d+ solves after \d+ warm-up solves \(fastest [0-9.]+ µs\); kernel portable, N = 8, count\n$",
+            )
+            .unwrap(),
         );
 }
 

@@ -108,8 +108,8 @@ fn run(args: &Args, out: &mut impl Write) -> Result<ExitCode, Failure> {
         };
         let what = if args.unique { " (fundamental)" } else { "" };
         eprintln!(
-            "time: {:.3} µs per solve, median of {} samples of {} solves (fastest {:.3} µs); kernel {kernel}, N = {n}, {mode}{what}",
-            timing.median_us, timing.samples, timing.batch, timing.min_us
+            "time: {:.3} µs per solve, median of {} samples of {} solves after {} warm-up solves (fastest {:.3} µs); kernel {kernel}, N = {n}, {mode}{what}",
+            timing.median_us, timing.samples, timing.batch, timing.warm_up_solves, timing.min_us
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -1,0 +1,63 @@
+//! `cargo bench --bench iai`: instructions per solve under callgrind, for
+//! every kernel. Unlike time, these counts are the same on every run and on
+//! a busy machine, so they show small changes that criterion's noise hides.
+//!
+//! Needs valgrind and `iai-callgrind-runner` of exactly the version of the
+//! `iai-callgrind` dependency (see README, "Benchmarks").
+//!
+//! Each benchmark runs once, in its own process under valgrind; only the
+//! benchmark function is counted. The solver is built (CPU feature checks
+//! included) in the argument expression, outside the count, and leaked so
+//! that no deallocation is counted either. Each solve checks its count
+//! against OEIS and panics on a mismatch (`benches/common`).
+
+use iai_callgrind::{library_benchmark, library_benchmark_group, main};
+use queens_simd::kernel::Solver;
+use queens_simd::{Count, Kernel};
+
+mod common;
+
+/// The kernel's solver, leaked: a `&'static` costs nothing to drop. Panics
+/// with the reason if this CPU cannot run the kernel.
+fn solver(kernel: Kernel, n: usize) -> &'static dyn Solver {
+    Box::leak(common::solver(kernel, n))
+}
+
+#[library_benchmark]
+#[bench::portable(solver(Kernel::Portable, 8))]
+#[bench::sse41(solver(Kernel::Sse41, 8))]
+#[bench::avx(solver(Kernel::Avx, 8))]
+#[bench::asm_sse41(solver(Kernel::AsmSse41, 8))]
+#[bench::asm_avx(solver(Kernel::AsmAvx, 8))]
+#[bench::bitboard64(solver(Kernel::Bitboard64, 8))]
+#[bench::threat_masks(solver(Kernel::ThreatMasks, 8))]
+#[bench::brute_force(solver(Kernel::BruteForce, 8))]
+#[bench::heap(solver(Kernel::HeapPermutations, 8))]
+fn count_8(solver: &'static dyn Solver) -> Count {
+    common::count(solver, 8)
+}
+
+#[library_benchmark]
+#[bench::portable(solver(Kernel::Portable, 8))]
+#[bench::sse41(solver(Kernel::Sse41, 8))]
+#[bench::avx(solver(Kernel::Avx, 8))]
+#[bench::asm_sse41(solver(Kernel::AsmSse41, 8))]
+#[bench::asm_avx(solver(Kernel::AsmAvx, 8))]
+fn enumerate_8(solver: &'static dyn Solver) -> Count {
+    common::enumerate(solver, 8)
+}
+
+// N = 12, where the branch predictor cannot learn the search, is where the
+// fast kernels' time follows their instructions and mispredictions.
+#[library_benchmark]
+#[bench::portable(solver(Kernel::Portable, 12))]
+#[bench::sse41(solver(Kernel::Sse41, 12))]
+#[bench::avx(solver(Kernel::Avx, 12))]
+#[bench::asm_sse41(solver(Kernel::AsmSse41, 12))]
+#[bench::asm_avx(solver(Kernel::AsmAvx, 12))]
+fn count_12(solver: &'static dyn Solver) -> Count {
+    common::count(solver, 12)
+}
+
+library_benchmark_group!(name = instructions; benchmarks = count_8, enumerate_8, count_12);
+main!(library_benchmark_groups = instructions);
