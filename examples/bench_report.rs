@@ -25,20 +25,30 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::{env, fs, process};
 
+use queens_simd::Kernel;
+use queens_simd::kernel::Role;
 use serde_json::Value;
 
 const BEGIN: &str = "<!-- bench_report:begin -->";
 const END: &str = "<!-- bench_report:end -->";
 const PLOT: &str = "benches/results/kernels.svg";
 
-/// The fast kernels, in the order of `Kernel::ALL`, with their plot colour.
-const KERNELS: [(&str, &str); 5] = [
-    ("portable", "#222222"),
-    ("sse41", "#1f77b4"),
-    ("avx", "#2ca02c"),
-    ("asm-sse41", "#ff7f0e"),
-    ("asm-avx", "#d62728"),
+/// Plot colours, given to the fast kernels in `Kernel::ALL` order.
+const COLOURS: [&str; 8] = [
+    "#222222", "#1f77b4", "#2ca02c", "#ff7f0e", "#d62728", "#9467bd", "#8c564b", "#e377c2",
 ];
+
+/// Every fast kernel's name, in `Kernel::ALL` order, with its plot colour:
+/// taken from the library, so that a new kernel joins the report by itself.
+/// Kernels this CPU lacks are kept: the results may come from another run.
+fn fast_kernels() -> Vec<(&'static str, &'static str)> {
+    Kernel::ALL
+        .iter()
+        .filter(|k| k.role() == Role::Fast)
+        .enumerate()
+        .map(|(i, k)| (k.name(), COLOURS[i % COLOURS.len()]))
+        .collect()
+}
 
 /// The seed articles' comparison: criterion name in `seeds/8`, the seed,
 /// its algorithm, and the article's own figure (its machine, its year).
@@ -322,6 +332,7 @@ fn time(ns: f64) -> String {
 
 fn time_table(md: &mut String, medians: &Medians, mode: &str) {
     let group = format!("simd/{mode}");
+    let kernels = fast_kernels();
     let _ = writeln!(
         md,
         "**`{group}`**, criterion median per solve (`cargo bench --bench simd`); in brackets, the time relative to `portable` (below 1: faster):\n"
@@ -329,19 +340,25 @@ fn time_table(md: &mut String, medians: &Medians, mode: &str) {
     let _ = writeln!(
         md,
         "| N | {} |",
-        KERNELS.map(|(k, _)| format!("`{k}`")).join(" | ")
+        kernels
+            .iter()
+            .map(|(k, _)| format!("`{k}`"))
+            .collect::<Vec<_>>()
+            .join(" | ")
     );
-    let _ = writeln!(md, "|---|{}", "---|".repeat(KERNELS.len()));
+    let _ = writeln!(md, "|---|{}", "---|".repeat(kernels.len()));
     for n in 4..=12 {
         let base = median(medians, &group, &n.to_string(), "portable");
-        let cells =
-            KERNELS.map(
-                |(k, _)| match (median(medians, &group, &n.to_string(), k), base) {
+        let cells: Vec<String> = kernels
+            .iter()
+            .map(
+                |&(k, _)| match (median(medians, &group, &n.to_string(), k), base) {
                     (Some(t), Some(b)) if k != "portable" => format!("{} ({:.2})", time(t), t / b),
                     (Some(t), _) => time(t),
                     (None, _) => "–".into(),
                 },
-            );
+            )
+            .collect();
         let n = if n == 8 {
             "**8**".into()
         } else {
@@ -354,7 +371,7 @@ fn time_table(md: &mut String, medians: &Medians, mode: &str) {
 
 fn seeds_table(md: &mut String, medians: &Medians) {
     let group = "seeds/8";
-    let ours: Vec<(&str, f64)> = KERNELS
+    let ours: Vec<(&str, f64)> = fast_kernels()
         .iter()
         .filter_map(|(k, _)| median(medians, group, &format!("ours-{k}"), "").map(|t| (*k, t)))
         .collect();
@@ -445,18 +462,8 @@ fn instruction_table(md: &mut String, counts: &BTreeMap<String, u64>) {
         "| kernel | count, N = 8 | enumerate, N = 8 | count, N = 12 |"
     );
     let _ = writeln!(md, "|---|---|---|---|");
-    let ids = [
-        "portable",
-        "sse41",
-        "avx",
-        "asm_sse41",
-        "asm_avx",
-        "bitboard64",
-        "threat_masks",
-        "brute_force",
-        "heap",
-    ];
-    for id in ids {
+    // The iai bench's ids are the kernels' names with `_` for `-`.
+    for id in Kernel::ALL.iter().map(|k| k.name().replace('-', "_")) {
         let cell = |bench: &str| {
             counts
                 .get(&format!("{bench}.{id}"))
@@ -487,7 +494,7 @@ fn cli_table(md: &mut String, medians: &Medians, cli: &Path) -> Result<(), Strin
     );
     let _ = writeln!(md, "|---|---|---|---|---|");
     for n in [8, 10, 12] {
-        for (k, _) in KERNELS {
+        for (k, _) in fast_kernels() {
             let Some(bench) = median(medians, "simd/count", &n.to_string(), k) else {
                 continue;
             };
@@ -537,6 +544,7 @@ fn group_digits(n: u64) -> String {
 /// Three panels: count time (log scale) across N, then count and enumerate
 /// time relative to `portable`, where the kernels' differences show.
 fn plot(medians: &Medians) -> String {
+    let kernels = fast_kernels();
     let (w, h) = (300.0, 260.0);
     let mut svg = format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" font-family="sans-serif" font-size="11">
@@ -549,6 +557,7 @@ fn plot(medians: &Medians) -> String {
     let enumerate = |k: &str, n: usize| median(medians, "simd/enumerate", &n.to_string(), k);
     panel(
         &mut svg,
+        &kernels,
         10.0,
         "count: time per solve (log)",
         true,
@@ -557,6 +566,7 @@ fn plot(medians: &Medians) -> String {
     );
     panel(
         &mut svg,
+        &kernels,
         20.0 + w,
         "count: time / portable",
         false,
@@ -565,15 +575,17 @@ fn plot(medians: &Medians) -> String {
     );
     panel(
         &mut svg,
+        &kernels,
         30.0 + 2.0 * w,
         "enumerate: time / portable",
         false,
         &|k, n| Some(enumerate(k, n)? / enumerate("portable", n)?),
         "×",
     );
-    // Legend.
-    for (i, (k, colour)) in KERNELS.iter().enumerate() {
-        let x = 60.0 + i as f64 * 150.0;
+    // Legend, one entry per kernel across the width.
+    let step = (3.0 * w - 60.0) / kernels.len().max(1) as f64;
+    for (i, (k, colour)) in kernels.iter().enumerate() {
+        let x = 60.0 + i as f64 * step;
         let y = h + 50.0;
         let _ = writeln!(
             svg,
@@ -589,6 +601,7 @@ fn plot(medians: &Medians) -> String {
 
 fn panel(
     svg: &mut String,
+    kernels: &[(&str, &str)],
     left: f64,
     title: &str,
     log: bool,
@@ -598,7 +611,7 @@ fn panel(
     let (w, h, top) = (300.0, 260.0, 20.0);
     let (pl, pr, pt, pb) = (left + 45.0, left + w - 10.0, top + 20.0, top + h - 25.0);
     let ns: Vec<usize> = (4..=12).collect();
-    let values: Vec<f64> = KERNELS
+    let values: Vec<f64> = kernels
         .iter()
         .flat_map(|(k, _)| ns.iter().filter_map(|&n| value(k, n)))
         .collect();
@@ -665,7 +678,7 @@ fn panel(
             y(t) + 4.0
         );
     }
-    for (k, colour) in KERNELS {
+    for &(k, colour) in kernels {
         let points: Vec<String> = ns
             .iter()
             .filter_map(|&n| value(k, n).map(|v| format!("{:.1},{:.1}", x(n), y(v))))
