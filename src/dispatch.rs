@@ -19,6 +19,7 @@ use core::sync::atomic::{AtomicU8, Ordering};
 use crate::Error;
 use crate::board::MAX_N;
 use crate::kernel::portable::Portable;
+use crate::kernel::symmetric::Symmetric;
 use crate::kernel::{Kernel, Role, Solver};
 use crate::reference::bitboard64::Bitboard64;
 use crate::reference::brute_force::BruteForce;
@@ -43,6 +44,8 @@ cfg_if::cfg_if! {
         /// named. The asm kernels are in the list only where they are built
         /// (x86-64 Linux); elsewhere `is_available` skips them.
         pub const AUTO_PREFERENCE: &[Kernel] = &[
+            Kernel::SymmetricBmi,
+            Kernel::Symmetric,
             Kernel::Portable,
             Kernel::AsmAvx,
             Kernel::Avx,
@@ -54,6 +57,10 @@ cfg_if::cfg_if! {
             Sse41::new().map(|k| Box::new(k) as Box<dyn Solver>)
         }
 
+        fn symmetric_bmi() -> Option<Box<dyn Solver>> {
+            crate::kernel::symmetric::SymmetricBmi::new().map(|k| Box::new(k) as Box<dyn Solver>)
+        }
+
         fn avx() -> Option<Box<dyn Solver>> {
             Avx::new().map(|k| Box::new(k) as Box<dyn Solver>)
         }
@@ -63,9 +70,13 @@ cfg_if::cfg_if! {
     } else {
         /// Kernels `auto` may choose: only the portable one, because this
         /// build has no SIMD kernel.
-        pub const AUTO_PREFERENCE: &[Kernel] = &[Kernel::Portable];
+        pub const AUTO_PREFERENCE: &[Kernel] = &[Kernel::Symmetric, Kernel::Portable];
 
         fn sse41() -> Option<Box<dyn Solver>> {
+            None
+        }
+
+        fn symmetric_bmi() -> Option<Box<dyn Solver>> {
             None
         }
 
@@ -130,6 +141,8 @@ fn try_solver(kernel: Kernel) -> Option<Box<dyn Solver>> {
     match kernel {
         Kernel::Auto | Kernel::Asm => None,
         Kernel::Portable => Portable::new().map(|k| Box::new(k) as Box<dyn Solver>),
+        Kernel::Symmetric => Symmetric::new().map(|k| Box::new(k) as Box<dyn Solver>),
+        Kernel::SymmetricBmi => symmetric_bmi(),
         Kernel::Sse41 => sse41(),
         Kernel::Avx => avx(),
         Kernel::AsmSse41 => asm_sse41(),
@@ -164,6 +177,10 @@ pub fn unavailable_because(kernel: Kernel) -> Option<&'static str> {
         // `asm` needs at least its SSE4.1 encoding.
         Kernel::Asm | Kernel::AsmSse41 => (ASM_ABSENT_BECAUSE, LACKS_SSE41),
         Kernel::AsmAvx => (ASM_ABSENT_BECAUSE, LACKS_AVX),
+        Kernel::SymmetricBmi => (
+            SIMD_ABSENT_BECAUSE,
+            "this CPU lacks one of BMI1, BMI2, LZCNT and POPCNT",
+        ),
         _ => return Some("it is not built in"),
     };
     Some(absent_from_build.unwrap_or(cpu_lacks))

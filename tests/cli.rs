@@ -212,9 +212,10 @@ fn time_reports_microseconds_on_stderr() {
         .stdout("92\n")
         .stderr(
             // It says how it measured: samples, batch size, warm-up.
-            predicate::str::is_match(
-                r"^time: [0-9.]+ µs per solve, median of \d+ samples of \d+ solves after \d+ warm-up solves \(fastest [0-9.]+ µs\); kernel portable, N = 8, count\n$",
-            )
+            predicate::str::is_match(format!(
+                r"^time: [0-9.]+ µs per solve, median of \d+ samples of \d+ solves after \d+ warm-up solves \(fastest [0-9.]+ µs\); kernel {}, N = 8, count\n$",
+                queens_simd::Kernel::Auto.resolve(8)
+            ))
             .unwrap(),
         );
 }

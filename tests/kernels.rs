@@ -7,7 +7,7 @@ mod common;
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 
-use common::{A000170, A002562, kernels_under_test, max_count_n, max_set_n};
+use common::{A000170, A002562, kernels_under_test, max_count_n_for, max_set_n};
 use queens_simd::{Board, Error, Kernel, fundamental};
 
 fn sizes_under_test(kernel: Kernel, max: usize) -> impl Iterator<Item = usize> {
@@ -17,7 +17,7 @@ fn sizes_under_test(kernel: Kernel, max: usize) -> impl Iterator<Item = usize> {
 #[test]
 fn counts_match_oeis_a000170() {
     for kernel in kernels_under_test() {
-        for n in sizes_under_test(kernel, max_count_n()) {
+        for n in sizes_under_test(kernel, max_count_n_for(kernel)) {
             assert_eq!(kernel.count(n).unwrap(), A000170[n], "{kernel}, N = {n}");
         }
     }
@@ -89,8 +89,10 @@ fn sizes_outside_a_kernels_range_are_errors_not_panics() {
 
 #[test]
 fn fundamental_counts_match_oeis_a002562() {
+    // Kernels that search by class count them as fast as solutions.
     let max = if cfg!(debug_assertions) { 11 } else { 13 };
     for kernel in kernels_under_test().into_iter().chain([Kernel::Auto]) {
+        let max = max.max(max_count_n_for(kernel.resolve(8)));
         for n in sizes_under_test(kernel, max) {
             assert_eq!(
                 fundamental::count(kernel, n).unwrap(),
@@ -116,6 +118,17 @@ fn fundamental_solutions_are_canonical_and_cover_every_solution() {
             covered.extend(orbit);
         }
         assert_eq!(covered.len() as u128, expected, "N = {n}");
+    }
+}
+
+#[test]
+fn every_kernel_finds_the_same_fundamental_solutions() {
+    for kernel in kernels_under_test() {
+        for n in sizes_under_test(kernel, max_set_n()) {
+            let expected = fundamental::solutions(Kernel::Portable, n).unwrap();
+            let got = fundamental::solutions(kernel, n).unwrap();
+            assert_eq!(got, expected, "{kernel}, N = {n}");
+        }
     }
 }
 

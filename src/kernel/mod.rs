@@ -10,6 +10,7 @@
 //!    solver and decides what `auto` means.
 
 pub mod portable;
+pub mod symmetric;
 
 // The hand-written assembly is ELF for the System V ABI: x86-64 Linux only.
 // Elsewhere its `Kernel` variants stay and report themselves unavailable.
@@ -69,6 +70,37 @@ pub trait Solver: Send + Sync {
         })
     }
 
+    /// Calls `visit` with the canonical form ([`crate::symmetry::canonical`])
+    /// of every class of solutions under the symmetries of the square, in
+    /// the kernel's own order, until it returns `Break`. The default
+    /// enumerates the solutions whose row-0 queen is in the left half of the
+    /// board (where every canonical form has it) and keeps those that are
+    /// their own canonical form; kernels that search by class override it.
+    fn for_each_fundamental(&self, n: usize, visit: Visit<'_>) -> Result<ControlFlow<()>, Error> {
+        // A canonical form has its row-0 queen in column c with 2c <= n - 1:
+        // the left-right mirror would otherwise be smaller.
+        let left_half = (1u32 << n.div_ceil(2)) - 1;
+        self.for_each_solution_in_first_row(n, left_half, &mut |board| {
+            if crate::symmetry::is_canonical(board) {
+                visit(board)
+            } else {
+                ControlFlow::Continue(())
+            }
+        })
+    }
+
+    /// Number of classes of solutions under the symmetries of the square
+    /// (OEIS A002562). The default counts [`Solver::for_each_fundamental`].
+    fn count_fundamental(&self, n: usize) -> Result<Count, Error> {
+        let mut classes: Count = 0;
+        // The visitor never breaks: the flow it returns carries nothing.
+        let _ = self.for_each_fundamental(n, &mut |_| {
+            classes += 1;
+            ControlFlow::Continue(())
+        })?;
+        Ok(classes)
+    }
+
     /// Every solution, in the kernel's own order.
     fn solutions(&self, n: usize) -> Result<Vec<Board>, Error> {
         let mut all = Vec::new();
@@ -104,6 +136,13 @@ pub enum Kernel {
     Auto,
     /// Bitmask backtracking in plain Rust; runs everywhere; the oracle.
     Portable,
+    /// One search per class of solutions under the symmetries of the
+    /// square, dead ends pruned a row ahead; plain Rust, runs everywhere
+    /// (`kernel::symmetric`).
+    Symmetric,
+    /// [`Kernel::Symmetric`] compiled with BMI1, BMI2, LZCNT and POPCNT
+    /// (x86-64 only).
+    SymmetricBmi,
     /// Seed 002, davidad's xmm state machine in SSE4.1 encodings
     /// (`kernel::sse41`, x86-64 only).
     Sse41,
@@ -137,6 +176,8 @@ pub enum Kernel {
 impl Kernel {
     /// Every concrete kernel (not `Auto` or `Asm`), fast kernels first.
     pub const ALL: &'static [Kernel] = &[
+        Kernel::SymmetricBmi,
+        Kernel::Symmetric,
         Kernel::Portable,
         Kernel::Sse41,
         Kernel::Avx,
@@ -157,6 +198,8 @@ impl Kernel {
         match self {
             Kernel::Auto => "auto",
             Kernel::Portable => "portable",
+            Kernel::Symmetric => "symmetric",
+            Kernel::SymmetricBmi => "symmetric-bmi",
             Kernel::Sse41 => "sse41",
             Kernel::Avx => "avx",
             Kernel::Asm => "asm",
@@ -174,6 +217,10 @@ impl Kernel {
         match self {
             Kernel::Auto => "the fastest kernel available on this CPU",
             Kernel::Portable => "bitmask backtracking, explicit stack, any target",
+            Kernel::Symmetric => {
+                "one search per symmetry class, dead ends pruned a row ahead, any target"
+            }
+            Kernel::SymmetricBmi => "the symmetric kernel built with BMI1, BMI2, LZCNT and POPCNT",
             Kernel::Sse41 => "seed 002, davidad's xmm state machine, SSE4.1 encoding",
             Kernel::Avx => "seed 002, davidad's xmm state machine, AVX (VEX) encoding",
             Kernel::Asm => "the best encoding of the global_asm! kernel this CPU runs",
@@ -198,7 +245,7 @@ impl Kernel {
     pub fn sizes(self) -> RangeInclusive<usize> {
         match self {
             Kernel::Auto => 0..=crate::MAX_N,
-            Kernel::Portable => 0..=crate::MAX_N,
+            Kernel::Portable | Kernel::Symmetric | Kernel::SymmetricBmi => 0..=crate::MAX_N,
             // 16-bit words in davidad's register.
             Kernel::Sse41 | Kernel::Avx | Kernel::Asm | Kernel::AsmSse41 | Kernel::AsmAvx => 0..=16,
             Kernel::Bitboard64 | Kernel::ThreatMasks | Kernel::BruteForce => 0..=8,
@@ -211,6 +258,8 @@ impl Kernel {
         match self {
             Kernel::Auto
             | Kernel::Portable
+            | Kernel::Symmetric
+            | Kernel::SymmetricBmi
             | Kernel::Sse41
             | Kernel::Avx
             | Kernel::Asm

@@ -12,9 +12,14 @@ use crate::output::Failure;
 /// `--kernels`: every kernel, whether it runs here, its sizes, its role, and
 /// which kernel `auto` picks for each N.
 pub fn kernels(out: &mut impl Write) -> Result<(), Failure> {
+    let name_width = Kernel::ALL
+        .iter()
+        .map(|k| k.name().len())
+        .max()
+        .unwrap_or(0);
     writeln!(
         out,
-        "{:<12} {:<9} {:<7} {:<10} description",
+        "{:<name_width$} {:<9} {:<7} {:<10} description",
         "kernel", "available", "N", "role"
     )?;
     for &kernel in Kernel::ALL {
@@ -25,7 +30,7 @@ pub fn kernels(out: &mut impl Write) -> Result<(), Failure> {
         };
         writeln!(
             out,
-            "{:<12} {:<9} {:<7} {:<10} {}",
+            "{:<name_width$} {:<9} {:<7} {:<10} {}",
             kernel.name(),
             if kernel.is_available() { "yes" } else { "no" },
             format!("{}-{}", sizes.start(), sizes.end()),
