@@ -151,7 +151,7 @@ struct Subproblem {
     right: u32,
     /// Columns each row may not use, beyond the attacks; one spare entry
     /// past the last row.
-    forbidden: [u32; SLOTS],
+    forbidden: [u32; MAX_N + 1],
 }
 
 impl Subproblem {
@@ -171,7 +171,7 @@ impl Subproblem {
         debug_assert!((4..=MAX_N).contains(&n));
         let full = u32::MAX >> (MAX_N - n);
         let m = n - 1;
-        let mut forbidden = [0u32; SLOTS];
+        let mut forbidden = [0u32; MAX_N + 1];
         match kind {
             Kind::Corner => {
                 // Column 1 stays empty down to row a = first_queens[1].
@@ -237,6 +237,33 @@ impl Subproblem {
             return None;
         }
         Some(sub)
+    }
+
+    /// The subproblems of this one with the queen of row `start` placed,
+    /// one per live square (`start + 1 < N - 2`).
+    fn parts(self) -> impl Iterator<Item = Subproblem> {
+        let start = self.start;
+        let mut live = live_squares(
+            self.columns,
+            self.left,
+            self.right,
+            self.forbidden[start],
+            self.forbidden[start + 1],
+        );
+        core::iter::from_fn(move || {
+            if live == 0 {
+                return None;
+            }
+            let bit = live & live.wrapping_neg();
+            live ^= bit;
+            let mut part = self.clone();
+            part.queens[start] = bit;
+            part.start += 1;
+            part.columns |= bit;
+            part.left = (part.left | bit) << 1;
+            part.right = (part.right | bit) >> 1;
+            Some(part)
+        })
     }
 
     /// Runs the search; calls `leaves` at every board with rows up to
@@ -381,6 +408,9 @@ struct Walker<const TIES: bool> {
     top: usize,
     rows: [u32; SLOTS],
     entries: [Entry; SLOTS],
+    /// The subproblem's forbidden columns, in an array whose indices,
+    /// masked, need no bounds check.
+    forbidden: [u32; SLOTS],
     /// With `TIES`, the queen of each row on the current path, one bit.
     queens: [u32; SLOTS],
     /// Each leaf counts `orbit`: 8 for solutions, 1 for classes.
@@ -402,10 +432,11 @@ impl<const TIES: bool> Walker<TIES> {
                 columns: 0,
                 left: 0,
                 right: 0,
-                forbidden: [0; SLOTS],
+                forbidden: [0; MAX_N + 1],
             },
             leaf_row: 0,
             top: 0,
+            forbidden: [0; SLOTS],
             rows: [0; SLOTS],
             entries: [Entry::default(); SLOTS],
             queens: [0; SLOTS],
@@ -429,8 +460,9 @@ impl<const TIES: bool> Walker<TIES> {
     }
 
     /// Starts walking `sub` (the previous walk must be over).
-    fn start(&mut self, sub: Subproblem) {
+    fn start(&mut self, sub: &Subproblem) {
         debug_assert_eq!(sub.kind.is_tie(), TIES);
+        self.forbidden[..=MAX_N].copy_from_slice(&sub.forbidden);
         self.leaf_row = sub.n - 2;
         if TIES {
             self.queens[..MAX_N].copy_from_slice(&sub.queens);
@@ -444,7 +476,7 @@ impl<const TIES: bool> Walker<TIES> {
             sub.forbidden[start + 1],
         );
         let (columns, left, right) = (sub.columns, sub.left, sub.right);
-        self.sub = sub;
+        self.sub.clone_from(sub);
         if start == self.leaf_row {
             self.score(columns, left, right, live);
             self.top = 0;
@@ -487,7 +519,7 @@ impl<const TIES: bool> Walker<TIES> {
         let left = (entry.left | bit) << 1;
         let right = (entry.right | bit) >> 1;
         let next = row + 1;
-        let forbidden = &self.sub.forbidden;
+        let forbidden = &self.forbidden;
         let child = live_squares(
             columns,
             left,
@@ -544,7 +576,7 @@ impl<const TIES: bool> Walker<TIES> {
 
 /// Walkers that take turns, step for step: independent searches whose
 /// chains of latency overlap.
-const WALKERS: usize = 2;
+const WALKERS: usize = 3;
 
 /// The solutions (or with `classes`, the classes) of all `subproblems`
 /// (all of kind [`Kind::Tie`] exactly when `TIES`), counted by [`WALKERS`]
@@ -564,7 +596,7 @@ fn count_with<const TIES: bool>(
             while more && !walker.running() {
                 total += Count::from(walker.take_total());
                 match subproblems.next() {
-                    Some(sub) => walker.start(sub),
+                    Some(sub) => walker.start(&sub),
                     None => more = false,
                 }
             }
@@ -632,34 +664,61 @@ fn orbit_if_canonical(n: usize, k: usize, rows: &[u32; MAX_N]) -> u32 {
     8 / stabilizer
 }
 
-/// The subproblems of an `n`x`n` board (`n` from 4 to 32) whose canonical
-/// forms together are all classes, each exactly once.
-fn subproblems(n: usize) -> impl Iterator<Item = Subproblem> {
+/// Subproblem number `index` of an `n`x`n` board (`n` from 4 to 32):
+/// `None` past the last one, `Some(None)` for one whose queens attack each
+/// other. Together their canonical forms are all classes, each exactly once.
+fn subproblem(n: usize, index: usize) -> Option<Option<Subproblem>> {
     let m = n - 1;
-    let corners = (2..=m).filter_map(move |a| Subproblem::new(n, Kind::Corner, &[0, a], &[], &[]));
-    let edges = (1..).take_while(move |k| 2 * k < m).flat_map(move |k| {
-        let edges = 1 | 1 << m;
+    // (0, 0) and (1, a) for a from 2 to m.
+    let corners = m - 1;
+    if index < corners {
+        return Some(Subproblem::new(n, Kind::Corner, &[0, index + 2], &[], &[]));
+    }
+    // Six per k with 2k < m: (0, k) and the other edge queens at least k
+    // from the corners.
+    let (k, case) = ((index - corners) / 6 + 1, (index - corners) % 6);
+    if 2 * k >= m {
+        return None;
+    }
+    let edges = 1 | 1 << m;
+    let tie = Kind::Tie { k };
+    let sides = [(k, edges), (m - k, edges)];
+    Some(match case {
         // The ties, each case once: a side queen in row k; else one in row
         // m - k; else the bottom queen in column m - k (column k is row
         // 0's).
-        let tie = Kind::Tie { k };
-        let ties = [
-            Subproblem::new(n, tie, &[k], &[(k, 0)], &[]),
-            Subproblem::new(n, tie, &[k], &[(k, m)], &[]),
-            Subproblem::new(n, tie, &[k], &[(m - k, 0)], &[(k, edges)]),
-            Subproblem::new(n, tie, &[k], &[(m - k, m)], &[(k, edges)]),
-            Subproblem::new(n, tie, &[k], &[(m, m - k)], &[(k, edges), (m - k, edges)]),
-        ];
-        let no_tie = Subproblem::new(
+        0 => Subproblem::new(n, tie, &[k], &[(k, 0)], &[]),
+        1 => Subproblem::new(n, tie, &[k], &[(k, m)], &[]),
+        2 => Subproblem::new(n, tie, &[k], &[(m - k, 0)], &sides[..1]),
+        3 => Subproblem::new(n, tie, &[k], &[(m - k, m)], &sides[..1]),
+        4 => Subproblem::new(n, tie, &[k], &[(m, m - k)], &sides),
+        // No tie: no edge queen exactly k from a corner but row 0's.
+        _ => Subproblem::new(
             n,
             Kind::Edge { k },
             &[k],
             &[],
-            &[(k, edges), (m - k, edges), (m, 1 << (m - k))],
-        );
-        ties.into_iter().chain([no_tie]).flatten()
-    });
-    corners.chain(edges)
+            &[sides[0], sides[1], (m, 1 << (m - k))],
+        ),
+    })
+}
+
+/// The subproblems of an `n`x`n` board, `n` from 4 to 32; from N = 12 up,
+/// the large ones (all but the ties) split one row further, so that the
+/// walkers that take turns run out of work at about the same time.
+fn subproblems(n: usize) -> impl Iterator<Item = Subproblem> {
+    (0..)
+        .map_while(move |index| subproblem(n, index))
+        .flatten()
+        .flat_map(move |sub| {
+            let split = n >= 12 && !sub.kind.is_tie() && sub.start + 1 < n - 2;
+            let (whole, parts) = if split {
+                (None, Some(sub.parts()))
+            } else {
+                (Some(sub), None)
+            };
+            whole.into_iter().chain(parts.into_iter().flatten())
+        })
 }
 
 /// Boards too small for the subproblems (`n < 4`): their classes, straight
