@@ -24,6 +24,8 @@ fn solver(kernel: Kernel, n: usize) -> &'static dyn Solver {
 }
 
 #[library_benchmark]
+#[bench::symmetric_bmi(solver(Kernel::SymmetricBmi, 8))]
+#[bench::symmetric(solver(Kernel::Symmetric, 8))]
 #[bench::portable(solver(Kernel::Portable, 8))]
 #[bench::sse41(solver(Kernel::Sse41, 8))]
 #[bench::avx(solver(Kernel::Avx, 8))]
@@ -38,6 +40,8 @@ fn count_8(solver: &'static dyn Solver) -> Count {
 }
 
 #[library_benchmark]
+#[bench::symmetric_bmi(solver(Kernel::SymmetricBmi, 8))]
+#[bench::symmetric(solver(Kernel::Symmetric, 8))]
 #[bench::portable(solver(Kernel::Portable, 8))]
 #[bench::sse41(solver(Kernel::Sse41, 8))]
 #[bench::avx(solver(Kernel::Avx, 8))]
@@ -50,6 +54,8 @@ fn enumerate_8(solver: &'static dyn Solver) -> Count {
 // N = 12, where the branch predictor cannot learn the search, is where the
 // fast kernels' time follows their instructions and mispredictions.
 #[library_benchmark]
+#[bench::symmetric_bmi(solver(Kernel::SymmetricBmi, 12))]
+#[bench::symmetric(solver(Kernel::Symmetric, 12))]
 #[bench::portable(solver(Kernel::Portable, 12))]
 #[bench::sse41(solver(Kernel::Sse41, 12))]
 #[bench::avx(solver(Kernel::Avx, 12))]

@@ -1,6 +1,6 @@
 //! `cargo bench --bench simd`: solve time per kernel, in microseconds.
 //!
-//! Three groups, named so that criterion's reports put kernels side by side:
+//! Four groups, named so that criterion's reports put kernels side by side:
 //! - `simd/count/<N>/<kernel>`: every fast kernel this CPU runs, counting,
 //!   N = 4..=12 (N = 8 is davidad's headline);
 //! - `simd/enumerate/<N>/<kernel>`: the same kernels visiting every solution;
@@ -8,7 +8,14 @@
 //!   N = 8 (brute force, Heap's permutations, the bitboard, threat masks with
 //!   symmetry dedup) beside every fast kernel (`ours-<kernel>`; seed 002,
 //!   davidad's machine, is `ours-sse41` and `ours-asm-sse41`), all
-//!   enumerating as the articles did.
+//!   enumerating as the articles did;
+//! - `targets/<N>/<name>`: the headline sizes of the fastest-kernel issue,
+//!   counting: the kernel `auto` picks for N (named by that kernel) beside
+//!   `c-mirror`, the classic C bitmask solver with mirror symmetry
+//!   (`benches/c/mirror.c`, compiled by this bench with `$CC` or `cc`,
+//!   `-O3 -march=native`, and timed by its own clock around its loop). N = 8
+//!   and 12 always; N = 16 and 17 (about 8 minutes) only with
+//!   `QUEENS_SIMD_BENCH_LARGE=1`.
 //!
 //! Each kernel is called directly, never through `auto`. Every timed solve
 //! checks its count against OEIS (`tests/common/oracle.rs`, the tests' own
@@ -20,6 +27,8 @@
 //! and plot of BENCHMARKS.md.
 
 use std::hint::black_box;
+use std::path::PathBuf;
+use std::process::Command;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
@@ -37,7 +46,7 @@ const SEEDS_N: usize = 8;
 
 /// Throughput in solutions per solve (every count here fits in a `u64`).
 fn solutions(count: Count) -> Throughput {
-    Throughput::Elements(u64::try_from(count).expect("N <= 12"))
+    Throughput::Elements(u64::try_from(count).expect("N <= 17"))
 }
 
 fn simd(c: &mut Criterion) {
@@ -97,6 +106,71 @@ fn seeds(c: &mut Criterion) {
     group.finish();
 }
 
+/// The `targets` group's sizes: the fastest-kernel issue's table.
+const TARGET_SIZES: [usize; 2] = [8, 12];
+const LARGE_TARGET_SIZES: [usize; 2] = [16, 17];
+
+/// `benches/c/mirror.c` compiled into this bench's scratch directory.
+fn c_mirror() -> PathBuf {
+    let source = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/c/mirror.c");
+    let binary = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("c-mirror");
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let status = Command::new(&cc)
+        .args(["-O3", "-march=native", "-o"])
+        .arg(&binary)
+        .arg(source)
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run the C compiler {cc:?}: {e}"));
+    assert!(status.success(), "{cc} failed on {source}");
+    binary
+}
+
+/// `iterations` counts of N-Queens by the C program, timed by its own clock;
+/// panics unless its count is OEIS A000170's.
+fn time_c(binary: &PathBuf, n: usize, iterations: u64) -> Duration {
+    let output = Command::new(binary)
+        .args([n.to_string(), iterations.to_string()])
+        .output()
+        .expect("c-mirror runs");
+    assert!(output.status.success(), "c-mirror N={n}: {output:?}");
+    let text = String::from_utf8(output.stdout).expect("c-mirror prints ASCII");
+    let mut fields = text.split_whitespace().map(|f| f.parse::<u64>());
+    let (Some(Ok(count)), Some(Ok(ns))) = (fields.next(), fields.next()) else {
+        panic!("c-mirror N={n}: unexpected output {text:?}");
+    };
+    assert_eq!(
+        Count::from(count),
+        A000170[n],
+        "c-mirror N={n}: wrong count"
+    );
+    Duration::from_nanos(ns)
+}
+
+fn targets(c: &mut Criterion) {
+    let large = std::env::var("QUEENS_SIMD_BENCH_LARGE").is_ok_and(|v| v == "1");
+    let mirror = c_mirror();
+    let mut group = c.benchmark_group("targets");
+    let sizes = TARGET_SIZES
+        .into_iter()
+        .chain(LARGE_TARGET_SIZES.into_iter().filter(|_| large));
+    for n in sizes {
+        if n >= 16 {
+            // 1 to 30 s a solve: criterion's minimum of 10 samples of one.
+            group.sample_size(10).warm_up_time(Duration::from_millis(1));
+        }
+        group.throughput(solutions(A000170[n]));
+        let kernel = Kernel::Auto.resolve(n);
+        let ours = solver(kernel, n);
+        group.bench_function(BenchmarkId::new(n.to_string(), kernel.name()), |b| {
+            b.iter(|| count(&*ours, n))
+        });
+        group.bench_function(BenchmarkId::new(n.to_string(), "c-mirror"), |b| {
+            b.iter_custom(|iterations| time_c(&mirror, n, iterations))
+        });
+    }
+    group.finish();
+}
+
 fn config() -> Criterion {
     // Shorter than criterion's defaults (3 s + 5 s), so that the ~100
     // benchmarks take about 7 minutes; one second of warm-up is thousands
@@ -109,6 +183,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = simd, seeds
+    targets = simd, seeds, targets
 }
 criterion_main!(benches);

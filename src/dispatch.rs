@@ -1,9 +1,11 @@
 //! The one place that maps a [`Kernel`] to a running [`Solver`] and decides
 //! what `auto` means on this CPU.
 //!
-//! `auto` walks [`AUTO_PREFERENCE`], fastest first, and takes the first kernel
-//! that this CPU runs and that accepts the size asked; the choice for each N
-//! is made once and cached in an atomic. The SIMD kernels' types can only be
+//! `auto` walks [`auto_preference`] for the N asked (the symmetric kernels
+//! first from N = [`SYMMETRIC_FROM`] up, the portable one first below),
+//! fastest first, and takes the first kernel that this CPU runs and that
+//! accepts the size; the choice for each N is made once and cached in an
+//! atomic. The SIMD kernels' types can only be
 //! constructed where the CPU has their features (`Sse41::new`, `Avx::new`,
 //! which ask `is_x86_feature_detected!`; the standard library caches the
 //! answer, and the check folds to a constant when the build already enables
@@ -31,19 +33,34 @@ cfg_if::cfg_if! {
         use crate::kernel::avx::Avx;
         use crate::kernel::sse41::Sse41;
 
-        /// Kernels `auto` may choose, fastest first, as measured on the
-        /// reference machine (2-core AMD EPYC; criterion,
-        /// `cargo bench --bench simd`, BENCHMARKS.md): counting at N = 12,
-        /// where the timings are stable, the portable kernel takes 4.9 ms,
-        /// against 7.1 ms for `asm-avx`, 7.2 ms for `avx`, 7.3 ms for
-        /// `asm-sse41` and 7.6 ms for `sse41`, because davidad's machine
-        /// puts two crossings between general and xmm registers (a few
-        /// cycles each) on the path from one queen to the next. So
-        /// `auto` picks the portable kernel on this machine; the SIMD
-        /// kernels stay in the list, in their measured order, and run when
-        /// named. The asm kernels are in the list only where they are built
-        /// (x86-64 Linux); elsewhere `is_available` skips them.
-        pub const AUTO_PREFERENCE: &[Kernel] = &[
+        /// Kernels `auto` may choose for N below [`SYMMETRIC_FROM`],
+        /// fastest first, as measured on the reference machine (2-core AMD
+        /// EPYC; `queens-simd N --count --time`, BENCHMARKS.md). On small
+        /// boards the symmetric kernels' fixed cost (building about 6 N
+        /// subproblems and their walkers) outweighs the search: at N = 8
+        /// `portable` counts in 3.6 µs, `symmetric-bmi` in 7.6 µs. Among
+        /// the others, the portable kernel beats davidad's machine from
+        /// N = 9 on (N = 12: 4.9 ms against 7.1 to 7.6 ms for `asm-avx`,
+        /// `avx`, `asm-sse41` and `sse41`), whose path from one queen to
+        /// the next crosses between general and xmm registers twice. The
+        /// asm kernels are in the list only where they are built (x86-64
+        /// Linux); elsewhere `is_available` skips them.
+        const SMALL_N_PREFERENCE: &[Kernel] = &[
+            Kernel::Portable,
+            Kernel::AsmAvx,
+            Kernel::Avx,
+            Kernel::AsmSse41,
+            Kernel::Sse41,
+            Kernel::SymmetricBmi,
+            Kernel::Symmetric,
+        ];
+
+        /// Kernels `auto` may choose from N = [`SYMMETRIC_FROM`] up,
+        /// fastest first: the symmetric search visits about an eighth of
+        /// the boards. Measured the same way: N = 10, `symmetric-bmi`
+        /// 50 µs, `symmetric` 58 µs, `portable` 63 µs; N = 12, 0.89 ms,
+        /// 1.08 ms and 4.9 ms.
+        const LARGE_N_PREFERENCE: &[Kernel] = &[
             Kernel::SymmetricBmi,
             Kernel::Symmetric,
             Kernel::Portable,
@@ -68,9 +85,13 @@ cfg_if::cfg_if! {
         /// Why the SIMD kernels may be missing in this build.
         const SIMD_ABSENT_BECAUSE: Option<&str> = None;
     } else {
-        /// Kernels `auto` may choose: only the portable one, because this
-        /// build has no SIMD kernel.
-        pub const AUTO_PREFERENCE: &[Kernel] = &[Kernel::Symmetric, Kernel::Portable];
+        /// Kernels `auto` may choose for N below [`SYMMETRIC_FROM`]: this
+        /// build has neither SIMD nor asm kernels, and the symmetric
+        /// kernel's fixed cost outweighs its search on small boards.
+        const SMALL_N_PREFERENCE: &[Kernel] = &[Kernel::Portable, Kernel::Symmetric];
+
+        /// Kernels `auto` may choose from N = [`SYMMETRIC_FROM`] up.
+        const LARGE_N_PREFERENCE: &[Kernel] = &[Kernel::Symmetric, Kernel::Portable];
 
         fn sse41() -> Option<Box<dyn Solver>> {
             None
@@ -125,8 +146,25 @@ cfg_if::cfg_if! {
     }
 }
 
+/// The smallest N for which `auto` prefers the symmetric kernels: below it,
+/// their fixed cost outweighs the eighth of the search they save (measured
+/// crossover, reference machine: N = 9 `portable` 14.8 µs against
+/// `symmetric-bmi` 18.2 µs; N = 10, 63 µs against 50 µs).
+pub const SYMMETRIC_FROM: usize = 10;
+
+/// The kernels `auto` may choose for size `n`, fastest first on the
+/// reference machine; `auto` takes the first that runs here and accepts
+/// `n`.
+pub fn auto_preference(n: usize) -> &'static [Kernel] {
+    if n >= SYMMETRIC_FROM {
+        LARGE_N_PREFERENCE
+    } else {
+        SMALL_N_PREFERENCE
+    }
+}
+
 /// Whether this build was made with `queens_simd_force_portable`, which
-/// leaves `auto` only the portable kernel.
+/// leaves `auto` only the portable and symmetric kernels.
 pub const PORTABLE_FORCED: bool = cfg!(queens_simd_force_portable);
 
 /// What `--kernels` says of such a build, and why a SIMD or asm kernel is
@@ -200,7 +238,7 @@ pub fn asm_kernel() -> Kernel {
 static AUTO_CHOICE: [AtomicU8; MAX_N + 1] = [const { AtomicU8::new(0) }; MAX_N + 1];
 
 /// The kernel `auto` picks for size `n`: the first kernel of
-/// [`AUTO_PREFERENCE`] that runs here and accepts `n`. Made once per N, then
+/// [`auto_preference`] for `n` that runs here and accepts it. Made once per N, then
 /// read from a cache. Sizes no kernel accepts resolve to `Portable`, whose
 /// size check then reports the error.
 pub fn auto_kernel(n: usize) -> Kernel {
@@ -212,7 +250,7 @@ pub fn auto_kernel(n: usize) -> Kernel {
     {
         return kernel;
     }
-    let kernel = AUTO_PREFERENCE
+    let kernel = auto_preference(n)
         .iter()
         .copied()
         .find(|k| k.role() == Role::Fast && is_available(*k) && k.sizes().contains(&n))
@@ -247,12 +285,19 @@ mod tests {
     #[cfg(not(all(target_arch = "x86_64", not(queens_simd_force_portable))))]
     #[test]
     fn simd_kernels_are_absent_from_this_build() {
-        for kernel in [Kernel::Sse41, Kernel::Avx] {
+        for kernel in [Kernel::Sse41, Kernel::Avx, Kernel::SymmetricBmi] {
             assert!(!is_available(kernel));
             assert_eq!(unavailable_because(kernel), SIMD_ABSENT_BECAUSE);
             assert_eq!(solver(kernel).err(), Some(Error::KernelUnavailable(kernel)));
         }
-        assert!((0..=MAX_N).all(|n| auto_kernel(n) == Kernel::Portable));
+        for n in 0..=MAX_N {
+            let expected = if n < SYMMETRIC_FROM {
+                Kernel::Portable
+            } else {
+                Kernel::Symmetric
+            };
+            assert_eq!(auto_kernel(n), expected, "N = {n}");
+        }
     }
 
     #[test]
@@ -277,7 +322,7 @@ mod tests {
                 "N = {n}"
             );
             // No kernel ahead of it in the preference list could have served.
-            for &ahead in AUTO_PREFERENCE.iter().take_while(|&&k| k != picked) {
+            for &ahead in auto_preference(n).iter().take_while(|&&k| k != picked) {
                 assert!(
                     !is_available(ahead) || !ahead.sizes().contains(&n),
                     "N = {n}: {ahead} could serve before {picked}"

@@ -1,7 +1,7 @@
 //! Fundamental solutions: one representative per class of solutions that the
 //! eight symmetries of the square map onto each other (OEIS A002562; 12 for
 //! N = 8). Each class is represented by its canonical form
-//! ([`symmetry::canonical`]).
+//! ([`crate::symmetry::canonical`]).
 //!
 //! The chosen kernel finds them ([`crate::Solver::for_each_fundamental`]): the
 //! symmetric kernels search one board per class, the others enumerate the

@@ -3,13 +3,18 @@
 //! Counts and enumerates the solutions of the N-Queens puzzle: N queens on an
 //! N x N board, no two in the same row, column or diagonal.
 //!
-//! The crate offers interchangeable kernels (see [`Kernel`]): a portable
-//! bitmask solver that runs everywhere and is the oracle for all others, the
-//! x86-64 SIMD ports of davidad's register-only state machine (`sse41` and
-//! `avx` in intrinsics, see `kernel::davidad`; `asm-sse41` and `asm-avx` by
-//! hand in `global_asm!`, resumable, see `kernel::asm`), and the seed
-//! articles' own algorithms as reference solvers. The dispatcher ([`dispatch`]) picks the fastest kernel
-//! this CPU supports, as measured on the reference machine.
+//! The crate offers interchangeable kernels (see [`Kernel`]): the symmetric
+//! kernels, which search one board per class of the square's eight
+//! symmetries without a branch near the leaves (`symmetric` anywhere,
+//! `symmetric-bmi` with BMI1/BMI2/LZCNT/POPCNT; see [`kernel::symmetric`]),
+//! a portable bitmask solver that runs everywhere and is the oracle for all
+//! others, the x86-64 SIMD ports of davidad's register-only state machine
+//! (`sse41` and `avx` in intrinsics, see `kernel::davidad`; `asm-sse41` and
+//! `asm-avx` by hand in `global_asm!`, resumable, see `kernel::asm`), and
+//! the seed articles' own algorithms as reference solvers. The dispatcher
+//! ([`dispatch`]) picks, for each N, the fastest kernel this CPU supports,
+//! as measured on the reference machine: the portable kernel below N = 10,
+//! the symmetric kernels from there on.
 //!
 //! ```
 //! use queens_simd::{Kernel, fundamental};
