@@ -1,11 +1,13 @@
 //! The one place that maps a [`Kernel`] to a running [`Solver`] and decides
 //! what `auto` means on this CPU.
 //!
-//! `auto` walks [`auto_preference`] for the N asked (the symmetric kernels
-//! first from N = [`SYMMETRIC_FROM`] up, the portable one first below),
-//! fastest first, and takes the first kernel that this CPU runs and that
-//! accepts the size; the choice for each N is made once and cached in an
-//! atomic. The SIMD kernels' types can only be
+//! `auto` walks [`auto_preference`] for the N and the task asked (the
+//! symmetric kernels first from N = [`SYMMETRIC_FROM`] up, from
+//! [`SYMMETRIC_FUNDAMENTAL_FROM`] for fundamental solutions; below, the
+//! portable one first for counting and davidad's machine first for
+//! enumerating), fastest first, and takes the first kernel that this CPU
+//! runs and that accepts the size; the choice for each task and N is made
+//! once and cached in an atomic. The SIMD kernels' types can only be
 //! constructed where the CPU has their features (`Sse41::new`, `Avx::new`,
 //! which ask `is_x86_feature_detected!`; the standard library caches the
 //! answer, and the check folds to a constant when the build already enables
@@ -22,7 +24,7 @@ use crate::Error;
 use crate::board::MAX_N;
 use crate::kernel::portable::Portable;
 use crate::kernel::symmetric::Symmetric;
-use crate::kernel::{Kernel, Role, Solver};
+use crate::kernel::{Kernel, Role, Solver, Task};
 use crate::reference::bitboard64::Bitboard64;
 use crate::reference::brute_force::BruteForce;
 use crate::reference::heap_permutations::HeapPermutations;
@@ -51,6 +53,25 @@ cfg_if::cfg_if! {
             Kernel::Avx,
             Kernel::AsmSse41,
             Kernel::Sse41,
+            Kernel::SymmetricBmi,
+            Kernel::Symmetric,
+        ];
+
+        /// Kernels `auto` may choose to enumerate below N =
+        /// [`SYMMETRIC_FROM`] (and to find fundamental solutions below
+        /// [`SYMMETRIC_FUNDAMENTAL_FROM`]), fastest first (criterion,
+        /// `simd/enumerate`, BENCHMARKS.md): davidad's machine takes less
+        /// than half of `portable`'s time there (N = 8: `sse41` 5.4 µs,
+        /// `asm-avx` 5.6 µs, `avx` 6.3 µs, `asm-sse41` 6.0 µs,
+        /// `symmetric-bmi` 9.3 µs, `portable` 12.5 µs), its encodings within
+        /// noise of each other: `sse41` first, as it needs the least of the
+        /// CPU.
+        const SMALL_N_ENUMERATION_PREFERENCE: &[Kernel] = &[
+            Kernel::Sse41,
+            Kernel::AsmAvx,
+            Kernel::Avx,
+            Kernel::AsmSse41,
+            Kernel::Portable,
             Kernel::SymmetricBmi,
             Kernel::Symmetric,
         ];
@@ -92,6 +113,10 @@ cfg_if::cfg_if! {
 
         /// Kernels `auto` may choose from N = [`SYMMETRIC_FROM`] up.
         const LARGE_N_PREFERENCE: &[Kernel] = &[Kernel::Symmetric, Kernel::Portable];
+
+        /// Kernels `auto` may choose to enumerate below N =
+        /// [`SYMMETRIC_FROM`]: as for counting.
+        const SMALL_N_ENUMERATION_PREFERENCE: &[Kernel] = SMALL_N_PREFERENCE;
 
         fn sse41() -> Option<Box<dyn Solver>> {
             None
@@ -152,14 +177,29 @@ cfg_if::cfg_if! {
 /// `symmetric-bmi` 18.2 µs; N = 10, 63 µs against 50 µs).
 pub const SYMMETRIC_FROM: usize = 10;
 
-/// The kernels `auto` may choose for size `n`, fastest first on the
-/// reference machine; `auto` takes the first that runs here and accepts
-/// `n`.
-pub fn auto_preference(n: usize) -> &'static [Kernel] {
-    if n >= SYMMETRIC_FROM {
-        LARGE_N_PREFERENCE
-    } else {
-        SMALL_N_PREFERENCE
+/// The smallest N for which `auto` prefers the symmetric kernels to find
+/// fundamental solutions: they search one board per class, where the
+/// others enumerate half the solutions and check each for canonical form
+/// (`queens-simd N --unique --time`, reference machine: N = 7,
+/// `symmetric-bmi` 3.1 µs, `asm-avx` 3.3 µs; N = 6, 1.9 µs against
+/// 0.44 µs).
+pub const SYMMETRIC_FUNDAMENTAL_FROM: usize = 7;
+
+/// The kernels `auto` may choose for `task` at size `n`, fastest first on
+/// the reference machine; `auto` takes the first that runs here and
+/// accepts `n`. The symmetric kernels lead from N = [`SYMMETRIC_FROM`] up
+/// (from [`SYMMETRIC_FUNDAMENTAL_FROM`] for fundamental solutions); below,
+/// `portable` counts fastest and davidad's machine, where built, enumerates
+/// fastest.
+pub fn auto_preference(n: usize, task: Task) -> &'static [Kernel] {
+    let symmetric_from = match task {
+        Task::Fundamental => SYMMETRIC_FUNDAMENTAL_FROM,
+        Task::Count | Task::Enumerate => SYMMETRIC_FROM,
+    };
+    match task {
+        _ if n >= symmetric_from => LARGE_N_PREFERENCE,
+        Task::Count => SMALL_N_PREFERENCE,
+        Task::Enumerate | Task::Fundamental => SMALL_N_ENUMERATION_PREFERENCE,
     }
 }
 
@@ -233,16 +273,22 @@ pub fn asm_kernel() -> Kernel {
         .unwrap_or(Kernel::Asm)
 }
 
-/// `auto`'s choice for each N: 0 while not yet made, else 1 + the kernel's
-/// index in [`Kernel::ALL`].
-static AUTO_CHOICE: [AtomicU8; MAX_N + 1] = [const { AtomicU8::new(0) }; MAX_N + 1];
+/// `auto`'s choice for each task (in [`Task`] order) and N: 0 while not
+/// yet made, else 1 + the kernel's index in [`Kernel::ALL`].
+static AUTO_CHOICE: [[AtomicU8; MAX_N + 1]; 3] =
+    [const { [const { AtomicU8::new(0) }; MAX_N + 1] }; 3];
 
-/// The kernel `auto` picks for size `n`: the first kernel of
-/// [`auto_preference`] for `n` that runs here and accepts it. Made once per N, then
-/// read from a cache. Sizes no kernel accepts resolve to `Portable`, whose
-/// size check then reports the error.
-pub fn auto_kernel(n: usize) -> Kernel {
-    let Some(cached) = AUTO_CHOICE.get(n) else {
+/// The kernel `auto` picks for `task` at size `n`: the first kernel of
+/// [`auto_preference`] that runs here and accepts `n`. Made once per task
+/// and N, then read from a cache. Sizes no kernel accepts resolve to
+/// `Portable`, whose size check then reports the error.
+pub fn auto_kernel(n: usize, task: Task) -> Kernel {
+    let choices = match task {
+        Task::Count => &AUTO_CHOICE[0],
+        Task::Enumerate => &AUTO_CHOICE[1],
+        Task::Fundamental => &AUTO_CHOICE[2],
+    };
+    let Some(cached) = choices.get(n) else {
         return Kernel::Portable;
     };
     if let Some(&kernel) =
@@ -250,7 +296,7 @@ pub fn auto_kernel(n: usize) -> Kernel {
     {
         return kernel;
     }
-    let kernel = auto_preference(n)
+    let kernel = auto_preference(n, task)
         .iter()
         .copied()
         .find(|k| k.role() == Role::Fast && is_available(*k) && k.sizes().contains(&n))
@@ -291,12 +337,19 @@ mod tests {
             assert_eq!(solver(kernel).err(), Some(Error::KernelUnavailable(kernel)));
         }
         for n in 0..=MAX_N {
-            let expected = if n < SYMMETRIC_FROM {
-                Kernel::Portable
-            } else {
-                Kernel::Symmetric
-            };
-            assert_eq!(auto_kernel(n), expected, "N = {n}");
+            for task in [Task::Count, Task::Enumerate, Task::Fundamental] {
+                let symmetric_from = if task == Task::Fundamental {
+                    SYMMETRIC_FUNDAMENTAL_FROM
+                } else {
+                    SYMMETRIC_FROM
+                };
+                let expected = if n < symmetric_from {
+                    Kernel::Portable
+                } else {
+                    Kernel::Symmetric
+                };
+                assert_eq!(auto_kernel(n, task), expected, "N = {n}, {task:?}");
+            }
         }
     }
 
@@ -314,24 +367,48 @@ mod tests {
 
     #[test]
     fn auto_picks_the_first_preferred_kernel_that_runs_and_fits() {
-        for n in 0..=MAX_N {
-            let picked = auto_kernel(n);
-            assert_eq!(picked.role(), Role::Fast, "N = {n}");
-            assert!(
-                is_available(picked) && picked.sizes().contains(&n),
-                "N = {n}"
-            );
-            // No kernel ahead of it in the preference list could have served.
-            for &ahead in auto_preference(n).iter().take_while(|&&k| k != picked) {
+        for task in [Task::Count, Task::Enumerate, Task::Fundamental] {
+            for n in 0..=MAX_N {
+                let picked = auto_kernel(n, task);
+                assert_eq!(picked.role(), Role::Fast, "N = {n}, {task:?}");
                 assert!(
-                    !is_available(ahead) || !ahead.sizes().contains(&n),
-                    "N = {n}: {ahead} could serve before {picked}"
+                    is_available(picked) && picked.sizes().contains(&n),
+                    "N = {n}, {task:?}"
                 );
+                // No kernel ahead of it in the preference list could have
+                // served.
+                for &ahead in auto_preference(n, task)
+                    .iter()
+                    .take_while(|&&k| k != picked)
+                {
+                    assert!(
+                        !is_available(ahead) || !ahead.sizes().contains(&n),
+                        "N = {n}, {task:?}: {ahead} could serve before {picked}"
+                    );
+                }
+                // The second call reads the cache and agrees.
+                assert_eq!(auto_kernel(n, task), picked, "N = {n}, {task:?}");
+                assert!(solver(picked).is_ok());
             }
-            // The second call reads the cache and agrees.
-            assert_eq!(auto_kernel(n), picked, "N = {n}");
-            assert!(solver(picked).is_ok());
+            assert_eq!(auto_kernel(MAX_N + 1, task), Kernel::Portable);
         }
-        assert_eq!(auto_kernel(MAX_N + 1), Kernel::Portable);
+    }
+
+    #[test]
+    fn both_preferences_list_every_fast_kernel_once() {
+        for n in [0, SYMMETRIC_FUNDAMENTAL_FROM, SYMMETRIC_FROM, MAX_N] {
+            for task in [Task::Count, Task::Enumerate, Task::Fundamental] {
+                let mut listed = auto_preference(n, task).to_vec();
+                listed.sort();
+                let mut fast: Vec<Kernel> = Kernel::ALL
+                    .iter()
+                    .copied()
+                    .filter(|k| k.role() == Role::Fast && is_available(*k))
+                    .collect();
+                fast.sort();
+                listed.retain(|k| is_available(*k));
+                assert_eq!(listed, fast, "N = {n}, {task:?}");
+            }
+        }
     }
 }

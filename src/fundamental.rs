@@ -3,20 +3,23 @@
 //! N = 8). Each class is represented by its canonical form
 //! ([`crate::symmetry::canonical`]).
 //!
-//! The chosen kernel finds them ([`crate::Solver::for_each_fundamental`]): the
+//! The chosen kernel (`auto` resolved for [`Task::Fundamental`]) finds them
+//! ([`crate::Solver::for_each_fundamental`]): the
 //! symmetric kernels search one board per class, the others enumerate the
 //! solutions whose row-0 queen is in the left half of the board (where every
 //! canonical form has it) and keep those that are their own canonical form.
 
 use core::ops::ControlFlow;
 
-use crate::kernel::Visit;
+use crate::kernel::{Task, Visit};
 use crate::{Board, Count, Error, Kernel};
 
 /// Calls `visit` with the canonical form of every class of solutions, in the
 /// kernel's enumeration order, until it returns `Break`.
 pub fn for_each(kernel: Kernel, n: usize, visit: Visit<'_>) -> Result<ControlFlow<()>, Error> {
-    kernel.solver(n)?.for_each_fundamental(n, visit)
+    kernel
+        .solver_for(n, Task::Fundamental)?
+        .for_each_fundamental(n, visit)
 }
 
 /// The canonical forms of all classes, sorted.
@@ -33,5 +36,7 @@ pub fn solutions(kernel: Kernel, n: usize) -> Result<Vec<Board>, Error> {
 
 /// Number of classes of solutions under the symmetries of the square.
 pub fn count(kernel: Kernel, n: usize) -> Result<Count, Error> {
-    kernel.solver(n)?.count_fundamental(n)
+    kernel
+        .solver_for(n, Task::Fundamental)?
+        .count_fundamental(n)
 }

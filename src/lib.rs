@@ -12,9 +12,10 @@
 //! (`sse41` and `avx` in intrinsics, see `kernel::davidad`; `asm-sse41` and
 //! `asm-avx` by hand in `global_asm!`, resumable, see `kernel::asm`), and
 //! the seed articles' own algorithms as reference solvers. The dispatcher
-//! ([`dispatch`]) picks, for each N, the fastest kernel this CPU supports,
-//! as measured on the reference machine: the portable kernel below N = 10,
-//! the symmetric kernels from there on.
+//! ([`dispatch`]) picks, for each N and task (counting, enumerating,
+//! fundamental solutions), the fastest kernel this CPU supports, as
+//! measured on the reference machine: the symmetric kernels from N = 10 on;
+//! below, the portable kernel to count and davidad's machine to enumerate.
 //!
 //! ```
 //! use queens_simd::{Kernel, fundamental};

@@ -6,6 +6,7 @@ mod common;
 use assert_cmd::Command;
 use predicates::prelude::*;
 use queens_simd::Kernel;
+use queens_simd::kernel::Task;
 
 fn queens() -> Command {
     Command::cargo_bin("queens-simd").unwrap()
@@ -159,6 +160,18 @@ fn kernels_lists_every_kernel_and_the_auto_choice() {
     }
     let auto = Kernel::Auto.resolve(8);
     assert!(text.contains(&format!("auto picks: {auto}")), "{text}");
+    // The other tasks' choices start at N = 0 too.
+    for (label, task) in [
+        ("auto enumerates with", Task::Enumerate),
+        ("auto finds fundamental solutions with", Task::Fundamental),
+    ] {
+        let auto = Kernel::Auto.resolve_for(0, task);
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with(&format!("{label}: {auto} for N 0-"))),
+            "{text}"
+        );
+    }
     let asm_line = match Kernel::Asm.unavailable_because() {
         None => format!("asm picks: {}", Kernel::Asm.resolve(8)),
         Some(why) => format!("asm picks: none ({why})"),

@@ -170,18 +170,25 @@ fn kernels_lists_what_each_model_runs() {
             );
         }
         assert!(listed_as_available(&kernels, "portable"), "{}", model.name);
-        // Whatever auto picks must be a kernel this model runs.
-        let picks = kernels
-            .lines()
-            .find_map(|line| line.strip_prefix("auto picks: "))
-            .expect("an 'auto picks' line");
-        for pick in picks.split(", ") {
-            let kernel = pick.split_whitespace().next().unwrap();
-            assert!(
-                listed_as_available(&kernels, kernel),
-                "{}: auto picks {kernel}, which this model lacks",
-                model.name
-            );
+        // Whatever auto picks, for every task, must be a kernel this model
+        // runs.
+        for label in [
+            "auto picks: ",
+            "auto enumerates with: ",
+            "auto finds fundamental solutions with: ",
+        ] {
+            let picks = kernels
+                .lines()
+                .find_map(|line| line.strip_prefix(label))
+                .unwrap_or_else(|| panic!("a '{label}' line"));
+            for pick in picks.split(", ") {
+                let kernel = pick.split_whitespace().next().unwrap();
+                assert!(
+                    listed_as_available(&kernels, kernel),
+                    "{}: {label}{kernel}, which this model lacks",
+                    model.name
+                );
+            }
         }
     }
 }

@@ -134,14 +134,21 @@ fn every_kernel_finds_the_same_fundamental_solutions() {
 
 #[test]
 fn auto_picks_an_available_fast_kernel_for_every_size() {
+    use queens_simd::kernel::Task;
     for n in 0..=queens_simd::MAX_N {
-        let kernel = Kernel::Auto.resolve(n);
-        assert_ne!(kernel, Kernel::Auto);
-        assert!(
-            kernel.is_available() && kernel.sizes().contains(&n),
-            "N = {n}"
+        for task in [Task::Count, Task::Enumerate, Task::Fundamental] {
+            let kernel = Kernel::Auto.resolve_for(n, task);
+            assert_ne!(kernel, Kernel::Auto);
+            assert!(
+                kernel.is_available() && kernel.sizes().contains(&n),
+                "N = {n}, {task:?}"
+            );
+            assert_eq!(kernel.role(), queens_simd::kernel::Role::Fast);
+        }
+        assert_eq!(
+            Kernel::Auto.resolve(n),
+            Kernel::Auto.resolve_for(n, Task::Count)
         );
-        assert_eq!(kernel.role(), queens_simd::kernel::Role::Fast);
     }
 }
 

@@ -2,7 +2,7 @@
 //! solution sets, same counts, same fundamental classes, and sizes beyond
 //! their range refused.
 
-use queens_simd::kernel::Role;
+use queens_simd::kernel::{Role, Task};
 use queens_simd::reference::threat_masks;
 use queens_simd::{Board, Count, Error, Kernel, fundamental, symmetry};
 
@@ -43,7 +43,13 @@ fn the_four_seeds_are_registered() {
         assert!(kernel.is_available(), "{kernel}");
         assert_eq!(kernel.name().parse::<Kernel>().unwrap(), kernel);
         for n in kernel.sizes() {
-            assert_ne!(Kernel::Auto.resolve(n), kernel, "auto never picks {kernel}");
+            for task in [Task::Count, Task::Enumerate, Task::Fundamental] {
+                assert_ne!(
+                    Kernel::Auto.resolve_for(n, task),
+                    kernel,
+                    "auto never picks {kernel}"
+                );
+            }
         }
     }
 }

@@ -39,6 +39,19 @@ use crate::{Board, Count, Error, dispatch};
 /// What a kernel calls for each solution it finds; `Break` stops the search.
 pub type Visit<'a> = &'a mut dyn FnMut(&Board) -> ControlFlow<()>;
 
+/// What a solve does, for `auto`'s choice: the fastest kernel for counting
+/// is not always the fastest for visiting every solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Task {
+    /// Counting solutions.
+    Count,
+    /// Visiting every solution.
+    Enumerate,
+    /// Counting or visiting the fundamental solutions, one per class of
+    /// the square's symmetries (`--unique`, [`crate::fundamental`]).
+    Fundamental,
+}
+
 /// A solving algorithm. Each method checks `n` against the kernel's
 /// [`Kernel::sizes`] and returns [`Error::SizeOutOfRange`] instead of
 /// panicking.
@@ -284,12 +297,19 @@ impl Kernel {
         dispatch::unavailable_because(self)
     }
 
-    /// The concrete kernel that would serve size `n`: `Auto` and `Asm`
+    /// The concrete kernel that would count size `n`: `Auto` and `Asm`
     /// resolved, any other kernel itself. (`Asm` stays itself where no
-    /// encoding runs.)
+    /// encoding runs.) Short for `resolve_for(n, Task::Count)`.
     pub fn resolve(self, n: usize) -> Kernel {
+        self.resolve_for(n, Task::Count)
+    }
+
+    /// The concrete kernel that would do `task` for size `n`: `Auto`
+    /// resolved for that task, `Asm` to its best encoding, any other kernel
+    /// itself.
+    pub fn resolve_for(self, n: usize, task: Task) -> Kernel {
         match self {
-            Kernel::Auto => dispatch::auto_kernel(n),
+            Kernel::Auto => dispatch::auto_kernel(n, task),
             Kernel::Asm => dispatch::asm_kernel(),
             other => other,
         }
@@ -310,10 +330,16 @@ impl Kernel {
         }
     }
 
-    /// The solver for size `n`: `Auto` resolved, availability and size
-    /// checked.
+    /// The solver that counts size `n`: `Auto` resolved, availability and
+    /// size checked. Short for `solver_for(n, Task::Count)`.
     pub fn solver(self, n: usize) -> Result<Box<dyn Solver>, Error> {
-        let kernel = self.resolve(n);
+        self.solver_for(n, Task::Count)
+    }
+
+    /// The solver for `task` at size `n`: `Auto` resolved for that task,
+    /// availability and size checked.
+    pub fn solver_for(self, n: usize, task: Task) -> Result<Box<dyn Solver>, Error> {
+        let kernel = self.resolve_for(n, task);
         kernel.check_size(n)?;
         dispatch::solver(kernel)
     }
@@ -325,7 +351,8 @@ impl Kernel {
 
     /// Calls `visit` for every solution until it returns `Break`.
     pub fn for_each_solution(self, n: usize, visit: Visit<'_>) -> Result<ControlFlow<()>, Error> {
-        self.solver(n)?.for_each_solution(n, visit)
+        self.solver_for(n, Task::Enumerate)?
+            .for_each_solution(n, visit)
     }
 
     /// Calls `visit` for every solution whose row-0 queen stands in a
@@ -337,13 +364,13 @@ impl Kernel {
         first_row: u32,
         visit: Visit<'_>,
     ) -> Result<ControlFlow<()>, Error> {
-        self.solver(n)?
+        self.solver_for(n, Task::Enumerate)?
             .for_each_solution_in_first_row(n, first_row, visit)
     }
 
     /// Every solution, in the kernel's own order.
     pub fn solutions(self, n: usize) -> Result<Vec<Board>, Error> {
-        self.solver(n)?.solutions(n)
+        self.solver_for(n, Task::Enumerate)?.solutions(n)
     }
 }
 

@@ -15,6 +15,7 @@ use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::process::ExitCode;
 
+use queens_simd::kernel::Task;
 use queens_simd::{Error, fundamental};
 
 use args::{Args, Format};
@@ -57,8 +58,14 @@ fn run(args: &Args, out: &mut impl Write) -> Result<ExitCode, Failure> {
     }
 
     let n = args.n;
-    // Resolve `auto` and check availability and size before any output.
-    let solver = args.kernel.solver(n)?;
+    // Resolve `auto` for the task and check availability and size before
+    // any output.
+    let task = match (args.unique, args.count) {
+        (true, _) => Task::Fundamental,
+        (false, true) => Task::Count,
+        (false, false) => Task::Enumerate,
+    };
+    let solver = args.kernel.solver_for(n, task)?;
     let kernel = solver.kernel();
     if args.format == Format::Hex && n > 8 {
         return Err(Error::BitboardTooSmall { n }.into());

@@ -3,14 +3,14 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use queens_simd::kernel::Role;
+use queens_simd::kernel::{Role, Task};
 use queens_simd::verify::{self, Cell, Row};
 use queens_simd::{Kernel, MAX_N};
 
 use crate::output::Failure;
 
 /// `--kernels`: every kernel, whether it runs here, its sizes, its role, and
-/// which kernel `auto` picks for each N.
+/// which kernel `auto` picks for each N, counting and enumerating.
 pub fn kernels(out: &mut impl Write) -> Result<(), Failure> {
     let name_width = Kernel::ALL
         .iter()
@@ -38,20 +38,13 @@ pub fn kernels(out: &mut impl Write) -> Result<(), Failure> {
             kernel.description()
         )?;
     }
-    // Group the sizes by the kernel auto resolves them to.
-    let mut choices = Vec::<(Kernel, usize, usize)>::new();
-    for n in 0..=MAX_N {
-        let kernel = Kernel::Auto.resolve(n);
-        match choices.last_mut() {
-            Some((k, _, last)) if *k == kernel => *last = n,
-            _ => choices.push((kernel, n, n)),
-        }
+    for (label, task) in [
+        ("auto picks", Task::Count),
+        ("auto enumerates with", Task::Enumerate),
+        ("auto finds fundamental solutions with", Task::Fundamental),
+    ] {
+        writeln!(out, "{label}: {}", auto_choices(task))?;
     }
-    let picks: Vec<String> = choices
-        .iter()
-        .map(|(k, first, last)| format!("{k} for N {first}-{last}"))
-        .collect();
-    writeln!(out, "auto picks: {}", picks.join(", "))?;
     match Kernel::Asm.unavailable_because() {
         None => writeln!(out, "asm picks: {}", Kernel::Asm.resolve(0))?,
         Some(why) => writeln!(out, "asm picks: none ({why})")?,
@@ -60,6 +53,24 @@ pub fn kernels(out: &mut impl Write) -> Result<(), Failure> {
         writeln!(out, "{}", queens_simd::dispatch::FORCED_BECAUSE)?;
     }
     Ok(())
+}
+
+/// The kernel `auto` resolves to for `task`, with the sizes it serves:
+/// "portable for N 0-9, symmetric-bmi for N 10-32".
+fn auto_choices(task: Task) -> String {
+    let mut choices = Vec::<(Kernel, usize, usize)>::new();
+    for n in 0..=MAX_N {
+        let kernel = Kernel::Auto.resolve_for(n, task);
+        match choices.last_mut() {
+            Some((k, _, last)) if *k == kernel => *last = n,
+            _ => choices.push((kernel, n, n)),
+        }
+    }
+    choices
+        .iter()
+        .map(|(k, first, last)| format!("{k} for N {first}-{last}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// `--verify`: one row per N, one column per subject, streamed as each row is
