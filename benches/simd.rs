@@ -27,7 +27,7 @@
 //! and plot of BENCHMARKS.md.
 
 use std::hint::black_box;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
@@ -127,7 +127,7 @@ fn c_mirror() -> PathBuf {
 
 /// `iterations` counts of N-Queens by the C program, timed by its own clock;
 /// panics unless its count is OEIS A000170's.
-fn time_c(binary: &PathBuf, n: usize, iterations: u64) -> Duration {
+fn time_c(binary: &Path, n: usize, iterations: u64) -> Duration {
     let output = Command::new(binary)
         .args([n.to_string(), iterations.to_string()])
         .output()

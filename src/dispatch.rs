@@ -37,13 +37,14 @@ cfg_if::cfg_if! {
 
         /// Kernels `auto` may choose for N below [`SYMMETRIC_FROM`],
         /// fastest first, as measured on the reference machine (2-core AMD
-        /// EPYC; `queens-simd N --count --time`, BENCHMARKS.md). On small
-        /// boards the symmetric kernels' fixed cost (building about 6 N
+        /// EPYC; criterion, `simd/count`, BENCHMARKS.md). On small boards
+        /// the symmetric kernels' fixed cost (building about 6 N
         /// subproblems and their walkers) outweighs the search: at N = 8
-        /// `portable` counts in 3.6 µs, `symmetric-bmi` in 7.6 µs. Among
-        /// the others, the portable kernel beats davidad's machine from
-        /// N = 9 on (N = 12: 4.9 ms against 7.1 to 7.6 ms for `asm-avx`,
-        /// `avx`, `asm-sse41` and `sse41`), whose path from one queen to
+        /// `portable` counts in 3.5 µs, `symmetric-bmi` in 5.7 µs. Among
+        /// the others, the portable kernel is level with `asm-avx` up to
+        /// N = 10 and ahead of every form of davidad's machine beyond
+        /// (N = 12: 4.5 ms against 6.4 to 7.0 ms for `asm-avx`, `avx`,
+        /// `asm-sse41` and `sse41`), whose path from one queen to
         /// the next crosses between general and xmm registers twice. The
         /// asm kernels are in the list only where they are built (x86-64
         /// Linux); elsewhere `is_available` skips them.
@@ -79,8 +80,8 @@ cfg_if::cfg_if! {
         /// Kernels `auto` may choose from N = [`SYMMETRIC_FROM`] up,
         /// fastest first: the symmetric search visits about an eighth of
         /// the boards. Measured the same way: N = 10, `symmetric-bmi`
-        /// 50 µs, `symmetric` 58 µs, `portable` 63 µs; N = 12, 0.89 ms,
-        /// 1.08 ms and 4.9 ms.
+        /// 48 µs, `symmetric` 56 µs, `portable` 63 µs; N = 12, 0.89 ms,
+        /// 1.10 ms and 4.45 ms.
         const LARGE_N_PREFERENCE: &[Kernel] = &[
             Kernel::SymmetricBmi,
             Kernel::Symmetric,
@@ -173,8 +174,8 @@ cfg_if::cfg_if! {
 
 /// The smallest N for which `auto` prefers the symmetric kernels: below it,
 /// their fixed cost outweighs the eighth of the search they save (measured
-/// crossover, reference machine: N = 9 `portable` 14.8 µs against
-/// `symmetric-bmi` 18.2 µs; N = 10, 63 µs against 50 µs).
+/// crossover, reference machine, criterion: N = 9 `portable` 14.2 µs
+/// against `symmetric-bmi` 16.3 µs; N = 10, 63 µs against 48 µs).
 pub const SYMMETRIC_FROM: usize = 10;
 
 /// The smallest N for which `auto` prefers the symmetric kernels to find
@@ -337,7 +338,7 @@ mod tests {
             assert_eq!(solver(kernel).err(), Some(Error::KernelUnavailable(kernel)));
         }
         for n in 0..=MAX_N {
-            for task in [Task::Count, Task::Enumerate, Task::Fundamental] {
+            for task in Task::ALL {
                 let symmetric_from = if task == Task::Fundamental {
                     SYMMETRIC_FUNDAMENTAL_FROM
                 } else {
@@ -367,7 +368,7 @@ mod tests {
 
     #[test]
     fn auto_picks_the_first_preferred_kernel_that_runs_and_fits() {
-        for task in [Task::Count, Task::Enumerate, Task::Fundamental] {
+        for task in Task::ALL {
             for n in 0..=MAX_N {
                 let picked = auto_kernel(n, task);
                 assert_eq!(picked.role(), Role::Fast, "N = {n}, {task:?}");
@@ -397,7 +398,7 @@ mod tests {
     #[test]
     fn both_preferences_list_every_fast_kernel_once() {
         for n in [0, SYMMETRIC_FUNDAMENTAL_FROM, SYMMETRIC_FROM, MAX_N] {
-            for task in [Task::Count, Task::Enumerate, Task::Fundamental] {
+            for task in Task::ALL {
                 let mut listed = auto_preference(n, task).to_vec();
                 listed.sort();
                 let mut fast: Vec<Kernel> = Kernel::ALL

@@ -168,11 +168,36 @@ pub fn is_canonical(board: &Board) -> bool {
     Symmetry::ALL[1..].iter().all(|s| s.apply(board) >= *board)
 }
 
-/// How many distinct boards the orbit of `board` holds: 1, 2, 4 or 8.
-pub fn orbit_size(board: &Board) -> usize {
+/// The orbit of `board`: its distinct images, in increasing order, so the
+/// first is its canonical form.
+pub fn orbit(board: &Board) -> impl Iterator<Item = Board> {
     let mut images = Symmetry::ALL.map(|s| s.apply(board));
     images.sort_unstable();
-    1 + images.windows(2).filter(|w| w[0] != w[1]).count()
+    let mut previous = None;
+    images
+        .into_iter()
+        .filter(move |&image| previous.replace(image) != Some(image))
+}
+
+/// How many distinct boards the orbit of `board` holds: 1, 2, 4 or 8.
+pub fn orbit_size(board: &Board) -> usize {
+    orbit(board).count()
+}
+
+/// The size of `board`'s orbit if `board` is its own canonical form, else
+/// `None`. One pass over the seven other images: any smaller one rejects
+/// the board, and the images equal to it (its stabilizer) give the orbit
+/// size, 8 divided by their number.
+pub fn canonical_orbit_size(board: &Board) -> Option<usize> {
+    let mut stabilizer = 1;
+    for symmetry in &Symmetry::ALL[1..] {
+        match symmetry.apply(board).cmp(board) {
+            core::cmp::Ordering::Less => return None,
+            core::cmp::Ordering::Equal => stabilizer += 1,
+            core::cmp::Ordering::Greater => {}
+        }
+    }
+    Some(8 / stabilizer)
 }
 
 #[cfg(test)]

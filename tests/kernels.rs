@@ -136,7 +136,7 @@ fn every_kernel_finds_the_same_fundamental_solutions() {
 fn auto_picks_an_available_fast_kernel_for_every_size() {
     use queens_simd::kernel::Task;
     for n in 0..=queens_simd::MAX_N {
-        for task in [Task::Count, Task::Enumerate, Task::Fundamental] {
+        for task in Task::ALL {
             let kernel = Kernel::Auto.resolve_for(n, task);
             assert_ne!(kernel, Kernel::Auto);
             assert!(

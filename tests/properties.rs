@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use queens_simd::Board;
-use queens_simd::symmetry::{Symmetry, canonical, is_canonical, orbit_size};
+use queens_simd::symmetry::{Symmetry, canonical, canonical_orbit_size, is_canonical, orbit_size};
 
 /// A random permutation of `0..n` for `n` in `sizes`.
 fn board(sizes: std::ops::RangeInclusive<usize>) -> impl Strategy<Value = Board> {
@@ -85,6 +85,7 @@ proptest! {
         prop_assert!(is_canonical(&c));
         prop_assert_eq!(is_canonical(&b), c == b);
         prop_assert!([1, 2, 4, 8].contains(&orbit_size(&b)));
+        prop_assert_eq!(canonical_orbit_size(&b), is_canonical(&b).then(|| orbit_size(&b)));
     }
 
     #[test]

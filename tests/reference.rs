@@ -43,7 +43,7 @@ fn the_four_seeds_are_registered() {
         assert!(kernel.is_available(), "{kernel}");
         assert_eq!(kernel.name().parse::<Kernel>().unwrap(), kernel);
         for n in kernel.sizes() {
-            for task in [Task::Count, Task::Enumerate, Task::Fundamental] {
+            for task in Task::ALL {
                 assert_ne!(
                     Kernel::Auto.resolve_for(n, task),
                     kernel,

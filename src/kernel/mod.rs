@@ -52,6 +52,11 @@ pub enum Task {
     Fundamental,
 }
 
+impl Task {
+    /// Every task.
+    pub const ALL: [Task; 3] = [Task::Count, Task::Enumerate, Task::Fundamental];
+}
+
 /// A solving algorithm. Each method checks `n` against the kernel's
 /// [`Kernel::sizes`] and returns [`Error::SizeOutOfRange`] instead of
 /// panicking.

@@ -84,7 +84,6 @@ use core::ops::ControlFlow;
 
 use crate::board::MAX_N;
 use crate::kernel::{Kernel, Solver, Visit};
-use crate::symmetry::Symmetry;
 use crate::{Board, Count, Error};
 
 /// Entries of a walker's per-row arrays: a power of two, so that indices
@@ -260,11 +259,7 @@ impl Subproblem {
             if (sub.columns | sub.left | sub.right | sub.forbidden[sub.start]) & bit != 0 {
                 return None;
             }
-            sub.queens[sub.start] = bit;
-            sub.start += 1;
-            sub.columns |= bit;
-            sub.left = (sub.left | bit) << 1;
-            sub.right = (sub.right | bit) >> 1;
+            sub.place(bit);
         }
         // A fixed queen attacked by another forbids nothing but finds its
         // own square forbidden.
@@ -288,15 +283,20 @@ impl Subproblem {
         )
     }
 
+    /// Places the queen `bit` in row `start`, the next row.
+    fn place(&mut self, bit: u32) {
+        self.queens[self.start] = bit;
+        self.start += 1;
+        self.columns |= bit;
+        self.left = (self.left | bit) << 1;
+        self.right = (self.right | bit) >> 1;
+    }
+
     /// This subproblem with the queen `bit` (a live square) placed in row
     /// `start`.
     fn with_queen(&self, bit: u32) -> Subproblem {
         let mut part = self.clone();
-        part.queens[part.start] = bit;
-        part.start += 1;
-        part.columns |= bit;
-        part.left = (part.left | bit) << 1;
-        part.right = (part.right | bit) >> 1;
+        part.place(bit);
         part
     }
 
@@ -372,9 +372,10 @@ impl Subproblem {
         let n = self.n;
         self.search(|queens, columns, left, right, live| {
             self.for_each_leaf(queens, columns, left, right, live, |rows| {
-                let orbit = match self.kind {
-                    Kind::Corner | Kind::Edge { .. } => 8,
-                    Kind::Tie { k } => orbit_if_canonical(n, k, rows),
+                let orbit = if self.kind.is_tie() {
+                    orbit_if_canonical(n, rows)
+                } else {
+                    8
                 };
                 if orbit == 0 {
                     return ControlFlow::Continue(());
@@ -589,16 +590,13 @@ impl<const TIES: bool> Walker<TIES> {
     #[cold]
     #[inline(never)]
     fn score_ties(&self, columns: u32, left: u32, right: u32, leaves: u32) -> u64 {
-        let Kind::Tie { k } = self.sub.kind else {
-            unreachable!("only tie subproblems have ties");
-        };
         let mut total = 0;
         let mut queens = [0u32; MAX_N];
         queens.copy_from_slice(&self.queens[..MAX_N]);
         let _ = self
             .sub
             .for_each_leaf(&queens, columns, left, right, leaves, |rows| {
-                let orbit = orbit_if_canonical(self.sub.n, k, rows);
+                let orbit = orbit_if_canonical(self.sub.n, rows);
                 total += if self.orbit == 1 {
                     u64::from(orbit != 0)
                 } else {
@@ -619,10 +617,9 @@ const WALKERS: usize = 3;
 /// walkers in turn.
 #[inline(always)]
 fn count_with<const TIES: bool>(
-    subproblems: impl Iterator<Item = Subproblem>,
+    mut subproblems: impl Iterator<Item = Subproblem>,
     classes: bool,
 ) -> Count {
-    let mut subproblems = subproblems.into_iter();
     let mut walkers: [Walker<TIES>; WALKERS] = core::array::from_fn(|_| Walker::idle(classes));
     let mut total: Count = 0;
     let mut more = true;
@@ -673,31 +670,10 @@ fn board_of(rows: &[u32]) -> Board {
     Board::from_permutation(&columns[..rows.len()])
 }
 
-/// For a solution of an edge subproblem (row-0 queen in column `k`, the
-/// other edge queens at least `k` from every corner), its orbit size if it
-/// is its class's canonical form, else 0.
-#[inline(always)]
-fn orbit_if_canonical(n: usize, k: usize, rows: &[u32; MAX_N]) -> u32 {
-    let m = n - 1;
-    let edges = 1 | 1 << m;
-    // An image starts with k only where an edge queen is exactly k from a
-    // corner: the side queens in rows k and m - k, the bottom one in
-    // columns k and m - k.
-    let tie = (rows[k] | rows[m - k]) & edges | rows[m] & (1 << k | 1 << (m - k));
-    if tie == 0 {
-        return 8;
-    }
-    let board = board_of(&rows[..n]);
-    let mut stabilizer = 1;
-    for symmetry in &Symmetry::ALL[1..] {
-        let image = symmetry.apply(&board);
-        match image.cmp(&board) {
-            core::cmp::Ordering::Less => return 0,
-            core::cmp::Ordering::Equal => stabilizer += 1,
-            core::cmp::Ordering::Greater => {}
-        }
-    }
-    8 / stabilizer
+/// For a solution of a tie subproblem (one bit per row), its orbit size if
+/// it is its class's canonical form, else 0.
+fn orbit_if_canonical(n: usize, rows: &[u32; MAX_N]) -> u32 {
+    crate::symmetry::canonical_orbit_size(&board_of(&rows[..n])).map_or(0, |size| size as u32)
 }
 
 /// Subproblem number `index` of an `n`x`n` board (`n` from 4 to 32):
@@ -811,8 +787,8 @@ fn for_each_small_class(
     let solutions =
         crate::kernel::portable::Solutions::new(n).expect("n < 4 fits the portable kernel");
     for board in solutions {
-        if crate::symmetry::is_canonical(&board) {
-            visit(&board, crate::symmetry::orbit_size(&board) as u32)?;
+        if let Some(size) = crate::symmetry::canonical_orbit_size(&board) {
+            visit(&board, size as u32)?;
         }
     }
     ControlFlow::Continue(())
@@ -834,18 +810,6 @@ pub fn for_each_class(
         }
     }
     Ok(ControlFlow::Continue(()))
-}
-
-/// The distinct images of a canonical form, itself first (it is the
-/// smallest).
-fn orbit(board: &Board) -> impl Iterator<Item = Board> {
-    let mut images = Symmetry::ALL.map(|s| s.apply(board));
-    images.sort_unstable();
-    debug_assert_eq!(images[0], *board);
-    let mut previous = None;
-    images
-        .into_iter()
-        .filter(move |&image| previous.replace(image) != Some(image))
 }
 
 /// The count of solutions, or with `classes` of classes, on an `n`x`n`
@@ -900,7 +864,7 @@ macro_rules! symmetric_solver {
             ) -> Result<ControlFlow<()>, Error> {
                 $kernel.check_size(n)?;
                 for_each_class(n, &mut |board, _| {
-                    orbit(board).try_for_each(|image| visit(&image))
+                    crate::symmetry::orbit(board).try_for_each(|image| visit(&image))
                 })
             }
 
