@@ -24,6 +24,14 @@ pub enum Error {
     UnknownKernel(String),
     /// The kernel exists but this CPU (or this build) cannot run it.
     KernelUnavailable(Kernel),
+    /// Only the symmetric kernels count subproblems (and so run on several
+    /// threads, in shards, or from a checkpoint).
+    NotSplittable(Kernel),
+    /// A shard that is not `i/m` with `0 <= i < m`, or that does not
+    /// belong to the plan it is used with.
+    InvalidShard(String),
+    /// A thread count of zero.
+    InvalidThreads,
     /// The seed-000 bitboard has 8 columns per row: it holds boards up to 8x8.
     BitboardTooSmall {
         /// The size asked for.
@@ -66,6 +74,13 @@ impl fmt::Display for Error {
                     .unavailable_because()
                     .unwrap_or("this CPU or build cannot run it")
             ),
+            Error::NotSplittable(kernel) => write!(
+                f,
+                "kernel '{kernel}' solves whole boards only; threads, shards and checkpoints need \
+                 'symmetric' or 'symmetric-bmi' (or 'auto')"
+            ),
+            Error::InvalidShard(why) => write!(f, "invalid shard: {why}"),
+            Error::InvalidThreads => write!(f, "the number of threads must be at least 1"),
             Error::BitboardTooSmall { n } => write!(
                 f,
                 "the 64-bit bitboard holds boards up to 8x8, but N = {n} was asked"

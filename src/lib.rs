@@ -40,6 +40,7 @@ pub mod dispatch;
 mod error;
 pub mod fundamental;
 pub mod kernel;
+pub mod plan;
 pub mod reference;
 pub mod symmetry;
 pub mod verify;

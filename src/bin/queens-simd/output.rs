@@ -105,6 +105,11 @@ pub enum Failure {
     Input(Error),
     /// Writing failed (a closed pipe among others).
     Output(io::Error),
+    /// A file given as input (a shard record, a checkpoint) that cannot be
+    /// used, and why.
+    Refused(String),
+    /// The checkpoint could not be written.
+    Checkpoint(String),
 }
 
 impl From<Error> for Failure {

@@ -1,0 +1,421 @@
+//! The subproblems of the symmetric search: which boards each one covers,
+//! how they are built and split, and the branching search over them
+//! (enumeration, fundamental solutions).
+
+use core::ops::ControlFlow;
+
+use super::live_squares;
+use crate::Board;
+use crate::board::MAX_N;
+
+/// How a subproblem's boards relate to their class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// A queen at (0, 0): every board found is canonical, orbit 8.
+    Corner,
+    /// Row-0 queen in column `k`, no corner queen, and no other edge queen
+    /// exactly `k` from a corner: every board found is canonical, orbit 8.
+    Edge { k: usize },
+    /// Row-0 queen in column `k`, no corner queen, and one of the other
+    /// edge queens pre-placed exactly `k` from a corner: every board found
+    /// is checked against its images.
+    Tie { k: usize },
+    /// Not part of the symmetric search: a partial board given by a user,
+    /// every completion of which counts once.
+    Plain,
+}
+
+impl Kind {
+    /// Whether boards of this kind need the full check.
+    pub(crate) fn is_tie(self) -> bool {
+        matches!(self, Kind::Tie { .. })
+    }
+
+    /// What an unchecked board of this kind counts for: its orbit, 8, in
+    /// the symmetric search; 1 on a plain partial board. (Tie boards are
+    /// checked one by one and do not use it.)
+    pub(crate) fn orbit(self) -> u64 {
+        match self {
+            Kind::Corner | Kind::Edge { .. } | Kind::Tie { .. } => 8,
+            Kind::Plain => 1,
+        }
+    }
+}
+
+/// One subproblem of the search: the first rows placed, the masks they
+/// leave for the next row, and the columns each later row may not use.
+#[derive(Clone, Debug)]
+pub(crate) struct Subproblem {
+    pub(crate) n: usize,
+    pub(crate) kind: Kind,
+    /// Rows placed: `queens[..start]`.
+    pub(crate) start: usize,
+    /// One bit per row whose queen was pre-placed below `start`: the only
+    /// column `forbidden` leaves that row.
+    pub(crate) fixed_rows: u32,
+    /// One bit per placed row: the queen's column.
+    pub(crate) queens: [u32; MAX_N],
+    /// Taken columns (off-board columns included, so `!columns` is on the
+    /// board), and the diagonals attacking row `start`.
+    pub(crate) columns: u32,
+    pub(crate) left: u32,
+    pub(crate) right: u32,
+    /// Columns each row may not use, beyond the attacks; one spare entry
+    /// past the last row.
+    pub(crate) forbidden: [u32; MAX_N + 1],
+}
+
+impl Subproblem {
+    /// An `n`x`n` board (`n` from 4 to 32) of the given kind with
+    /// `first_queens` placed in rows 0, 1, ..., the queens of `fixed` (row,
+    /// column) pre-placed further down (their rows may use only their
+    /// column; every other row loses their column and diagonals), and the
+    /// columns of `excluded` (row, columns) forbidden. `None` if these
+    /// queens attack each other.
+    pub(crate) fn new(
+        n: usize,
+        kind: Kind,
+        first_queens: &[usize],
+        fixed: &[(usize, usize)],
+        excluded: &[(usize, u32)],
+    ) -> Option<Subproblem> {
+        debug_assert!((4..=MAX_N).contains(&n));
+        let full = u32::MAX >> (MAX_N - n);
+        let m = n - 1;
+        let mut forbidden = [0u32; MAX_N + 1];
+        match kind {
+            Kind::Corner => {
+                // Column 1 stays empty down to row a = first_queens[1].
+                for row in forbidden.iter_mut().take(first_queens[1] + 1).skip(2) {
+                    *row |= 1 << 1;
+                }
+            }
+            Kind::Plain => {}
+            Kind::Edge { k } | Kind::Tie { k } => {
+                let edges = 1 | 1 << m;
+                for (row, forbidden) in forbidden.iter_mut().enumerate().take(n) {
+                    if row < k || row > m - k {
+                        *forbidden |= edges;
+                    }
+                }
+                // The bottom queen within columns k..=m-k.
+                let middle = (full >> k << k) & (full >> k);
+                forbidden[m] |= full & !middle;
+            }
+        }
+        for &(row, columns) in excluded {
+            forbidden[row] |= columns;
+        }
+        for &(fixed_row, col) in fixed {
+            for (row, forbidden) in forbidden.iter_mut().enumerate().take(n) {
+                let distance = row.abs_diff(fixed_row);
+                *forbidden |= if distance == 0 {
+                    full & !(1 << col)
+                } else {
+                    // Its column and both diagonals; bits off the board fall
+                    // off the u64 or land on taken off-board columns.
+                    let bit = 1u64 << col;
+                    (bit | bit << distance | bit >> distance) as u32
+                };
+            }
+        }
+        let mut sub = Subproblem {
+            n,
+            kind,
+            start: 0,
+            fixed_rows: 0,
+            queens: [0; MAX_N],
+            columns: !full,
+            left: 0,
+            right: 0,
+            forbidden,
+        };
+        for &col in first_queens {
+            let bit = 1u32 << col;
+            if (sub.columns | sub.left | sub.right | sub.forbidden[sub.start]) & bit != 0 {
+                return None;
+            }
+            sub.place(bit);
+        }
+        // A fixed queen attacked by another forbids nothing but finds its
+        // own square forbidden.
+        if fixed
+            .iter()
+            .any(|&(row, col)| sub.forbidden[row] & 1 << col != 0)
+        {
+            return None;
+        }
+        for &(row, _) in fixed {
+            sub.fixed_rows |= 1 << row;
+        }
+        sub.fixed_rows &= !((1u64 << sub.start) - 1) as u32;
+        Some(sub)
+    }
+
+    /// The live squares of row `start`: the queens that may come next.
+    pub(crate) fn live(&self) -> u32 {
+        live_squares(
+            self.columns,
+            self.left,
+            self.right,
+            self.forbidden[self.start],
+            self.forbidden[self.start + 1],
+        )
+    }
+
+    /// Places the queen `bit` in row `start`, the next row.
+    fn place(&mut self, bit: u32) {
+        self.queens[self.start] = bit;
+        self.fixed_rows &= !(1 << self.start);
+        self.start += 1;
+        self.columns |= bit;
+        self.left = (self.left | bit) << 1;
+        self.right = (self.right | bit) >> 1;
+    }
+
+    /// This subproblem with the queen `bit` (a live square) placed in row
+    /// `start`.
+    pub(crate) fn with_queen(&self, bit: u32) -> Subproblem {
+        let mut part = self.clone();
+        part.place(bit);
+        part
+    }
+
+    /// Runs the search; calls `leaves` at every board with rows up to
+    /// `N - 2` to fill (`queens[..N - 2]` placed), with the masks of row
+    /// `N - 2` and its live squares, each of which completes one solution.
+    #[inline(always)]
+    fn search<F>(&self, mut leaves: F) -> ControlFlow<()>
+    where
+        F: FnMut(&[u32; MAX_N], u32, u32, u32, u32) -> ControlFlow<()>,
+    {
+        let n = self.n;
+        let leaf_row = n - 2;
+        let forbidden = &self.forbidden;
+        let mut queens = self.queens;
+        let start = self.start;
+        debug_assert!(start <= leaf_row);
+        let live = live_squares(
+            self.columns,
+            self.left,
+            self.right,
+            forbidden[start],
+            forbidden[start + 1],
+        );
+        if start == leaf_row {
+            return leaves(&queens, self.columns, self.left, self.right, live);
+        }
+        // The stack, one array per field, indexed by row.
+        let mut stack_live = [0u32; MAX_N];
+        let mut stack_columns = [0u32; MAX_N];
+        let mut stack_left = [0u32; MAX_N];
+        let mut stack_right = [0u32; MAX_N];
+        let mut row = start;
+        stack_live[row] = live;
+        stack_columns[row] = self.columns;
+        stack_left[row] = self.left;
+        stack_right[row] = self.right;
+        loop {
+            let live = stack_live[row];
+            if live == 0 {
+                if row == start {
+                    return ControlFlow::Continue(());
+                }
+                row -= 1;
+                continue;
+            }
+            let bit = live & live.wrapping_neg();
+            stack_live[row] = live ^ bit;
+            queens[row] = bit;
+            let columns = stack_columns[row] | bit;
+            let left = (stack_left[row] | bit) << 1;
+            let right = (stack_right[row] | bit) >> 1;
+            let next = row + 1;
+            let live = live_squares(columns, left, right, forbidden[next], forbidden[next + 1]);
+            if next == leaf_row {
+                leaves(&queens, columns, left, right, live)?;
+                continue;
+            }
+            row = next;
+            stack_live[row] = live;
+            stack_columns[row] = columns;
+            stack_left[row] = left;
+            stack_right[row] = right;
+        }
+    }
+
+    /// Calls `visit` with every canonical form in this subproblem and its
+    /// orbit size.
+    pub(crate) fn for_each_class(
+        &self,
+        visit: &mut dyn FnMut(&Board, u32) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let n = self.n;
+        self.search(|queens, columns, left, right, live| {
+            self.for_each_leaf(queens, columns, left, right, live, |rows| {
+                let orbit = if self.kind.is_tie() {
+                    orbit_if_canonical(n, rows)
+                } else {
+                    8
+                };
+                if orbit == 0 {
+                    return ControlFlow::Continue(());
+                }
+                visit(&board_of(&rows[..n]), orbit)
+            })
+        })
+    }
+
+    /// Completes each live square of row `N - 2` into its solution (one bit
+    /// per row) and calls `visit` with it.
+    #[inline(always)]
+    pub(super) fn for_each_leaf(
+        &self,
+        queens: &[u32; MAX_N],
+        columns: u32,
+        left: u32,
+        right: u32,
+        mut live: u32,
+        mut visit: impl FnMut(&[u32; MAX_N]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let m = self.n - 1;
+        let mut rows = *queens;
+        while live != 0 {
+            let bit = live & live.wrapping_neg();
+            live ^= bit;
+            rows[m - 1] = bit;
+            rows[m] = !(columns | bit | (left | bit) << 1 | (right | bit) >> 1 | self.forbidden[m]);
+            debug_assert_eq!(rows[m].count_ones(), 1);
+            visit(&rows)?;
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// The board whose row `r` holds the queen of bit `rows[r]`.
+pub(super) fn board_of(rows: &[u32]) -> Board {
+    let mut columns = [0u8; MAX_N];
+    for (col, bit) in columns.iter_mut().zip(rows) {
+        *col = bit.trailing_zeros() as u8;
+    }
+    Board::from_permutation(&columns[..rows.len()])
+}
+
+/// For a solution of a tie subproblem (one bit per row), its orbit size if
+/// it is its class's canonical form, else 0.
+pub(super) fn orbit_if_canonical(n: usize, rows: &[u32; MAX_N]) -> u32 {
+    crate::symmetry::canonical_orbit_size(&board_of(&rows[..n])).map_or(0, |size| size as u32)
+}
+
+/// Subproblem number `index` of an `n`x`n` board (`n` from 4 to 32):
+/// `None` past the last one, `Some(None)` for one whose queens attack each
+/// other or whose kind `ties` leaves out (`Some(true)`: ties only,
+/// `Some(false)`: all but ties; known before the subproblem is built).
+/// Together their canonical forms are all classes, each exactly once.
+fn subproblem(n: usize, index: usize, ties: Option<bool>) -> Option<Option<Subproblem>> {
+    let m = n - 1;
+    let wanted = |is_tie: bool| ties.is_none_or(|ties| ties == is_tie);
+    // (0, 0) and (1, a) for a from 2 to m.
+    let corners = m - 1;
+    if index < corners {
+        if !wanted(false) {
+            return Some(None);
+        }
+        return Some(Subproblem::new(n, Kind::Corner, &[0, index + 2], &[], &[]));
+    }
+    // Six per k with 2k < m: (0, k) and the other edge queens at least k
+    // from the corners.
+    let (k, case) = ((index - corners) / 6 + 1, (index - corners) % 6);
+    if 2 * k >= m {
+        return None;
+    }
+    if !wanted(case < 5) {
+        return Some(None);
+    }
+    let edges = 1 | 1 << m;
+    let tie = Kind::Tie { k };
+    let sides = [(k, edges), (m - k, edges)];
+    Some(match case {
+        // The ties, each case once: a side queen in row k; else one in row
+        // m - k; else the bottom queen in column m - k (column k is row
+        // 0's).
+        0 => Subproblem::new(n, tie, &[k], &[(k, 0)], &[]),
+        1 => Subproblem::new(n, tie, &[k], &[(k, m)], &[]),
+        2 => Subproblem::new(n, tie, &[k], &[(m - k, 0)], &sides[..1]),
+        3 => Subproblem::new(n, tie, &[k], &[(m - k, m)], &sides[..1]),
+        4 => Subproblem::new(n, tie, &[k], &[(m, m - k)], &sides),
+        // No tie: no edge queen exactly k from a corner but row 0's.
+        _ => Subproblem::new(
+            n,
+            Kind::Edge { k },
+            &[k],
+            &[],
+            &[sides[0], sides[1], (m, 1 << (m - k))],
+        ),
+    })
+}
+
+/// The subproblems of an `n`x`n` board, `n` from 4 to 32, all or (with
+/// `ties`) only those of kind [`Kind::Tie`] or only the others; from N = 12
+/// up, the large ones (all but the ties) split one row further, so that the
+/// walkers that take turns run out of work at about the same time.
+pub(super) fn subproblems(n: usize, ties: Option<bool>) -> Subproblems {
+    Subproblems {
+        n,
+        ties,
+        index: 0,
+        split: None,
+    }
+}
+
+/// The iterator of [`subproblems`], written out so that each subproblem
+/// (some 300 bytes) is built in place and moved once, not once per
+/// iterator adapter.
+pub(super) struct Subproblems {
+    n: usize,
+    ties: Option<bool>,
+    /// The next index for [`subproblem`].
+    index: usize,
+    /// A subproblem being split, and its row's squares not yet handed out.
+    split: Option<(Subproblem, u32)>,
+}
+
+impl Iterator for Subproblems {
+    type Item = Subproblem;
+
+    fn next(&mut self) -> Option<Subproblem> {
+        loop {
+            if let Some((parent, live)) = &mut self.split {
+                if *live != 0 {
+                    let bit = *live & live.wrapping_neg();
+                    *live ^= bit;
+                    return Some(parent.with_queen(bit));
+                }
+                self.split = None;
+            }
+            let sub = subproblem(self.n, self.index, self.ties)?;
+            self.index += 1;
+            let Some(sub) = sub else {
+                continue;
+            };
+            let n = self.n;
+            if n >= 12 && !sub.kind.is_tie() && sub.start + 1 < n - 2 {
+                let live = sub.live();
+                self.split = Some((sub, live));
+                continue;
+            }
+            return Some(sub);
+        }
+    }
+}
+
+/// Every subproblem of an `n`x`n` board (`n` from 4 to 32), none split:
+/// the corners, then for each `k` its five ties and its edge. Together
+/// their canonical forms are all classes, each exactly once.
+pub(crate) fn unsplit_subproblems(n: usize) -> impl Iterator<Item = Subproblem> {
+    (0..)
+        .map(move |index| subproblem(n, index, None))
+        .take_while(Option::is_some)
+        .flatten()
+        .flatten()
+}

@@ -1,0 +1,297 @@
+//! The counting walkers: the branch-free search that counts subproblems,
+//! several at a time.
+
+use core::borrow::Borrow;
+use core::ops::ControlFlow;
+
+use super::live_squares;
+use super::subproblem::{Kind, Subproblem, orbit_if_canonical, subproblems};
+use crate::Count;
+use crate::board::MAX_N;
+
+/// Entries of a walker's per-row arrays: a power of two, so that indices
+/// masked with `SLOTS - 1` need no bounds check, and at least `MAX_N`: a
+/// walk reads rows up to `N - 1` and keeps at most `N - 2` entries, from
+/// slot 1.
+const SLOTS: usize = 32;
+const _: () = assert!(SLOTS.is_power_of_two() && SLOTS >= MAX_N);
+
+/// One entry of a [`Walker`]'s stack: a row with squares left to try and
+/// the masks they were found with, 16 bytes stored and loaded together.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(16))]
+struct Entry {
+    live: u32,
+    columns: u32,
+    left: u32,
+    right: u32,
+}
+
+/// The counting search of one subproblem, reshaped so that every step
+/// places a queen and none merely backtracks, and driven one step at a time
+/// so that several walkers can take turns (see [`count_all`]). `TIES`: the
+/// subproblems are of [`Kind::Tie`], whose leaves are checked one by one.
+///
+/// The stack holds only rows with squares left to try. A step takes the
+/// lowest live square of the top entry, drops the entry if that was its
+/// last, and pushes the child row unless it is at the leaves (whose live
+/// squares it then counts) or has none. Both moves of the stack pointer are
+/// arithmetic on flags, not branches: without ties, no branch depends on
+/// the board. What limits a walker is then the chain from one step's stack
+/// pointer to the next one's, through a load and the child's masks; a
+/// second walker's steps fill that wait.
+struct Walker<const TIES: bool> {
+    sub: Subproblem,
+    /// The row before last, whose live squares are leaves.
+    leaf_row: usize,
+    /// Index of the top entry; 0 when the walk is over (slot 0 is unused).
+    top: usize,
+    rows: [u32; SLOTS],
+    entries: [Entry; SLOTS],
+    /// The subproblem's forbidden columns, in an array whose indices,
+    /// masked, need no bounds check.
+    forbidden: [u32; SLOTS],
+    /// With `TIES`, the queen of each row on the current path, one bit.
+    queens: [u32; SLOTS],
+    /// Whether to count classes rather than solutions.
+    classes: bool,
+    /// Each unchecked leaf counts `orbit`: 1 for classes, else the orbit of
+    /// the subproblem's kind (see [`Kind::orbit`]).
+    orbit: u64,
+    /// The caller's name for the subproblem being walked, if any.
+    id: Option<usize>,
+    /// Leaves found without ties, each worth `orbit`.
+    leaves: u64,
+    /// Solutions or classes of the checked leaves.
+    total: u64,
+}
+
+impl<const TIES: bool> Walker<TIES> {
+    fn idle(classes: bool) -> Self {
+        Walker {
+            sub: Subproblem {
+                n: 4,
+                kind: Kind::Corner,
+                start: 0,
+                fixed_rows: 0,
+                queens: [0; MAX_N],
+                columns: 0,
+                left: 0,
+                right: 0,
+                forbidden: [0; MAX_N + 1],
+            },
+            leaf_row: 0,
+            top: 0,
+            forbidden: [0; SLOTS],
+            rows: [0; SLOTS],
+            entries: [Entry::default(); SLOTS],
+            queens: [0; SLOTS],
+            classes,
+            orbit: 1,
+            id: None,
+            leaves: 0,
+            total: 0,
+        }
+    }
+
+    /// The finished walk's subproblem and its solutions or classes, if it
+    /// walked one; the walker is then idle.
+    fn take_result(&mut self) -> Option<(usize, Count)> {
+        debug_assert!(!self.running());
+        let total = Count::from(self.orbit) * Count::from(self.leaves) + Count::from(self.total);
+        (self.leaves, self.total) = (0, 0);
+        self.id.take().map(|id| (id, total))
+    }
+
+    /// Whether the walk has steps left.
+    #[inline(always)]
+    fn running(&self) -> bool {
+        self.top != 0
+    }
+
+    /// Starts walking `sub`, named `id` (the previous walk must be over and
+    /// its result taken).
+    fn start(&mut self, id: usize, sub: &Subproblem) {
+        debug_assert_eq!(sub.kind.is_tie(), TIES);
+        debug_assert!(self.id.is_none());
+        self.id = Some(id);
+        self.orbit = if self.classes { 1 } else { sub.kind.orbit() };
+        self.forbidden[..MAX_N].copy_from_slice(&sub.forbidden[..MAX_N]);
+        self.leaf_row = sub.n - 2;
+        if TIES {
+            // Only the checks at the leaves read the placed queens and the
+            // subproblem itself.
+            self.queens[..MAX_N].copy_from_slice(&sub.queens);
+            self.sub.clone_from(sub);
+        }
+        let start = sub.start;
+        let live = live_squares(
+            sub.columns,
+            sub.left,
+            sub.right,
+            sub.forbidden[start],
+            sub.forbidden[start + 1],
+        );
+        let (columns, left, right) = (sub.columns, sub.left, sub.right);
+        if start == self.leaf_row {
+            self.score(columns, left, right, live);
+            self.top = 0;
+        } else {
+            self.top = usize::from(live != 0);
+            self.rows[1] = start as u32;
+            self.entries[1] = Entry {
+                live,
+                columns,
+                left,
+                right,
+            };
+        }
+    }
+
+    /// Adds `leaves`, live squares of row `N - 2` (whose masks are given),
+    /// to the total.
+    #[inline(always)]
+    fn score(&mut self, columns: u32, left: u32, right: u32, leaves: u32) {
+        if !TIES {
+            self.leaves += u64::from(leaves.count_ones());
+        } else if leaves != 0 {
+            self.total += self.score_ties(columns, left, right, leaves);
+        }
+    }
+
+    /// One step of the walk (which must be running).
+    #[inline(always)]
+    fn step(&mut self) {
+        let top = self.top & (SLOTS - 1);
+        let row = self.rows[top] as usize;
+        let entry = self.entries[top];
+        let bit = entry.live & entry.live.wrapping_neg();
+        let rest = entry.live ^ bit;
+        self.entries[top].live = rest;
+        if TIES {
+            self.queens[row & (SLOTS - 1)] = bit;
+        }
+        let columns = entry.columns | bit;
+        let left = (entry.left | bit) << 1;
+        let right = (entry.right | bit) >> 1;
+        let next = row + 1;
+        let forbidden = &self.forbidden;
+        let child = live_squares(
+            columns,
+            left,
+            right,
+            forbidden[next & (SLOTS - 1)],
+            forbidden[(next + 1) & (SLOTS - 1)],
+        );
+        let at_leaf = next == self.leaf_row;
+        // Drop the entry once its last square is taken; write the child
+        // where it goes, but count it in only if it is alive and not at
+        // the leaves.
+        let top = top - usize::from(rest == 0);
+        let slot = (top + 1) & (SLOTS - 1);
+        self.rows[slot] = next as u32;
+        self.entries[slot] = Entry {
+            live: child,
+            columns,
+            left,
+            right,
+        };
+        self.top = top + usize::from(!at_leaf & (child != 0));
+        self.score(
+            columns,
+            left,
+            right,
+            child & u32::from(at_leaf).wrapping_neg(),
+        );
+    }
+
+    /// The leaves of a tie subproblem, each checked in full.
+    #[cold]
+    #[inline(never)]
+    fn score_ties(&self, columns: u32, left: u32, right: u32, leaves: u32) -> u64 {
+        let mut total = 0;
+        let mut queens = [0u32; MAX_N];
+        queens.copy_from_slice(&self.queens[..MAX_N]);
+        let _ = self
+            .sub
+            .for_each_leaf(&queens, columns, left, right, leaves, |rows| {
+                let orbit = orbit_if_canonical(self.sub.n, rows);
+                total += if self.classes {
+                    u64::from(orbit != 0)
+                } else {
+                    u64::from(orbit)
+                };
+                ControlFlow::Continue(())
+            });
+        total
+    }
+}
+
+/// Walkers that take turns, step for step: independent searches whose
+/// chains of latency overlap.
+const WALKERS: usize = 3;
+
+/// Counts every subproblem of `subproblems` (`(id, subproblem)` pairs, all
+/// of kind [`Kind::Tie`] exactly when `TIES`), by [`WALKERS`] walkers in
+/// turn, and calls `done(id, solutions)` (or classes, with `classes`) as
+/// each one finishes, in no particular order.
+#[inline(always)]
+pub(super) fn count_with<const TIES: bool, S: Borrow<Subproblem>>(
+    mut subproblems: impl Iterator<Item = (usize, S)>,
+    classes: bool,
+    mut done: impl FnMut(usize, Count),
+) {
+    let mut walkers: [Walker<TIES>; WALKERS] = core::array::from_fn(|_| Walker::idle(classes));
+    let mut more = true;
+    loop {
+        // Give every idle walker a subproblem that has steps.
+        for walker in &mut walkers {
+            while more && !walker.running() {
+                if let Some((id, total)) = walker.take_result() {
+                    done(id, total);
+                }
+                match subproblems.next() {
+                    Some((id, sub)) => walker.start(id, sub.borrow()),
+                    None => more = false,
+                }
+            }
+        }
+        if !more {
+            break;
+        }
+        while walkers.iter().all(Walker::running) {
+            for walker in &mut walkers {
+                walker.step();
+            }
+        }
+    }
+    for walker in &mut walkers {
+        while walker.running() {
+            walker.step();
+        }
+        if let Some((id, total)) = walker.take_result() {
+            done(id, total);
+        }
+    }
+}
+
+/// The solutions (or with `classes`, the classes) of an `n`x`n` board, `n`
+/// from 4 to 32, over the subproblems as [`subproblems`] builds them.
+/// Inlined into each of its callers, which compile it for their own target
+/// features.
+#[inline(always)]
+pub(super) fn count_all(n: usize, classes: bool) -> Count {
+    let mut total: Count = 0;
+    let mut add = |_, count| total += count;
+    count_with::<false, _>(
+        subproblems(n, Some(false)).map(|s| (0, s)),
+        classes,
+        &mut add,
+    );
+    count_with::<true, _>(
+        subproblems(n, Some(true)).map(|s| (0, s)),
+        classes,
+        &mut add,
+    );
+    total
+}

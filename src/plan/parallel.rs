@@ -1,0 +1,188 @@
+//! Counting a plan's subproblems on several threads: scoped threads that
+//! claim subproblems in the plan's order from a shared cursor, so that a
+//! thread that finishes early takes the next one and all finish together.
+
+use std::num::NonZeroUsize;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use super::{Plan, Search};
+use crate::kernel::symmetric::Engine;
+use crate::kernel::symmetric::subproblem::Subproblem as SearchSubproblem;
+use crate::{Count, Error, Kernel};
+
+/// How to count a plan.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Options {
+    /// Worker threads, at least 1. Default: every core
+    /// ([`std::thread::available_parallelism`]).
+    pub threads: usize,
+    /// `symmetric`, `symmetric-bmi`, or `auto` (the faster one this CPU
+    /// runs; the default).
+    pub kernel: Kernel,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            threads: std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
+            kernel: Kernel::Auto,
+        }
+    }
+}
+
+impl Options {
+    /// The default options with `threads` threads.
+    pub fn threads(threads: usize) -> Options {
+        Options {
+            threads,
+            ..Options::default()
+        }
+    }
+
+    /// These options with `kernel`.
+    pub fn with_kernel(self, kernel: Kernel) -> Options {
+        Options { kernel, ..self }
+    }
+
+    /// The kernel that counts with these options: `kernel`, or for `auto`
+    /// the faster symmetric kernel this CPU runs. Fails for kernels that do
+    /// not count subproblems or cannot run here.
+    pub fn counting_kernel(&self) -> Result<Kernel, Error> {
+        Engine::of(self.kernel).map(Engine::kernel)
+    }
+}
+
+/// How often the calling thread collects finished subproblems.
+const REPORT_INTERVAL: Duration = Duration::from_millis(50);
+
+/// A list of subproblems that threads take one at a time, in order.
+struct Queue<'a> {
+    subproblems: Vec<(usize, &'a SearchSubproblem)>,
+    next: AtomicUsize,
+}
+
+impl<'a> Queue<'a> {
+    fn new(subproblems: Vec<(usize, &'a SearchSubproblem)>) -> Self {
+        Queue {
+            subproblems,
+            next: AtomicUsize::new(0),
+        }
+    }
+
+    /// The next subproblem nobody has taken yet.
+    fn claim(&self) -> Option<(usize, &'a SearchSubproblem)> {
+        // Relaxed: the counter only hands out positions; the subproblems
+        // themselves were written before the threads started.
+        let position = self.next.fetch_add(1, Ordering::Relaxed);
+        self.subproblems.get(position).copied()
+    }
+}
+
+pub(super) fn count(
+    plan: &Plan,
+    indices: &[usize],
+    options: &Options,
+    mut done: impl FnMut(usize, Count),
+) -> Result<Count, Error> {
+    if options.threads == 0 {
+        return Err(Error::InvalidThreads);
+    }
+    let engine = Engine::of(options.kernel)?;
+    let mut seen = vec![false; plan.len()];
+    let mut rest = Vec::new();
+    let mut ties = Vec::new();
+    let mut small = Vec::new();
+    for &index in indices {
+        let Some(sub) = plan.get(index) else {
+            return Err(Error::InvalidShard(format!(
+                "subproblem {index} does not exist: the plan for N = {} has {}",
+                plan.n(),
+                plan.len()
+            )));
+        };
+        if std::mem::replace(&mut seen[index], true) {
+            return Err(Error::InvalidShard(format!(
+                "subproblem {index} is listed twice"
+            )));
+        }
+        match &sub.search {
+            Search::Small(_) => small.push(sub),
+            Search::Symmetric(search) if search.kind.is_tie() => ties.push((index, search)),
+            Search::Symmetric(search) => rest.push((index, search)),
+        }
+    }
+    let mut total: Count = 0;
+    let mut report = |index, count| {
+        total += count;
+        done(index, count);
+    };
+    for sub in small {
+        sub.count_with(engine, &mut report);
+    }
+    let (rest, ties) = (Queue::new(rest), Queue::new(ties));
+    let threads = options
+        .threads
+        .min(rest.subproblems.len() + ties.subproblems.len());
+    if threads <= 1 {
+        engine.count(
+            &mut core::iter::from_fn(|| rest.claim()),
+            false,
+            false,
+            &mut report,
+        );
+        engine.count(
+            &mut core::iter::from_fn(|| ties.claim()),
+            true,
+            false,
+            &mut report,
+        );
+        return Ok(total);
+    }
+    let (sender, results) = mpsc::channel::<(usize, Count)>();
+    let working = AtomicUsize::new(threads);
+    let caller = std::thread::current();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let sender = sender.clone();
+            let (rest, ties, working, caller) = (&rest, &ties, &working, &caller);
+            scope.spawn(move || {
+                let mut send = |index, count| {
+                    // The receiver lives until every worker is done.
+                    let _ = sender.send((index, count));
+                };
+                engine.count(
+                    &mut core::iter::from_fn(|| rest.claim()),
+                    false,
+                    false,
+                    &mut send,
+                );
+                engine.count(
+                    &mut core::iter::from_fn(|| ties.claim()),
+                    true,
+                    false,
+                    &mut send,
+                );
+                if working.fetch_sub(1, Ordering::AcqRel) == 1 {
+                    caller.unpark();
+                }
+            });
+        }
+        // The calling thread collects results now and then rather than
+        // waiting on the channel, which would wake it (and take a core from
+        // the workers) once per subproblem; the last worker wakes it.
+        loop {
+            let finished = working.load(Ordering::Acquire) == 0;
+            for (index, count) in results.try_iter() {
+                report(index, count);
+            }
+            if finished {
+                break;
+            }
+            std::thread::park_timeout(REPORT_INTERVAL);
+        }
+    });
+    Ok(total)
+}

@@ -1,0 +1,352 @@
+//! The command line's long-run features: threads, shards and `merge`,
+//! checkpoints that survive a kill, and a progress bar only on a terminal.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command as Process, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use common::A000170;
+use predicates::prelude::*;
+
+fn queens() -> Command {
+    Command::cargo_bin("queens-simd").unwrap()
+}
+
+fn binary() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("queens-simd")
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    let out = queens()
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+/// A fresh directory under the target directory for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn max_n() -> usize {
+    if cfg!(debug_assertions) { 12 } else { 16 }
+}
+
+#[test]
+fn one_and_two_threads_count_the_same() {
+    for n in [0, 1, 4, 8, 10, 11, 12, 13, 14, 15, 16] {
+        if n > max_n() {
+            continue;
+        }
+        let expected = format!("{}\n", A000170[n]);
+        for threads in ["1", "2"] {
+            let got = stdout_of(&[&n.to_string(), "--count", "--threads", threads]);
+            assert_eq!(got, expected, "N = {n}, --threads {threads}");
+        }
+    }
+}
+
+#[test]
+fn bad_thread_requests_are_refused() {
+    for bad in ["0", "-1", "two", "100000"] {
+        queens()
+            .args(["12", "--count", "--threads", bad])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("--threads must be a whole number"));
+    }
+    queens()
+        .args(["12", "--count", "--kernel", "sse41", "--threads", "2"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("solves whole boards only"));
+    queens().args(["12", "--threads", "2"]).assert().code(2);
+    queens()
+        .args(["12", "--count", "--unique", "--threads", "2"])
+        .assert()
+        .code(2);
+}
+
+/// Runs every shard of `m` into files and returns their paths.
+fn shard_files(dir: &Path, n: usize, m: usize) -> Vec<PathBuf> {
+    (0..m)
+        .map(|i| {
+            let json = stdout_of(&[&n.to_string(), "--count", "--shard", &format!("{i}/{m}")]);
+            let record: serde_json::Value = serde_json::from_str(&json).unwrap();
+            assert_eq!(record["shard"], format!("{i}/{m}"));
+            assert_eq!(record["n"], n);
+            let path = dir.join(format!("shard-{i}-of-{m}.json"));
+            std::fs::write(&path, json).unwrap();
+            path
+        })
+        .collect()
+}
+
+fn merge(files: &[PathBuf]) -> assert_cmd::assert::Assert {
+    queens().arg("merge").args(files).assert()
+}
+
+#[test]
+fn shards_merged_equal_the_single_run() {
+    let dir = scratch("shards");
+    for (n, m) in [(2, 2), (8, 3), (13, 1), (13, 4), (14, 7)] {
+        let files = shard_files(&dir, n, m);
+        merge(&files).success().stdout(format!("{}\n", A000170[n]));
+        // In any order.
+        let reversed: Vec<PathBuf> = files.iter().rev().cloned().collect();
+        merge(&reversed)
+            .success()
+            .stdout(format!("{}\n", A000170[n]));
+    }
+}
+
+#[test]
+fn a_missing_or_repeated_shard_is_refused() {
+    let dir = scratch("bad-shards");
+    let files = shard_files(&dir, 12, 3);
+    merge(&files[..2]).code(2).stdout("").stderr(
+        predicate::str::contains("are in no file")
+            .and(predicate::str::contains("shard 2/3 is missing")),
+    );
+    let twice = [
+        files[0].clone(),
+        files[1].clone(),
+        files[2].clone(),
+        files[1].clone(),
+    ];
+    merge(&twice)
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("counted twice"));
+    // Shards of another N, a file that is not a record, a missing file.
+    let other = shard_files(&scratch("other-shards"), 13, 3);
+    merge(&[files[0].clone(), files[1].clone(), other[2].clone()])
+        .code(2)
+        .stderr(predicate::str::contains("is for N = 13"));
+    let junk = dir.join("junk.json");
+    std::fs::write(&junk, "{\"count\": 3").unwrap();
+    merge(&[junk])
+        .code(2)
+        .stderr(predicate::str::contains("not a JSON record"));
+    merge(&[dir.join("absent.json")])
+        .code(2)
+        .stderr(predicate::str::contains("cannot read"));
+    // A record whose count was edited no longer matches... its coverage
+    // still does, so merge cannot know; but one whose coverage was cut is
+    // caught.
+    let mut record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&files[0]).unwrap()).unwrap();
+    record["subproblems"] = serde_json::json!(1);
+    std::fs::write(&files[0], record.to_string()).unwrap();
+    merge(&files)
+        .code(2)
+        .stderr(predicate::str::contains("says it covers 1 subproblems"));
+    queens().arg("merge").assert().code(2);
+    queens()
+        .args(["12", "merge"])
+        .arg(&files[1])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("'merge' comes first"));
+    queens()
+        .args(["merge", "--count"])
+        .arg(&files[1])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn bad_shards_are_refused() {
+    for bad in ["3/3", "0/0", "1", "a/b", "-1/2"] {
+        queens()
+            .args(["12", "--count", "--shard", bad])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("invalid shard"));
+    }
+    queens().args(["12", "--shard", "0/2"]).assert().code(2);
+    queens()
+        .args(["12", "--count", "--shard", "0/2", "--kernel", "portable"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("solves whole boards only"));
+}
+
+/// Reads a checkpoint's `subproblems_done`, if the file is there.
+fn done_in(path: &Path) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let record: serde_json::Value =
+        serde_json::from_str(&text).expect("a checkpoint is always whole JSON");
+    record["subproblems_done"].as_u64()
+}
+
+#[test]
+fn a_killed_count_resumes_to_the_right_total() {
+    // N = 17 on one thread takes seconds (minutes in a debug build): long
+    // enough to be killed part-way.
+    let n = if cfg!(debug_assertions) { 15 } else { 17 };
+    let dir = scratch("checkpoint");
+    let checkpoint = dir.join("count.json");
+    let args = [
+        n.to_string(),
+        "--count".into(),
+        "--threads".into(),
+        "1".into(),
+        "--checkpoint".into(),
+        checkpoint.display().to_string(),
+    ];
+    let mut child = Process::new(binary())
+        .args(&args)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let done_before_kill = loop {
+        if let Some(done) = done_in(&checkpoint).filter(|&d| d > 0) {
+            break done;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "no checkpoint written"
+        );
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "finished before it could be killed"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    child.kill().unwrap();
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "killed");
+    let total = queens_simd::plan::Plan::new(n).unwrap().len() as u64;
+    let left = done_in(&checkpoint).unwrap();
+    assert!(
+        left >= done_before_kill && left < total,
+        "{left} of {total} done when killed"
+    );
+    assert!(!dir.join("count.json.tmp").exists() || done_in(&checkpoint).is_some());
+
+    // The same command resumes (on two threads: the count does not care).
+    let mut resumed = args.to_vec();
+    resumed[3] = "2".into();
+    queens()
+        .args(&resumed)
+        .assert()
+        .success()
+        .stdout(format!("{}\n", A000170[n]));
+    assert_eq!(done_in(&checkpoint), Some(total));
+    // A finished checkpoint answers at once.
+    queens()
+        .args(&resumed)
+        .assert()
+        .success()
+        .stdout(format!("{}\n", A000170[n]));
+}
+
+#[test]
+fn a_checkpoint_of_another_count_is_refused_and_kept() {
+    let dir = scratch("checkpoint-other");
+    let checkpoint = dir.join("count.json");
+    let path = checkpoint.to_str().unwrap();
+    queens()
+        .args(["12", "--count", "--checkpoint", path])
+        .assert()
+        .success()
+        .stdout("14200\n");
+    let before = std::fs::read_to_string(&checkpoint).unwrap();
+    queens()
+        .args(["13", "--count", "--checkpoint", path])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is for N = 12"));
+    queens()
+        .args(["12", "--count", "--shard", "1/2", "--checkpoint", path])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is for shard 0/1, not 1/2"));
+    assert_eq!(std::fs::read_to_string(&checkpoint).unwrap(), before);
+    std::fs::write(
+        &checkpoint,
+        "{\"format\": \"queens-simd checkpoint\", \"vers",
+    )
+    .unwrap();
+    queens()
+        .args(["12", "--count", "--checkpoint", path])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is not a JSON record"));
+}
+
+#[test]
+fn a_shard_can_be_checkpointed_too() {
+    let dir = scratch("shard-checkpoint");
+    let checkpoint = dir.join("shard.json");
+    let path = checkpoint.to_str().unwrap();
+    let first = stdout_of(&["13", "--count", "--shard", "1/2", "--checkpoint", path]);
+    let again = stdout_of(&["13", "--count", "--shard", "1/2", "--checkpoint", path]);
+    let count =
+        |json: &str| serde_json::from_str::<serde_json::Value>(json).unwrap()["count"].clone();
+    assert_eq!(count(&first), count(&again));
+    let other = dir.join("other.json");
+    std::fs::write(&other, stdout_of(&["13", "--count", "--shard", "0/2"])).unwrap();
+    let mine = dir.join("mine.json");
+    std::fs::write(&mine, again).unwrap();
+    merge(&[mine, other]).success().stdout("73712\n");
+}
+
+#[test]
+fn the_progress_bar_shows_on_a_terminal_only() {
+    // Piped: nothing on stderr.
+    queens()
+        .args(["15", "--count"])
+        .assert()
+        .success()
+        .stderr("");
+    // On a terminal (util-linux's `script` gives the command a pty).
+    let Ok(script) = which("script") else {
+        assert!(
+            !common::require_all(),
+            "`script` (util-linux) is needed for this test"
+        );
+        eprintln!("SKIPPED: no `script` to run the command on a terminal");
+        return;
+    };
+    let on_terminal = |extra: &str| {
+        let command = format!("{} 16 --count{extra}", binary().display());
+        let out = Process::new(&script)
+            .args(["-qec", &command, "/dev/null"])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let shown = on_terminal("");
+    assert!(
+        shown.contains("subproblems") && shown.contains("ETA"),
+        "{shown}"
+    );
+    assert!(shown.contains("14772512"));
+    let quiet = on_terminal(" --quiet");
+    assert!(!quiet.contains("subproblems"), "{quiet}");
+    assert!(quiet.contains("14772512"));
+}
+
+fn which(program: &str) -> Result<PathBuf, ()> {
+    std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+        .map(|dir| dir.join(program))
+        .find(|path| path.is_file())
+        .ok_or(())
+}
