@@ -1,6 +1,6 @@
 //! `cargo bench --bench simd`: solve time per kernel, in microseconds.
 //!
-//! Four groups, named so that criterion's reports put kernels side by side:
+//! Five groups, named so that criterion's reports put kernels side by side:
 //! - `simd/count/<N>/<kernel>`: every fast kernel this CPU runs, counting,
 //!   N = 4..=12 (N = 8 is davidad's headline);
 //! - `simd/enumerate/<N>/<kernel>`: the same kernels visiting every solution;
@@ -16,6 +16,10 @@
 //!   `-O3 -march=native`, and timed by its own clock around its loop). N = 8
 //!   and 12 always; N = 16 and 17 (about 8 minutes) only with
 //!   `QUEENS_SIMD_BENCH_LARGE=1`.
+//! - `threads/<N>/<threads>`: counting through the plan of N
+//!   (`queens_simd::plan`) on 1 and 2 threads, N = 14 and 15; with
+//!   `QUEENS_SIMD_BENCH_LARGE=1` also N = 17 (1 and 2 threads) and N = 18
+//!   (2 threads), about 6 minutes more.
 //!
 //! Each kernel is called directly, never through `auto`. Every timed solve
 //! checks its count against OEIS (`tests/common/oracle.rs`, the tests' own
@@ -33,6 +37,7 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use queens_simd::kernel::Solver;
+use queens_simd::plan::{Options, Plan};
 use queens_simd::{Count, Kernel, fundamental};
 
 mod common;
@@ -171,6 +176,37 @@ fn targets(c: &mut Criterion) {
     group.finish();
 }
 
+/// The sizes and thread counts of the `threads` group.
+const THREAD_SIZES: [(usize, &[usize]); 2] = [(14, &[1, 2]), (15, &[1, 2])];
+const LARGE_THREAD_SIZES: [(usize, &[usize]); 2] = [(17, &[1, 2]), (18, &[2])];
+
+fn threads(c: &mut Criterion) {
+    let large = std::env::var("QUEENS_SIMD_BENCH_LARGE").is_ok_and(|v| v == "1");
+    let mut group = c.benchmark_group("threads");
+    let sizes = THREAD_SIZES
+        .into_iter()
+        .chain(LARGE_THREAD_SIZES.into_iter().filter(|_| large));
+    for (n, thread_counts) in sizes {
+        if n >= 17 {
+            // 3 to 60 s a solve: criterion's minimum of 10 samples of one.
+            group.sample_size(10).warm_up_time(Duration::from_millis(1));
+        }
+        group.throughput(solutions(A000170[n]));
+        let plan = Plan::new(n).expect("N <= 32");
+        for &threads in thread_counts {
+            let options = Options::threads(threads);
+            group.bench_function(BenchmarkId::new(n.to_string(), threads), |b| {
+                b.iter(|| {
+                    let count = plan.count(plan.all(), &options, |_, _| {}).expect("counts");
+                    assert_eq!(count, A000170[n], "N={n} on {threads} threads: wrong count");
+                    black_box(count)
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
 fn config() -> Criterion {
     // Shorter than criterion's defaults (3 s + 5 s), so that the ~100
     // benchmarks take about 7 minutes; one second of warm-up is thousands
@@ -183,6 +219,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = simd, seeds, targets
+    targets = simd, seeds, targets, threads
 }
 criterion_main!(benches);

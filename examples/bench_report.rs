@@ -105,6 +105,11 @@ const TARGETS: [(usize, f64, &str, f64); 4] = [
     (17, 4.7e9, "constellations (NQueensFAF, its C port)", 9.4e9),
 ];
 
+/// The threads issue's targets on the 2-core machine: N, our target on 2
+/// threads (ns), NQueensFAF (Java) on 2 threads as measured there by the
+/// issue's author (ns).
+const THREAD_TARGETS: [(usize, f64, f64); 2] = [(17, 2.7e9, 5.4e9), (18, 17e9, 34.7e9)];
+
 /// The instruction target for one count at N = 8.
 const TARGET_INSTRUCTIONS_8: u64 = 10_000;
 
@@ -157,6 +162,7 @@ fn run() -> Result<(), String> {
         time_table(&mut md, &medians, mode);
     }
     targets_table(&mut md, &medians, &instructions);
+    threads_table(&mut md, &medians);
     seeds_table(&mut md, &medians);
     instruction_table(&mut md, &instructions);
     if let Some(cli) = cli {
@@ -453,6 +459,58 @@ fn targets_table(md: &mut String, medians: &Medians, instructions: &BTreeMap<Str
             group_digits(DAVIDAD_ORIGINAL_INSTRUCTIONS),
         );
     }
+}
+
+/// The `threads` group: each N on 1 and 2 threads, the speed-up, and the
+/// threads issue's targets beside NQueensFAF.
+fn threads_table(md: &mut String, medians: &Medians) {
+    let group = "threads";
+    let sizes: std::collections::BTreeSet<usize> = medians
+        .keys()
+        .filter(|(g, ..)| g == group)
+        .filter_map(|(_, f, _)| f.parse().ok())
+        .collect();
+    if sizes.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        md,
+        "**Threads** (`threads/<N>/<threads>` of `cargo bench --bench simd`: counting through the plan of N, `queens_simd::plan`; N = 17 and 18 with `QUEENS_SIMD_BENCH_LARGE=1`), criterion medians of this run. Targets and NQueensFAF's figures (Java, 2 threads) are the issue's, measured by its author on the project's machine:\n"
+    );
+    let _ = writeln!(
+        md,
+        "| N | 1 thread | 2 threads | speed-up | target (2 threads) | met | NQueensFAF, 2 threads | FAF / ours |"
+    );
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|");
+    for n in sizes {
+        let function = n.to_string();
+        let one = median(medians, group, &function, "1");
+        let two = median(medians, group, &function, "2");
+        let target = THREAD_TARGETS.iter().find(|t| t.0 == n);
+        let _ = writeln!(
+            md,
+            "| {n} | {} | {} | {} | {} | {} | {} | {} |",
+            one.map_or("–".into(), time),
+            two.map_or("–".into(), time),
+            one.zip(two)
+                .map_or("–".into(), |(one, two)| ratio(one / two)),
+            target.map_or("–".into(), |t| format!("≤ {}", time(t.1))),
+            match (target, two) {
+                (Some(t), Some(two)) =>
+                    if two <= t.1 {
+                        "yes"
+                    } else {
+                        "no"
+                    },
+                _ => "–",
+            },
+            target.map_or("–".into(), |t| time(t.2)),
+            target
+                .zip(two)
+                .map_or("–".into(), |(t, two)| ratio(t.2 / two)),
+        );
+    }
+    let _ = writeln!(md);
 }
 
 fn seeds_table(md: &mut String, medians: &Medians) {

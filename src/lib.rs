@@ -21,6 +21,7 @@
 //! use queens_simd::{Kernel, fundamental};
 //!
 //! assert_eq!(queens_simd::count(8)?, 92);
+//! assert_eq!(queens_simd::count_on_threads(14, 2)?, 365_596);
 //! assert_eq!(fundamental::count(Kernel::Auto, 8)?, 12);
 //!
 //! let first = Kernel::Portable.solutions(8)?[0];
@@ -28,6 +29,9 @@
 //! assert_eq!(first.to_bitboard()?, 577094088726155265);
 //! # Ok::<(), queens_simd::Error>(())
 //! ```
+//!
+//! Large counts split into subproblems, counted on every core, in shards
+//! across machines, or one at a time: see [`plan`].
 //!
 //! Counts are [`Count`] (`u128`): the number of solutions of an N x N board
 //! is at most N! < 2^118 for N <= 32, so a count can never overflow.
@@ -56,6 +60,25 @@ pub type Count = u128;
 /// Number of solutions on an `n`x`n` board, by the fastest kernel available.
 pub fn count(n: usize) -> Result<Count, Error> {
     Kernel::Auto.count(n)
+}
+
+/// Number of solutions on an `n`x`n` board, on `threads` threads: through
+/// a [`plan::Plan`] from [`plan::SPLIT_FROM`] up where `auto` counts with a
+/// symmetric kernel, else on this thread by `auto`'s kernel. The same
+/// count for every number of threads.
+pub fn count_on_threads(n: usize, threads: usize) -> Result<Count, Error> {
+    use kernel::Task;
+    if threads == 0 {
+        return Err(Error::InvalidThreads);
+    }
+    let kernel = Kernel::Auto.resolve_for(n, Task::Count);
+    let splits = matches!(kernel, Kernel::Symmetric | Kernel::SymmetricBmi);
+    if !splits || n < plan::SPLIT_FROM {
+        return kernel.count(n);
+    }
+    let plan = plan::Plan::new(n)?;
+    let options = plan::Options::threads(threads).with_kernel(kernel);
+    plan.count(plan.all(), &options, |_, _| {})
 }
 
 /// Every solution on an `n`x`n` board, by the fastest kernel available, in

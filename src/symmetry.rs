@@ -188,10 +188,43 @@ pub fn orbit_size(board: &Board) -> usize {
 /// `None`. One pass over the seven other images: any smaller one rejects
 /// the board, and the images equal to it (its stabilizer) give the orbit
 /// size, 8 divided by their number.
+///
+/// The images are never built: image row `r` of each symmetry is one
+/// lookup, `p[r]`, `p[m - r]`, `p⁻¹[r]` or `p⁻¹[m - r]`, maybe reflected
+/// (`m - x`), and the comparison stops at the first row that differs,
+/// usually row 0. The symmetric kernel runs this at every leaf of its tie
+/// subproblems.
 pub fn canonical_orbit_size(board: &Board) -> Option<usize> {
+    let p = board.columns();
+    let n = p.len();
+    let Some(m) = n.checked_sub(1) else {
+        return Some(1);
+    };
+    let mut inverse = [0u8; MAX_N];
+    for (row, &col) in p.iter().enumerate() {
+        inverse[usize::from(col)] = row as u8;
+    }
+    let inverse = &inverse[..n];
+    let m8 = m as u8;
     let mut stabilizer = 1;
-    for symmetry in &Symmetry::ALL[1..] {
-        match symmetry.apply(board).cmp(board) {
+    // (image of the inverse, rows read from the bottom, columns reflected):
+    // the seven symmetries other than the identity, in the table above's
+    // terms Transpose, MirrorRows, Rotate270, MirrorColumns, Rotate90,
+    // Rotate180, AntiTranspose.
+    for symmetry in 1..8u8 {
+        let (of_inverse, from_bottom, reflected) =
+            (symmetry & 1 != 0, symmetry & 2 != 0, symmetry & 4 != 0);
+        let source = if of_inverse { inverse } else { p };
+        let mut order = core::cmp::Ordering::Equal;
+        for (row, &col) in p.iter().enumerate() {
+            let image = source[if from_bottom { m - row } else { row }];
+            let image = if reflected { m8 - image } else { image };
+            if image != col {
+                order = image.cmp(&col);
+                break;
+            }
+        }
+        match order {
             core::cmp::Ordering::Less => return None,
             core::cmp::Ordering::Equal => stabilizer += 1,
             core::cmp::Ordering::Greater => {}

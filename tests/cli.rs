@@ -177,6 +177,15 @@ fn kernels_lists_every_kernel_and_the_auto_choice() {
         Some(why) => format!("asm picks: none ({why})"),
     };
     assert!(text.lines().any(|l| l == asm_line), "{text}");
+    let splits = queens_simd::plan::Options::default()
+        .counting_kernel()
+        .unwrap();
+    assert!(
+        text.lines().any(|l| l.starts_with(&format!(
+            "counts on threads, in shards and with checkpoints: {splits} "
+        ))),
+        "{text}"
+    );
 }
 
 /// The asm kernel streams its solutions through its resumable interface:

@@ -288,6 +288,18 @@ fn a_checkpoint_of_another_count_is_refused_and_kept() {
 }
 
 #[test]
+fn a_checkpoint_that_cannot_be_written_fails_at_once() {
+    let dir = scratch("checkpoint-unwritable");
+    let path = dir.join("no-such-directory").join("count.json");
+    queens()
+        .args(["12", "--count", "--checkpoint", path.to_str().unwrap()])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains("cannot write checkpoint"));
+}
+
+#[test]
 fn a_shard_can_be_checkpointed_too() {
     let dir = scratch("shard-checkpoint");
     let checkpoint = dir.join("shard.json");

@@ -244,3 +244,21 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn count_on_threads_gives_the_published_counts() {
+    for (n, &expected) in A000170.iter().enumerate().take(max_n().min(14) + 1) {
+        for threads in [1, 2, 3] {
+            assert_eq!(
+                queens_simd::count_on_threads(n, threads),
+                Ok(expected),
+                "N = {n}, {threads} threads"
+            );
+        }
+    }
+    assert_eq!(
+        queens_simd::count_on_threads(8, 0),
+        Err(Error::InvalidThreads)
+    );
+    assert!(queens_simd::count_on_threads(33, 2).is_err());
+}

@@ -157,19 +157,14 @@ fn run(args: &Args, out: &mut impl Write) -> Result<ExitCode, Failure> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// From this N up, counting with a symmetric kernel goes through a plan
-/// (threads, progress); below, one thread on the whole board is faster
-/// than starting threads (0.05 ms at N = 10 against 0.14 ms on 2 threads).
-const PLAN_FROM: usize = 12;
-
 /// Whether this request counts through a plan: always for `--shard` and
 /// `--checkpoint`; for a plain count, with a symmetric kernel from
-/// [`PLAN_FROM`] up.
+/// [`queens_simd::plan::SPLIT_FROM`] up.
 fn counts_through_plan(args: &Args, kernel: Kernel) -> bool {
     let symmetric = matches!(kernel, Kernel::Symmetric | Kernel::SymmetricBmi);
     args.shard.is_some()
         || args.checkpoint.is_some()
-        || (args.count && !args.unique && symmetric && args.n >= PLAN_FROM)
+        || (args.count && !args.unique && symmetric && args.n >= queens_simd::plan::SPLIT_FROM)
 }
 
 /// The thread count and kernel of the request.

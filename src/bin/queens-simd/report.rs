@@ -45,6 +45,14 @@ pub fn kernels(out: &mut impl Write) -> Result<(), Failure> {
     ] {
         writeln!(out, "{label}: {}", auto_choices(task))?;
     }
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    match queens_simd::plan::Options::default().counting_kernel() {
+        Ok(kernel) => writeln!(
+            out,
+            "counts on threads, in shards and with checkpoints: {kernel} (symmetric kernels only; N 12-32 on {threads} threads by default)"
+        )?,
+        Err(e) => writeln!(out, "counts on threads: none ({e})")?,
+    }
     match Kernel::Asm.unavailable_because() {
         None => writeln!(out, "asm picks: {}", Kernel::Asm.resolve(0))?,
         Some(why) => writeln!(out, "asm picks: none ({why})")?,

@@ -61,6 +61,13 @@ pub fn count(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         }
     };
     let previous_seconds = progress.seconds;
+    // Written before counting, so that a path that cannot be written fails
+    // now rather than after hours of work.
+    if let Some(path) = checkpoint {
+        save(&progress, previous_seconds).map_err(|e| {
+            Failure::Checkpoint(format!("cannot write checkpoint {}: {e}", path.display()))
+        })?;
+    }
     plan.count(&todo, &options, |index, count| {
         progress.done.insert(index);
         progress.count += count;
@@ -74,6 +81,13 @@ pub fn count(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             last_write = Instant::now();
             let elapsed = previous_seconds + started.elapsed().as_secs_f64();
             if let Err(e) = save(&progress, elapsed) {
+                if write_failed.is_none() {
+                    bar.suspend(|| {
+                        eprintln!(
+                            "queens-simd: warning: cannot update the checkpoint ({e}); still counting"
+                        )
+                    });
+                }
                 write_failed.get_or_insert(e);
             }
         }
