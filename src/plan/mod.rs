@@ -17,7 +17,7 @@
 //! Below N = 12 a plan is the unsplit subproblems (18 to 25); from N = 12
 //! each is split by its first three rows: 646 subproblems at N = 12, 4,018
 //! at N = 18, 37,086 at N = 32. Each gets an [estimate](Subproblem::estimate)
-//! (the live squares two rows further down) and [`Plan::all`] orders them
+//! (from the live squares three rows further down) and [`Plan::all`] orders them
 //! largest first, the ties last (the walkers count ties in a second pass).
 //! [`Plan::count`] starts scoped threads that take the next subproblem from
 //! a shared atomic cursor and feed it to their three interleaved walkers, so
@@ -289,30 +289,38 @@ fn split_into(sub: search::Subproblem, rows: usize, pieces: &mut Vec<search::Sub
 }
 
 impl Search {
-    /// A cheap measure of the work in this subproblem: the live squares two
-    /// rows down, where pieces of one plan differ most.
+    /// A cheap measure of the work in this subproblem: the square of the
+    /// live squares three rows below the placed ones, summed over the ways
+    /// to reach them. (Measured at N = 14 and 16, counts grow as the 2.4th
+    /// to 3.2nd power of those nodes, correlation 0.7 in log-log; the
+    /// square keeps the progress bar's estimate of the time left within
+    /// about 10% of the truth at N = 18.)
     fn estimate(&self) -> u64 {
-        let Search::Symmetric(sub) = self else {
-            return 1;
-        };
-        if sub.start + 2 >= sub.n - 2 {
-            return u64::from(sub.live().count_ones());
+        match self {
+            Search::Small(_) => 1,
+            Search::Symmetric(sub) => nodes_below(sub, ESTIMATE_ROWS).pow(2),
         }
-        let mut total = 0;
-        let mut live = sub.live();
-        while live != 0 {
-            let bit = live & live.wrapping_neg();
-            live ^= bit;
-            let child = sub.with_queen(bit);
-            let mut grand = child.live();
-            while grand != 0 {
-                let bit = grand & grand.wrapping_neg();
-                grand ^= bit;
-                total += u64::from(child.with_queen(bit).live().count_ones());
-            }
-        }
-        total
     }
+}
+
+/// How many rows below its placed ones a subproblem's estimate looks.
+const ESTIMATE_ROWS: usize = 3;
+
+/// The live squares `rows` rows below `sub`'s placed ones (or down to the
+/// row before last), summed over every way to reach them.
+fn nodes_below(sub: &search::Subproblem, rows: usize) -> u64 {
+    let live = sub.live();
+    if rows <= 1 || sub.start + 1 >= sub.n - 2 {
+        return u64::from(live.count_ones());
+    }
+    let mut total = 0;
+    let mut rest = live;
+    while rest != 0 {
+        let bit = rest & rest.wrapping_neg();
+        rest ^= bit;
+        total += nodes_below(&sub.with_queen(bit), rows - 1);
+    }
+    total
 }
 
 impl Subproblem {
@@ -365,9 +373,9 @@ impl Subproblem {
         queens
     }
 
-    /// The estimate of its size that orders the plan (live squares two
-    /// rows below the placed ones): only its order of magnitude means
-    /// anything.
+    /// The estimate of its size that orders the plan and weighs the
+    /// progress bar (the square of the live squares three rows below the
+    /// placed ones): rough, only its order of magnitude means anything.
     pub fn estimate(&self) -> u64 {
         self.estimate
     }

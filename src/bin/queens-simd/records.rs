@@ -11,41 +11,51 @@ use queens_simd::Count;
 use queens_simd::plan::{Plan, Shard};
 use serde::{Deserialize, Serialize};
 
-/// The set of a plan's subproblems a file accounts for, one bit each.
+/// The set of a plan's subproblems a file accounts for, one bit each, and
+/// how many there are.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Coverage(Vec<bool>);
+pub struct Coverage {
+    bits: Vec<bool>,
+    len: usize,
+}
 
 impl Coverage {
     /// No subproblem of a plan of `len`.
     pub fn empty(len: usize) -> Coverage {
-        Coverage(vec![false; len])
+        Coverage {
+            bits: vec![false; len],
+            len: 0,
+        }
     }
 
     /// Exactly `indices`, in a plan of `len`.
     pub fn of(len: usize, indices: &[usize]) -> Coverage {
         let mut coverage = Coverage::empty(len);
         for &i in indices {
-            coverage.0[i] = true;
+            coverage.insert(i);
         }
         coverage
     }
 
     pub fn insert(&mut self, index: usize) {
-        self.0[index] = true;
+        if !std::mem::replace(&mut self.bits[index], true) {
+            self.len += 1;
+        }
     }
 
     pub fn contains(&self, index: usize) -> bool {
-        self.0[index]
+        self.bits[index]
     }
 
+    /// How many subproblems it holds.
     pub fn len(&self) -> usize {
-        self.0.iter().filter(|&&b| b).count()
+        self.len
     }
 
     /// Lowercase hexadecimal, two digits per byte of 8 subproblems, bit
     /// `i % 8` of byte `i / 8` for subproblem `i`.
     pub fn to_hex(&self) -> String {
-        self.0
+        self.bits
             .chunks(8)
             .map(|bits| {
                 let byte = bits
@@ -76,7 +86,7 @@ impl Coverage {
                     if index >= len {
                         return Err(format!("coverage names subproblem {index}, past the plan"));
                     }
-                    coverage.0[index] = true;
+                    coverage.insert(index);
                 }
             }
         }

@@ -71,12 +71,14 @@ pub fn count(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     plan.count(&todo, &options, |index, count| {
         progress.done.insert(index);
         progress.count += count;
-        bar.inc(plan.get(index).map_or(1, |s| s.estimate()));
-        bar.set_message(format!(
-            "{}/{} subproblems",
-            progress.done.len(),
-            mine.len()
-        ));
+        if !bar.is_hidden() {
+            bar.inc(plan.get(index).map_or(1, |s| s.estimate()));
+            bar.set_message(format!(
+                "{}/{} subproblems",
+                progress.done.len(),
+                mine.len()
+            ));
+        }
         if checkpoint.is_some() && last_write.elapsed() >= CHECKPOINT_INTERVAL {
             last_write = Instant::now();
             let elapsed = previous_seconds + started.elapsed().as_secs_f64();
@@ -191,7 +193,8 @@ fn progress_bar(args: &Args, plan: &Plan, mine: &[usize], todo: &[usize]) -> Pro
     let style = ProgressStyle::with_template(
         "{spinner} N = {prefix} [{elapsed_precise}] {wide_bar} {percent:>3}% ETA {eta} {msg}",
     )
-    .expect("the template is valid");
+    .expect("the template is valid")
+    .progress_chars("=> ");
     bar.set_style(style);
     bar.set_prefix(plan.n().to_string());
     bar.set_position(total - weight(todo));

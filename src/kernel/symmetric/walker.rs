@@ -16,6 +16,25 @@ use crate::board::MAX_N;
 const SLOTS: usize = 32;
 const _: () = assert!(SLOTS.is_power_of_two() && SLOTS >= MAX_N);
 
+/// Entries of a walker's per-row tables, which are indexed not by the row
+/// but by the number of bits set in the `columns` mask of its queens above:
+/// `columns` starts with the `32 - N` columns off the board set and gains
+/// one bit per row, so row `r` is entry `32 - N + r`, which a `popcnt`
+/// gives without loading anything, and the row before last is always entry
+/// [`LEAF_ENTRY`]. A power of two above 32, so that masked indices need no
+/// bounds check.
+const ROW_ENTRIES: usize = 64;
+const _: () = assert!(ROW_ENTRIES.is_power_of_two() && ROW_ENTRIES > MAX_N + 1);
+
+/// The row-table entry of the row before last, `N - 2`, for every N.
+const LEAF_ENTRY: usize = MAX_N - 2;
+
+/// The row-table entry of the row below the queens of `columns`.
+#[inline(always)]
+fn row_entry(columns: u32) -> usize {
+    columns.count_ones() as usize
+}
+
 /// One entry of a [`Walker`]'s stack: a row with squares left to try and
 /// the masks they were found with, 16 bytes stored and loaded together.
 #[derive(Clone, Copy, Default)]
@@ -42,17 +61,15 @@ struct Entry {
 /// second walker's steps fill that wait.
 struct Walker<const TIES: bool> {
     sub: Subproblem,
-    /// The row before last, whose live squares are leaves.
-    leaf_row: usize,
     /// Index of the top entry; 0 when the walk is over (slot 0 is unused).
     top: usize,
-    rows: [u32; SLOTS],
     entries: [Entry; SLOTS],
-    /// The subproblem's forbidden columns, in an array whose indices,
-    /// masked, need no bounds check.
-    forbidden: [u32; SLOTS],
-    /// With `TIES`, the queen of each row on the current path, one bit.
-    queens: [u32; SLOTS],
+    /// The subproblem's forbidden columns, by row-table entry (see
+    /// [`ROW_ENTRIES`]).
+    forbidden: [u32; ROW_ENTRIES],
+    /// With `TIES`, the queen of each row on the current path, one bit, by
+    /// row-table entry.
+    queens: [u32; ROW_ENTRIES],
     /// Whether to count classes rather than solutions.
     classes: bool,
     /// Each unchecked leaf counts `orbit`: 1 for classes, else the orbit of
@@ -80,12 +97,10 @@ impl<const TIES: bool> Walker<TIES> {
                 right: 0,
                 forbidden: [0; MAX_N + 1],
             },
-            leaf_row: 0,
             top: 0,
-            forbidden: [0; SLOTS],
-            rows: [0; SLOTS],
+            forbidden: [0; ROW_ENTRIES],
             entries: [Entry::default(); SLOTS],
-            queens: [0; SLOTS],
+            queens: [0; ROW_ENTRIES],
             classes,
             orbit: 1,
             id: None,
@@ -116,12 +131,13 @@ impl<const TIES: bool> Walker<TIES> {
         debug_assert!(self.id.is_none());
         self.id = Some(id);
         self.orbit = if self.classes { 1 } else { sub.kind.orbit() };
-        self.forbidden[..MAX_N].copy_from_slice(&sub.forbidden[..MAX_N]);
-        self.leaf_row = sub.n - 2;
+        let n = sub.n;
+        let first = row_entry(sub.columns) - sub.start;
+        self.forbidden[first..first + n + 1].copy_from_slice(&sub.forbidden[..n + 1]);
         if TIES {
             // Only the checks at the leaves read the placed queens and the
             // subproblem itself.
-            self.queens[..MAX_N].copy_from_slice(&sub.queens);
+            self.queens[first..first + n].copy_from_slice(&sub.queens[..n]);
             self.sub.clone_from(sub);
         }
         let start = sub.start;
@@ -133,12 +149,11 @@ impl<const TIES: bool> Walker<TIES> {
             sub.forbidden[start + 1],
         );
         let (columns, left, right) = (sub.columns, sub.left, sub.right);
-        if start == self.leaf_row {
+        if start == n - 2 {
             self.score(columns, left, right, live);
             self.top = 0;
         } else {
             self.top = usize::from(live != 0);
-            self.rows[1] = start as u32;
             self.entries[1] = Entry {
                 live,
                 columns,
@@ -163,13 +178,15 @@ impl<const TIES: bool> Walker<TIES> {
     #[inline(always)]
     fn step(&mut self) {
         let top = self.top & (SLOTS - 1);
-        let row = self.rows[top] as usize;
         let entry = self.entries[top];
         let bit = entry.live & entry.live.wrapping_neg();
         let rest = entry.live ^ bit;
         self.entries[top].live = rest;
+        // The row-table entry of the entry's row, from its columns mask,
+        // in parallel with the bit scan.
+        let row = row_entry(entry.columns);
         if TIES {
-            self.queens[row & (SLOTS - 1)] = bit;
+            self.queens[row & (ROW_ENTRIES - 1)] = bit;
         }
         let columns = entry.columns | bit;
         let left = (entry.left | bit) << 1;
@@ -180,16 +197,15 @@ impl<const TIES: bool> Walker<TIES> {
             columns,
             left,
             right,
-            forbidden[next & (SLOTS - 1)],
-            forbidden[(next + 1) & (SLOTS - 1)],
+            forbidden[next & (ROW_ENTRIES - 1)],
+            forbidden[(next + 1) & (ROW_ENTRIES - 1)],
         );
-        let at_leaf = next == self.leaf_row;
+        let at_leaf = next == LEAF_ENTRY;
         // Drop the entry once its last square is taken; write the child
         // where it goes, but count it in only if it is alive and not at
         // the leaves.
         let top = top - usize::from(rest == 0);
         let slot = (top + 1) & (SLOTS - 1);
-        self.rows[slot] = next as u32;
         self.entries[slot] = Entry {
             live: child,
             columns,
@@ -210,8 +226,10 @@ impl<const TIES: bool> Walker<TIES> {
     #[inline(never)]
     fn score_ties(&self, columns: u32, left: u32, right: u32, leaves: u32) -> u64 {
         let mut total = 0;
+        let n = self.sub.n;
+        let first = MAX_N - n;
         let mut queens = [0u32; MAX_N];
-        queens.copy_from_slice(&self.queens[..MAX_N]);
+        queens[..n].copy_from_slice(&self.queens[first..first + n]);
         let _ = self
             .sub
             .for_each_leaf(&queens, columns, left, right, leaves, |rows| {
