@@ -9,7 +9,7 @@
 //!     --cli target/release/queens-simd --update BENCHMARKS.md
 //! ```
 //!
-//! With `--cli`, it also runs `queens-simd N --count --time --kernel K` for
+//! With `--cli`, it also runs `queens-simd N --count --time --threads 1 --kernel K` for
 //! every fast kernel at N = 8, 10, 12 and sets the CLI's figure beside
 //! criterion's. `--plot FILE` moves the plot elsewhere.
 //!
@@ -630,7 +630,7 @@ fn instruction_table(md: &mut String, counts: &BTreeMap<String, u64>) {
 fn cli_table(md: &mut String, medians: &Medians, cli: &Path) -> Result<(), String> {
     let _ = writeln!(
         md,
-        "**`--time` beside criterion**, counting: criterion's median (`simd/count`) and `queens-simd N --count --time --kernel K`, run once each right after the benches:\n"
+        "**`--time` beside criterion**, counting: criterion's median (`simd/count`) and `queens-simd N --count --time --threads 1 --kernel K`, run once each right after the benches:\n"
     );
     let _ = writeln!(
         md,
@@ -643,7 +643,17 @@ fn cli_table(md: &mut String, medians: &Medians, cli: &Path) -> Result<(), Strin
                 continue;
             };
             let output = process::Command::new(cli)
-                .args([&n.to_string(), "--count", "--time", "--kernel", k])
+                // One thread, as criterion's `simd/count` solves: from N = 12 the
+                // CLI would count on every core.
+                .args([
+                    &n.to_string(),
+                    "--count",
+                    "--time",
+                    "--threads",
+                    "1",
+                    "--kernel",
+                    k,
+                ])
                 .output()
                 .map_err(|e| format!("{}: {e}", cli.display()))?;
             let stderr = String::from_utf8_lossy(&output.stderr);

@@ -80,8 +80,8 @@ cfg_if::cfg_if! {
         /// Kernels `auto` may choose from N = [`SYMMETRIC_FROM`] up,
         /// fastest first: the symmetric search visits about an eighth of
         /// the boards. Measured the same way: N = 10, `symmetric-bmi`
-        /// 48 µs, `symmetric` 56 µs, `portable` 63 µs; N = 12, 0.89 ms,
-        /// 1.10 ms and 4.45 ms.
+        /// 44 µs, `symmetric` 64 µs, `portable` 61 µs; N = 12, 0.77 ms,
+        /// 1.19 ms and 4.49 ms.
         const LARGE_N_PREFERENCE: &[Kernel] = &[
             Kernel::SymmetricBmi,
             Kernel::Symmetric,

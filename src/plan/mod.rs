@@ -23,7 +23,7 @@
 //! a shared atomic cursor and feed it to their three interleaved walkers, so
 //! a thread that drew small pieces takes more, and the last pieces to
 //! finish are the smallest: on the reference machine two threads count
-//! N = 15 to 17 1.96 to 1.99 times faster than one. Results reach the
+//! N = 14 to 17 1.91 to 1.96 times faster than one (BENCHMARKS.md). Results reach the
 //! calling thread through a channel it drains every 50 ms (waking it per
 //! subproblem would take time from the workers), where `done` can record
 //! them: the command line's checkpoints and progress bar do.
@@ -195,7 +195,7 @@ impl Plan {
             let sub = &subproblems[i];
             (sub.is_tie(), core::cmp::Reverse(sub.estimate), i)
         });
-        let fingerprint = fingerprint(n, &subproblems);
+        let fingerprint = fingerprint(n, &subproblems, &all);
         Ok(Plan {
             n,
             subproblems,
@@ -235,9 +235,10 @@ impl Plan {
         &self.all
     }
 
-    /// A 64-bit fingerprint of N and of every subproblem's queens and
-    /// constraints (FNV-1a): two plans with the same fingerprint number the
-    /// same subproblems the same way.
+    /// A 64-bit fingerprint of N, of every subproblem's queens and
+    /// constraints, and of the counting order (FNV-1a): two plans with the
+    /// same fingerprint number the same subproblems the same way and cut
+    /// the same shards.
     pub fn fingerprint(&self) -> u64 {
         self.fingerprint
     }
@@ -417,8 +418,9 @@ impl fmt::Display for Subproblem {
     }
 }
 
-/// FNV-1a over the split's version, N and every subproblem's constraints.
-fn fingerprint(n: usize, subproblems: &[Subproblem]) -> u64 {
+/// FNV-1a over the split's version, N, every subproblem's constraints and
+/// the counting order (which decides the shards).
+fn fingerprint(n: usize, subproblems: &[Subproblem], order: &[usize]) -> u64 {
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
     let mut eat = |word: u64| {
         for byte in word.to_le_bytes() {
@@ -443,6 +445,9 @@ fn fingerprint(n: usize, subproblems: &[Subproblem]) -> u64 {
         for row in 0..sub.n {
             eat(u64::from(sub.queens[row]) << 32 | u64::from(sub.forbidden[row]));
         }
+    }
+    for &index in order {
+        eat(index as u64);
     }
     hash
 }
