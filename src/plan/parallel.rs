@@ -150,7 +150,7 @@ pub(super) fn count(
             let (rest, ties, working, caller) = (&rest, &ties, &working, &caller);
             scope.spawn(move || {
                 let mut send = |index, count| {
-                    // The receiver lives until every worker is done.
+                    // The receiver lives until every sender is gone.
                     let _ = sender.send((index, count));
                 };
                 engine.count(
@@ -165,23 +165,26 @@ pub(super) fn count(
                     false,
                     &mut send,
                 );
+                // Hang up first, so that the caller, once woken, finds the
+                // channel closed.
+                drop(sender);
                 if working.fetch_sub(1, Ordering::AcqRel) == 1 {
                     caller.unpark();
                 }
             });
         }
+        drop(sender);
         // The calling thread collects results now and then rather than
         // waiting on the channel, which would wake it (and take a core from
-        // the workers) once per subproblem; the last worker wakes it.
+        // the workers) once per subproblem. The last worker wakes it; a
+        // worker that panics hangs up too, and the scope passes its panic
+        // on once the channel is closed.
         loop {
-            let finished = working.load(Ordering::Acquire) == 0;
-            for (index, count) in results.try_iter() {
-                report(index, count);
+            match results.try_recv() {
+                Ok((index, count)) => report(index, count),
+                Err(mpsc::TryRecvError::Empty) => std::thread::park_timeout(REPORT_INTERVAL),
+                Err(mpsc::TryRecvError::Disconnected) => break,
             }
-            if finished {
-                break;
-            }
-            std::thread::park_timeout(REPORT_INTERVAL);
         }
     });
     Ok(total)
