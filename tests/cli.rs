@@ -3,25 +3,10 @@
 
 mod common;
 
-use assert_cmd::Command;
+use common::{queens, stdout_of};
 use predicates::prelude::*;
 use queens_simd::Kernel;
 use queens_simd::kernel::Task;
-
-fn queens() -> Command {
-    Command::cargo_bin("queens-simd").unwrap()
-}
-
-fn stdout_of(args: &[&str]) -> String {
-    let out = queens()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).unwrap()
-}
 
 #[test]
 fn count_prints_the_number_alone() {

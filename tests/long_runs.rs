@@ -7,27 +7,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
-use common::A000170;
+use common::{A000170, queens, stdout_of};
 use predicates::prelude::*;
-
-fn queens() -> Command {
-    Command::cargo_bin("queens-simd").unwrap()
-}
 
 fn binary() -> PathBuf {
     assert_cmd::cargo::cargo_bin("queens-simd")
-}
-
-fn stdout_of(args: &[&str]) -> String {
-    let out = queens()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).unwrap()
 }
 
 /// A fresh directory under the target directory for one test's files.

@@ -81,6 +81,18 @@ impl<'a> Queue<'a> {
     }
 }
 
+/// Counts what is left of `rest`, then of `ties` (the walkers count ties in
+/// a pass of their own), reporting each subproblem through `done`.
+fn drain(engine: Engine, rest: &Queue<'_>, ties: &Queue<'_>, done: &mut dyn FnMut(usize, Count)) {
+    engine.count(
+        &mut core::iter::from_fn(|| rest.claim()),
+        false,
+        false,
+        done,
+    );
+    engine.count(&mut core::iter::from_fn(|| ties.claim()), true, false, done);
+}
+
 pub(super) fn count(
     plan: &Plan,
     indices: &[usize],
@@ -127,18 +139,7 @@ pub(super) fn count(
         .threads
         .min(rest.subproblems.len() + ties.subproblems.len());
     if threads <= 1 {
-        engine.count(
-            &mut core::iter::from_fn(|| rest.claim()),
-            false,
-            false,
-            &mut report,
-        );
-        engine.count(
-            &mut core::iter::from_fn(|| ties.claim()),
-            true,
-            false,
-            &mut report,
-        );
+        drain(engine, &rest, &ties, &mut report);
         return Ok(total);
     }
     let (sender, results) = mpsc::channel::<(usize, Count)>();
@@ -153,18 +154,7 @@ pub(super) fn count(
                     // The receiver lives until every sender is gone.
                     let _ = sender.send((index, count));
                 };
-                engine.count(
-                    &mut core::iter::from_fn(|| rest.claim()),
-                    false,
-                    false,
-                    &mut send,
-                );
-                engine.count(
-                    &mut core::iter::from_fn(|| ties.claim()),
-                    true,
-                    false,
-                    &mut send,
-                );
+                drain(engine, rest, ties, &mut send);
                 // Hang up first, so that the caller, once woken, finds the
                 // channel closed.
                 drop(sender);

@@ -64,3 +64,20 @@ pub fn kernels_under_test() -> Vec<Kernel> {
 pub fn require_all() -> bool {
     std::env::var("QUEENS_SIMD_REQUIRE_ALL").is_ok_and(|v| v == "1")
 }
+
+/// The `queens-simd` binary of this build, ready for arguments.
+pub fn queens() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("queens-simd").unwrap()
+}
+
+/// What `queens-simd ARGS` prints on stdout, asserting that it succeeds.
+pub fn stdout_of(args: &[&str]) -> String {
+    let out = queens()
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}

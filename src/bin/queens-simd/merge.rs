@@ -33,13 +33,8 @@ pub fn merge(files: &[PathBuf], out: &mut impl Write) -> Result<(), Failure> {
         let shown = path.display();
         if record.plan != expected {
             return Err(refuse(format!(
-                "{shown} is for N = {} with plan {} of {} subproblems, but this version splits N = {} into plan {} of {}",
-                record.plan.n,
-                record.plan.plan,
-                record.plan.subproblems_in_plan,
-                expected.n,
-                expected.plan,
-                expected.subproblems_in_plan
+                "{shown} is for {}, but this version splits it as {expected}",
+                record.plan
             )));
         }
         let covered = Coverage::from_hex(&record.covered, plan.len())

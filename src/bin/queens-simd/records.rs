@@ -104,6 +104,17 @@ pub struct PlanId {
     pub subproblems_in_plan: usize,
 }
 
+impl std::fmt::Display for PlanId {
+    /// `N = 16 (plan 87c4d249fb58cb12, 2430 subproblems)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "N = {} (plan {}, {} subproblems)",
+            self.n, self.plan, self.subproblems_in_plan
+        )
+    }
+}
+
 impl PlanId {
     pub fn of(plan: &Plan) -> PlanId {
         PlanId {

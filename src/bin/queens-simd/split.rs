@@ -138,13 +138,8 @@ fn resume(path: &Path, plan: &Plan, shard: Shard, mine: &[usize]) -> Result<Prog
     let expected = PlanId::of(plan);
     if record.plan != expected {
         return Err(refuse(format!(
-            "checkpoint {shown} is for N = {} (plan {}, {} subproblems), not N = {} (plan {}, {} subproblems)",
-            record.plan.n,
-            record.plan.plan,
-            record.plan.subproblems_in_plan,
-            expected.n,
-            expected.plan,
-            expected.subproblems_in_plan
+            "checkpoint {shown} is for {}, not {expected}",
+            record.plan
         )));
     }
     if record.shard != shard.to_string() {

@@ -276,17 +276,12 @@ impl Engine {
     }
 }
 
-/// [`walker::count_with`] over listed subproblems, for the baseline.
+/// [`walker::count_listed`] compiled for the target's baseline.
 fn count_listed(listed: Listed<'_>, ties: bool, classes: bool, done: &mut dyn FnMut(usize, Count)) {
-    if ties {
-        walker::count_with::<true, _>(listed, classes, done);
-    } else {
-        walker::count_with::<false, _>(listed, classes, done);
-    }
+    walker::count_listed(listed, ties, classes, done);
 }
 
-/// [`walker::count_with`] over listed subproblems, with BMI1, BMI2, LZCNT
-/// and POPCNT.
+/// [`walker::count_listed`] compiled with BMI1, BMI2, LZCNT and POPCNT.
 #[cfg(all(target_arch = "x86_64", not(queens_simd_force_portable)))]
 #[target_feature(enable = "bmi1,bmi2,lzcnt,popcnt")]
 fn count_listed_bmi(
@@ -295,11 +290,7 @@ fn count_listed_bmi(
     classes: bool,
     done: &mut dyn FnMut(usize, Count),
 ) {
-    if ties {
-        walker::count_with::<true, _>(listed, classes, done);
-    } else {
-        walker::count_with::<false, _>(listed, classes, done);
-    }
+    walker::count_listed(listed, ties, classes, done);
 }
 
 /// Enumeration is the same for both builds: each class's canonical form

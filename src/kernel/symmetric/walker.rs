@@ -141,13 +141,7 @@ impl<const TIES: bool> Walker<TIES> {
             self.sub.clone_from(sub);
         }
         let start = sub.start;
-        let live = live_squares(
-            sub.columns,
-            sub.left,
-            sub.right,
-            sub.forbidden[start],
-            sub.forbidden[start + 1],
-        );
+        let live = sub.live();
         let (columns, left, right) = (sub.columns, sub.left, sub.right);
         if start == n - 2 {
             self.score(columns, left, right, live);
@@ -290,6 +284,23 @@ pub(super) fn count_with<const TIES: bool, S: Borrow<Subproblem>>(
         if let Some((id, total)) = walker.take_result() {
             done(id, total);
         }
+    }
+}
+
+/// [`count_with`] over subproblems chosen by the caller (`listed`), all
+/// ties or (`ties == false`) none. Inlined into each of its callers, which
+/// compile it for their own target features.
+#[inline(always)]
+pub(super) fn count_listed(
+    listed: super::Listed<'_>,
+    ties: bool,
+    classes: bool,
+    done: &mut dyn FnMut(usize, Count),
+) {
+    if ties {
+        count_with::<true, _>(listed, classes, done);
+    } else {
+        count_with::<false, _>(listed, classes, done);
     }
 }
 
