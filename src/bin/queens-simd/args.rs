@@ -65,6 +65,11 @@ pub struct Args {
     #[arg(long, value_name = "FILE", requires = "count", conflicts_with_all = ["unique", "time"])]
     pub checkpoint: Option<PathBuf>,
 
+    /// Seconds between checkpoint writes, at most (default 0.5; 0: after
+    /// every finished subproblem).
+    #[arg(long, value_name = "SECONDS", requires = "checkpoint", value_parser = parse_interval)]
+    pub checkpoint_interval: Option<f64>,
+
     /// No progress bar (it shows only on a terminal anyway).
     #[arg(long)]
     pub quiet: bool,
@@ -126,6 +131,13 @@ fn parse_threads(text: &str) -> Result<usize, String> {
         _ => Err(format!(
             "--threads must be a whole number from 1 to {MAX_THREADS}"
         )),
+    }
+}
+
+fn parse_interval(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(v) if (0.0..=86400.0).contains(&v) => Ok(v),
+        _ => Err("--checkpoint-interval must be a number of seconds from 0 to 86400".into()),
     }
 }
 

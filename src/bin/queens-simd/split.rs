@@ -40,6 +40,16 @@ pub fn count(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             seconds: 0.0,
         },
     };
+    if let Some(path) = &args.checkpoint
+        && progress.done.len() > 0
+    {
+        eprintln!(
+            "queens-simd: resuming from checkpoint {}: {} of {} subproblems done",
+            path.display(),
+            progress.done.len(),
+            mine.len()
+        );
+    }
     let todo: Vec<usize> = mine
         .iter()
         .copied()
@@ -51,6 +61,9 @@ pub fn count(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let mut last_write = started;
     let mut write_failed = None;
     let checkpoint = args.checkpoint.as_deref();
+    let interval = args
+        .checkpoint_interval
+        .map_or(CHECKPOINT_INTERVAL, Duration::from_secs_f64);
     let save = |progress: &Progress, elapsed: f64| -> std::io::Result<()> {
         match checkpoint {
             Some(path) => records::write_atomically(
@@ -79,7 +92,7 @@ pub fn count(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
                 mine.len()
             ));
         }
-        if checkpoint.is_some() && last_write.elapsed() >= CHECKPOINT_INTERVAL {
+        if checkpoint.is_some() && last_write.elapsed() >= interval {
             last_write = Instant::now();
             let elapsed = previous_seconds + started.elapsed().as_secs_f64();
             if let Err(e) = save(&progress, elapsed) {
