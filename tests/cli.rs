@@ -234,7 +234,7 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
         (&["abc"], "N must be a whole number"),
         (&["33"], "N must be from 0 to 32"),
         (&["8.5"], "N must be a whole number"),
-        (&["99999999999999999999"], "N must be a whole number"),
+        (&["99999999999999999999"], "N must be from 0 to 32"),
         (&["--kernel", "nope"], "unknown kernel 'nope'"),
         (&["9", "--format", "hex"], "up to 8x8"),
         (&["--format", "xml"], "invalid value 'xml'"),

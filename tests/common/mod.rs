@@ -81,3 +81,18 @@ pub fn stdout_of(args: &[&str]) -> String {
         .clone();
     String::from_utf8(out).unwrap()
 }
+
+/// The program `name` on PATH, or `None` after saying the test using it
+/// is skipped (a failure with `QUEENS_SIMD_REQUIRE_ALL=1`).
+pub fn tool(name: &str) -> Option<std::path::PathBuf> {
+    let found = std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+        .map(|dir| dir.join(name))
+        .find(|path| path.is_file());
+    if found.is_none() {
+        assert!(!require_all(), "`{name}` is needed for this test");
+        eprintln!("SKIPPED: no `{name}` on PATH");
+    }
+    found
+}

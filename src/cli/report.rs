@@ -3,11 +3,11 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use queens_simd::kernel::{Role, Task};
-use queens_simd::verify::{self, Cell, Row};
-use queens_simd::{Kernel, MAX_N};
+use crate::kernel::{Role, Task};
+use crate::verify::{self, Cell, Row};
+use crate::{Kernel, MAX_N};
 
-use crate::output::Failure;
+use super::Failure;
 
 /// `--kernels`: every kernel, whether it runs here, its sizes, its role, and
 /// which kernel `auto` picks for each N, counting and enumerating.
@@ -46,7 +46,7 @@ pub fn kernels(out: &mut impl Write) -> Result<(), Failure> {
         writeln!(out, "{label}: {}", auto_choices(task))?;
     }
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
-    match queens_simd::plan::Options::default().counting_kernel() {
+    match crate::plan::Options::default().counting_kernel() {
         Ok(kernel) => writeln!(
             out,
             "counts on threads, in shards and with checkpoints: {kernel} (symmetric kernels only; N 12-32 on {threads} threads by default)"
@@ -57,8 +57,8 @@ pub fn kernels(out: &mut impl Write) -> Result<(), Failure> {
         None => writeln!(out, "asm picks: {}", Kernel::Asm.resolve(0))?,
         Some(why) => writeln!(out, "asm picks: none ({why})")?,
     }
-    if queens_simd::dispatch::PORTABLE_FORCED {
-        writeln!(out, "{}", queens_simd::dispatch::FORCED_BECAUSE)?;
+    if crate::dispatch::PORTABLE_FORCED {
+        writeln!(out, "{}", crate::dispatch::FORCED_BECAUSE)?;
     }
     Ok(())
 }

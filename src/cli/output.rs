@@ -3,9 +3,10 @@
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 
-use queens_simd::{Board, Count, Error, Kernel, fundamental};
+use crate::{Board, Count, Kernel, fundamental};
 
-use crate::args::Format;
+use super::Failure;
+use super::args::Format;
 
 /// Lists every solution (or every fundamental one) of `n` in `format`,
 /// followed by the total where the format has one.
@@ -96,30 +97,4 @@ pub fn write_json_fields(
         out,
         "{{\"n\":{n},\"kernel\":\"{kernel}\",\"unique\":{unique}"
     )
-}
-
-/// Why listing stopped early.
-#[derive(Debug)]
-pub enum Failure {
-    /// Bad input, found by the library.
-    Input(Error),
-    /// Writing failed (a closed pipe among others).
-    Output(io::Error),
-    /// A file given as input (a shard record, a checkpoint) that cannot be
-    /// used, and why.
-    Refused(String),
-    /// The checkpoint could not be written.
-    Checkpoint(String),
-}
-
-impl From<Error> for Failure {
-    fn from(e: Error) -> Failure {
-        Failure::Input(e)
-    }
-}
-
-impl From<io::Error> for Failure {
-    fn from(e: io::Error) -> Failure {
-        Failure::Output(e)
-    }
 }

@@ -6,93 +6,103 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use queens_simd::Count;
-use queens_simd::plan::{Plan, Shard};
 
-use crate::args::{Args, Format};
-use crate::output::{self, Failure};
-use crate::records::{self, Checkpoint, Coverage, PlanId, ShardRecord};
+use crate::plan::{Plan, Shard};
 
-/// How often, at most, the checkpoint file is rewritten.
-const CHECKPOINT_INTERVAL: Duration = Duration::from_millis(500);
+use super::Failure;
+use super::args::{Format, PlanCount, Solve};
+use super::files::{self, CheckpointLock};
+use super::output;
+use super::records::{Checkpoint, PlanId, ShardRecord, Tally};
 
 /// What is known of a count before this run: from the checkpoint, if any.
 struct Progress {
-    done: Coverage,
-    count: Count,
+    tally: Tally,
     seconds: f64,
 }
 
 /// Counts N (or one shard of it) through its plan and prints the total, or
 /// with `--shard` the shard's record.
-pub fn count(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
-    let plan = Plan::new(args.n)?;
-    let shard = args.shard.unwrap_or(Shard::WHOLE);
-    let options = crate::plan_options(args);
+pub fn count(solve: &Solve, request: &PlanCount, out: &mut impl Write) -> Result<(), Failure> {
+    let plan = Plan::new(solve.n)?;
+    let shard = request.shard.unwrap_or(Shard::WHOLE);
+    let options = super::plan_options(solve.kernel, request.threads);
     let kernel = options.counting_kernel()?;
     let mine = plan.shard(shard);
 
-    let mut progress = match &args.checkpoint {
-        Some(path) if path.exists() => resume(path, &plan, shard, &mine)?,
+    // Held to the end of the run: a second run on the same checkpoint is
+    // refused instead of racing this one.
+    let _lock = match &request.checkpoint {
+        Some((path, _)) => Some(CheckpointLock::take(path).map_err(Failure::Refused)?),
+        None => None,
+    };
+    let mut progress = match &request.checkpoint {
+        Some((path, _)) if std::fs::symlink_metadata(path).is_ok() => {
+            resume(path, &plan, shard)?
+        }
         _ => Progress {
-            done: Coverage::empty(plan.len()),
-            count: 0,
+            tally: Tally::empty(plan.len()),
             seconds: 0.0,
         },
     };
-    if let Some(path) = &args.checkpoint
-        && progress.done.len() > 0
+    if let Some((path, _)) = &request.checkpoint
+        && !progress.tally.is_empty()
     {
         eprintln!(
             "queens-simd: resuming from checkpoint {}: {} of {} subproblems done",
             path.display(),
-            progress.done.len(),
+            progress.tally.len(),
             mine.len()
         );
     }
     let todo: Vec<usize> = mine
         .iter()
         .copied()
-        .filter(|&i| !progress.done.contains(i))
+        .filter(|&i| !progress.tally.contains(i))
         .collect();
 
-    let bar = progress_bar(args, &plan, &mine, &todo);
+    let bar = progress_bar(request.quiet, &plan, &mine, &todo);
     let started = Instant::now();
-    let mut last_write = started;
-    let mut write_failed = None;
-    let checkpoint = args.checkpoint.as_deref();
-    let interval = args
-        .checkpoint_interval
-        .map_or(CHECKPOINT_INTERVAL, Duration::from_secs_f64);
-    let save = |progress: &Progress, elapsed: f64| -> std::io::Result<()> {
-        match checkpoint {
-            Some(path) => records::write_atomically(
-                path,
-                &Checkpoint::new(&plan, shard, &progress.done, progress.count, elapsed),
-            ),
+    let previous_seconds = progress.seconds;
+    let save = |progress: &Progress, seconds: f64| -> std::io::Result<()> {
+        match &request.checkpoint {
+            Some((path, _)) => {
+                let checkpoint = Checkpoint {
+                    plan: PlanId::of(&plan),
+                    shard,
+                    count: total_of(&progress.tally)?,
+                    tally: progress.tally.clone(),
+                    seconds,
+                };
+                files::replace(path, &checkpoint.to_bytes())
+            }
             None => Ok(()),
         }
     };
-    let previous_seconds = progress.seconds;
     // Written before counting, so that a path that cannot be written fails
     // now rather than after hours of work.
-    if let Some(path) = checkpoint {
+    if let Some((path, _)) = &request.checkpoint {
         save(&progress, previous_seconds).map_err(|e| {
             Failure::Checkpoint(format!("cannot write checkpoint {}: {e}", path.display()))
         })?;
     }
+    let interval = request
+        .checkpoint
+        .as_ref()
+        .map_or(Duration::MAX, |(_, interval)| *interval);
+    let mut last_write = started;
+    let mut write_failed = None;
     plan.count(&todo, &options, |index, count| {
-        progress.done.insert(index);
-        progress.count += count;
+        progress.tally.insert(index, count);
         if !bar.is_hidden() {
             bar.inc(plan.get(index).map_or(1, |s| s.estimate()));
             bar.set_message(format!(
                 "{}/{} subproblems",
-                progress.done.len(),
+                progress.tally.len(),
                 mine.len()
             ));
         }
-        if checkpoint.is_some() && last_write.elapsed() >= interval {
+        if last_write.elapsed() >= interval {
             last_write = Instant::now();
             let elapsed = previous_seconds + started.elapsed().as_secs_f64();
             if let Err(e) = save(&progress, elapsed) {
@@ -109,45 +119,55 @@ pub fn count(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     })?;
     bar.finish_and_clear();
     let seconds = previous_seconds + started.elapsed().as_secs_f64();
-    if let Some(path) = checkpoint {
-        // A failed write along the way matters only if the last one fails
-        // too: then the earliest reason is the one to show.
-        save(&progress, seconds).map_err(|e| {
-            let e = write_failed.take().unwrap_or(e);
-            Failure::Checkpoint(format!("cannot write checkpoint {}: {e}", path.display()))
-        })?;
+    let count = total_of(&progress.tally).map_err(|e| Failure::Refused(e.to_string()))?;
+    if let Some((path, _)) = &request.checkpoint
+        && let Err(e) = save(&progress, seconds)
+    {
+        // The count is finished and is printed below: only the record of
+        // it on disk is behind. The earliest failure is the one to show.
+        let e = write_failed.take().unwrap_or(e);
+        eprintln!(
+            "queens-simd: warning: the count is finished, but checkpoint {} could not be saved ({e}); it may still show an earlier state",
+            path.display()
+        );
     }
 
-    if args.shard.is_some() {
+    if let Some(shard) = request.shard {
         let record = ShardRecord {
-            format: records::SHARD_FORMAT.into(),
-            version: records::VERSION,
             plan: PlanId::of(&plan),
-            shard: shard.to_string(),
-            subproblems: progress.done.len(),
-            covered: progress.done.to_hex(),
-            count: progress.count.to_string(),
+            shard,
+            count,
+            tally: progress.tally,
             kernel: kernel.to_string(),
             threads: options.threads,
             seconds,
         };
-        serde_json::to_writer_pretty(&mut *out, &record).map_err(std::io::Error::from)?;
-        writeln!(out)?;
-    } else if args.format == Format::Json {
-        output::write_json_fields(out, args.n, kernel, false)?;
-        writeln!(out, ",\"count\":{}}}", progress.count)?;
+        out.write_all(&record.to_bytes())?;
+    } else if solve.format == Format::Json {
+        output::write_json_fields(out, solve.n, kernel, false)?;
+        writeln!(out, ",\"count\":{count}}}")?;
     } else {
-        writeln!(out, "{}", progress.count)?;
+        writeln!(out, "{count}")?;
     }
     Ok(())
 }
 
+/// The sum of a tally's counts. A checkpoint's counts are at most N!
+/// (checked when it is read), and so are this run's: their sum fits.
+fn total_of(tally: &Tally) -> std::io::Result<crate::Count> {
+    tally
+        .total()
+        .ok_or_else(|| std::io::Error::other("the counts add up to more than 128 bits"))
+}
+
 /// The progress of a count from its checkpoint file, which must belong to
 /// the same plan and shard.
-fn resume(path: &Path, plan: &Plan, shard: Shard, mine: &[usize]) -> Result<Progress, Failure> {
+fn resume(path: &Path, plan: &Plan, shard: Shard) -> Result<Progress, Failure> {
     let refuse = Failure::Refused;
-    let record: Checkpoint = records::read(path, records::CHECKPOINT_FORMAT).map_err(refuse)?;
     let shown = path.display();
+    let bytes = files::read_record(path).map_err(|e| refuse(format!("checkpoint: {e}")))?;
+    let (record, _) =
+        Checkpoint::parse(&bytes).map_err(|why| refuse(format!("checkpoint {shown} {why}")))?;
     let expected = PlanId::of(plan);
     if record.plan != expected {
         return Err(refuse(format!(
@@ -155,39 +175,22 @@ fn resume(path: &Path, plan: &Plan, shard: Shard, mine: &[usize]) -> Result<Prog
             record.plan
         )));
     }
-    if record.shard != shard.to_string() {
+    if record.shard != shard {
         return Err(refuse(format!(
             "checkpoint {shown} is for shard {}, not {shard}",
             record.shard
         )));
     }
-    let done = Coverage::from_hex(&record.done, plan.len())
-        .map_err(|e| refuse(format!("checkpoint {shown}: {e}")))?;
-    let mine = Coverage::of(plan.len(), mine);
-    if let Some(stray) = (0..plan.len()).find(|&i| done.contains(i) && !mine.contains(i)) {
-        return Err(refuse(format!(
-            "checkpoint {shown} lists subproblem {stray}, which is not in shard {shard}"
-        )));
-    }
-    if done.len() != record.subproblems_done {
-        return Err(refuse(format!(
-            "checkpoint {shown} says {} subproblems are done but lists {}",
-            record.subproblems_done,
-            done.len()
-        )));
-    }
-    let count = records::parse_count(&record.count, path).map_err(refuse)?;
     Ok(Progress {
-        done,
-        count,
+        tally: record.tally,
         seconds: record.seconds,
     })
 }
 
 /// A bar on stderr, weighted by the subproblems' estimates, if stderr is a
 /// terminal and `--quiet` is not given; else a hidden one.
-fn progress_bar(args: &Args, plan: &Plan, mine: &[usize], todo: &[usize]) -> ProgressBar {
-    if args.quiet || !std::io::stderr().is_terminal() {
+fn progress_bar(quiet: bool, plan: &Plan, mine: &[usize], todo: &[usize]) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
     let weight = |indices: &[usize]| -> u64 {

@@ -1,0 +1,618 @@
+//! The command line, parsed in two steps: clap reads the words into
+//! [`Args`] (every flag optional, no defaults, so that "given" and "left
+//! out" differ), then [`Args::validate`] checks the flags against each other
+//! and yields a [`Request`]. Every flag that only means something with
+//! another is refused without it, and every combination is either honoured
+//! or refused with one line.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::kernel::Task;
+use crate::plan::{SPLIT_FROM, Shard};
+use crate::{Kernel, MAX_N};
+
+/// N when none is given.
+pub const DEFAULT_N: usize = 8;
+
+/// `--max-n` when none is given.
+pub const DEFAULT_MAX_N: usize = 12;
+
+/// How often a checkpoint is rewritten when `--checkpoint-interval` is not
+/// given.
+pub const DEFAULT_CHECKPOINT_INTERVAL: Duration = Duration::from_millis(500);
+
+/// Most threads accepted: far more than any machine's cores, few enough
+/// that a typo does not start a million threads.
+pub const MAX_THREADS: usize = 4096;
+
+/// Count and list the solutions of the N-Queens puzzle.
+#[derive(Debug, Parser)]
+#[command(name = "queens-simd", version, about, long_about = None)]
+pub struct Args {
+    /// `merge`, or none to solve N.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    /// Board size N, from 0 to 32 (default 8).
+    #[arg(value_parser = parse_n, allow_negative_numbers = true)]
+    pub n: Option<usize>,
+
+    /// Print only the number of solutions.
+    #[arg(long)]
+    pub count: bool,
+
+    /// Only the fundamental solutions: one per class under the 8 symmetries
+    /// of the square, in canonical form.
+    #[arg(long)]
+    pub unique: bool,
+
+    /// How to print each solution (default board); with --count, `json`
+    /// wraps the number in a JSON object.
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+
+    /// Kernel to solve with (default auto; see --kernels).
+    #[arg(long, value_parser = parse_kernel)]
+    pub kernel: Option<Kernel>,
+
+    /// List every kernel, whether this CPU runs it, and what auto picks.
+    /// Takes no other argument.
+    #[arg(long)]
+    pub kernels: bool,
+
+    /// Check every kernel and reference solver against the portable kernel
+    /// on full solution sets, for N = 0 to --max-n.
+    #[arg(long)]
+    pub verify: bool,
+
+    /// Largest N for --verify (default 12, at most 15).
+    #[arg(long, value_parser = parse_max_n)]
+    pub max_n: Option<usize>,
+
+    /// Threads to count on (default: every core); needs --count. Counting
+    /// splits the board into subproblems from N = 12 up (symmetric kernels
+    /// only); below, one thread is fastest and is what runs.
+    #[arg(long, value_parser = parse_threads, allow_hyphen_values = true)]
+    pub threads: Option<usize>,
+
+    /// Count only shard I of M (`I/M`, from 0/M to M-1/M) and print a JSON
+    /// record of it, for `queens-simd merge`; needs --count.
+    #[arg(long, value_parser = parse_shard, allow_hyphen_values = true)]
+    pub shard: Option<Shard>,
+
+    /// Record finished subproblems in FILE as the count goes (replaced
+    /// atomically), and resume from it if it exists; needs --count.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+
+    /// Seconds between checkpoint writes, at most (default 0.5; 0: after
+    /// every finished subproblem); needs --checkpoint.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_interval)]
+    pub checkpoint_interval: Option<Duration>,
+
+    /// No progress bar (it shows only on a terminal anyway); needs --count.
+    #[arg(long)]
+    pub quiet: bool,
+
+    /// Also report the solve time in microseconds on stderr: the median
+    /// batch of solves after 0.5 s of warm-up, as criterion measures.
+    #[arg(long)]
+    pub time: bool,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check that shard records (from --shard) prove their counts and cover
+    /// every subproblem of one plan exactly once, and print the total.
+    Merge {
+        /// The records, one per shard.
+        #[arg(required = true, value_name = "FILES")]
+        files: Vec<PathBuf>,
+
+        /// Also recount K subproblems chosen at random on this machine and
+        /// compare them with the records (a spot check of the machines that
+        /// wrote them).
+        #[arg(long, value_name = "K", value_parser = parse_recount)]
+        recount: Option<usize>,
+
+        /// Seed of the random choice of --recount, to repeat a spot check
+        /// (default: a fresh one, printed on stderr).
+        #[arg(long, value_name = "S", value_parser = parse_seed)]
+        seed: Option<u64>,
+
+        /// Threads to recount on (default: every core); needs --recount.
+        #[arg(long, value_parser = parse_threads, allow_hyphen_values = true)]
+        threads: Option<usize>,
+    },
+}
+
+/// Output formats for listed solutions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Boards drawn with `@` and `.`, a blank line between boards, then a total.
+    Board,
+    /// One solution per line: N column indices, row 0 first.
+    Columns,
+    /// The seed-000 64-bit bitboard in hexadecimal (N <= 8).
+    Hex,
+    /// One JSON object.
+    Json,
+}
+
+impl Format {
+    fn flag(self) -> &'static str {
+        match self {
+            Format::Board => "--format board",
+            Format::Columns => "--format columns",
+            Format::Hex => "--format hex",
+            Format::Json => "--format json",
+        }
+    }
+}
+
+/// What the command line asks for, its flags checked against each other.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Request {
+    /// `--kernels`.
+    Kernels,
+    /// `--verify [--max-n M]`.
+    Verify {
+        /// Largest N to check.
+        max_n: usize,
+    },
+    /// `merge FILES…`.
+    Merge(Merge),
+    /// Count or list the solutions of N.
+    Solve(Solve),
+}
+
+/// `merge FILES… [--recount K [--seed S] [--threads T]]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Merge {
+    /// The shard records.
+    pub files: Vec<PathBuf>,
+    /// The spot check, if asked for.
+    pub recount: Option<Recount>,
+}
+
+/// `--recount K [--seed S] [--threads T]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recount {
+    /// How many subproblems to recount.
+    pub subproblems: usize,
+    /// The seed of their choice, if given.
+    pub seed: Option<u64>,
+    /// Threads to recount on, if given.
+    pub threads: Option<usize>,
+}
+
+/// Solving N: listing, counting, or counting through a plan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solve {
+    /// Board size.
+    pub n: usize,
+    /// What `auto` chooses its kernel for.
+    pub task: Task,
+    /// Counting (`--count`), not listing.
+    pub count: bool,
+    /// The kernel asked for (`auto` if none).
+    pub kernel: Kernel,
+    /// How solutions, or with a count its JSON object, are printed.
+    pub format: Format,
+    /// Also time the solve (`--time`).
+    pub time: bool,
+    /// Counting through a plan (threads, shard, checkpoint), if this count
+    /// goes through one.
+    pub plan: Option<PlanCount>,
+}
+
+/// A count through a plan: the subproblems of one shard, on threads, with
+/// an optional checkpoint.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanCount {
+    /// Threads, if given (else every core).
+    pub threads: Option<usize>,
+    /// The shard, if `--shard` was given (then a record is printed).
+    pub shard: Option<Shard>,
+    /// The checkpoint file and how often to rewrite it.
+    pub checkpoint: Option<(PathBuf, Duration)>,
+    /// No progress bar.
+    pub quiet: bool,
+}
+
+/// What parsing the words of a command line gives.
+#[derive(Debug, PartialEq)]
+pub enum Parsed {
+    /// Something to do.
+    Request(Request),
+    /// Help or version text to print on stdout, then exit 0.
+    Print(String),
+}
+
+/// Parses a command line (the program's name first, as
+/// [`std::env::args_os`] gives it). Any problem is one line, without the
+/// `queens-simd: error: ` prefix.
+pub fn parse_from<I, T>(words: I) -> Result<Parsed, String>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    match Args::try_parse_from(words) {
+        Ok(args) => args.validate().map(Parsed::Request),
+        Err(err) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                err.kind(),
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+            ) {
+                return Ok(Parsed::Print(err.to_string()));
+            }
+            Err(one_line(&err.to_string()))
+        }
+    }
+}
+
+/// clap's message is several lines (the problem, sometimes a list of the
+/// arguments concerned, then usage): keep the problem, on one line.
+fn one_line(text: &str) -> String {
+    let problem: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.is_empty() && !l.starts_with("Usage:"))
+        .collect();
+    let problem = problem.join(" ");
+    let problem = problem.strip_prefix("error: ").unwrap_or(&problem);
+    format!("{problem} (see --help)")
+}
+
+impl Args {
+    /// The flags that were given, as they are spelt, but for N and the
+    /// subcommand.
+    fn given_flags(&self) -> Vec<&'static str> {
+        let mut given = Vec::new();
+        let mut note = |is_given: bool, flag: &'static str| {
+            if is_given {
+                given.push(flag);
+            }
+        };
+        note(self.count, "--count");
+        note(self.unique, "--unique");
+        note(self.format.is_some(), "--format");
+        note(self.kernel.is_some(), "--kernel");
+        note(self.kernels, "--kernels");
+        note(self.verify, "--verify");
+        note(self.max_n.is_some(), "--max-n");
+        note(self.threads.is_some(), "--threads");
+        note(self.shard.is_some(), "--shard");
+        note(self.checkpoint.is_some(), "--checkpoint");
+        note(self.checkpoint_interval.is_some(), "--checkpoint-interval");
+        note(self.quiet, "--quiet");
+        note(self.time, "--time");
+        given
+    }
+
+    /// Checks the flags against each other.
+    pub fn validate(self) -> Result<Request, String> {
+        let given = self.given_flags();
+        if let Some(Command::Merge {
+            files,
+            recount,
+            seed,
+            threads,
+        }) = self.command
+        {
+            if let Some(n) = self.n {
+                return Err(format!(
+                    "merge takes shard records, not N ({n}): queens-simd merge FILES... (see --help)"
+                ));
+            }
+            if let Some(flag) = given.first() {
+                return Err(format!(
+                    "{flag} does not apply to merge; merge's own options come after it (see --help)"
+                ));
+            }
+            let recount = match (recount, seed, threads) {
+                (Some(subproblems), seed, threads) => Some(Recount {
+                    subproblems,
+                    seed,
+                    threads,
+                }),
+                (None, Some(_), _) => return Err("--seed goes with --recount".into()),
+                (None, None, Some(_)) => return Err("--threads goes with --recount".into()),
+                (None, None, None) => None,
+            };
+            return Ok(Request::Merge(Merge { files, recount }));
+        }
+
+        if self.kernels {
+            if let Some(n) = self.n {
+                return Err(format!("--kernels takes no N (got {n}) and no other flag"));
+            }
+            if let Some(flag) = given.iter().find(|&&f| f != "--kernels") {
+                return Err(format!("--kernels takes no other flag (got {flag})"));
+            }
+            return Ok(Request::Kernels);
+        }
+
+        if self.verify {
+            if let Some(n) = self.n {
+                return Err(format!(
+                    "--verify checks every N from 0 to --max-n; give --max-n M instead of N ({n})"
+                ));
+            }
+            if let Some(flag) = given
+                .iter()
+                .find(|&&f| f != "--verify" && f != "--max-n")
+            {
+                return Err(format!("{flag} does not apply to --verify"));
+            }
+            return Ok(Request::Verify {
+                max_n: self.max_n.unwrap_or(DEFAULT_MAX_N),
+            });
+        }
+        if self.max_n.is_some() {
+            return Err("--max-n goes with --verify".into());
+        }
+        self.validate_solve().map(Request::Solve)
+    }
+
+    /// The checks of a request to solve N.
+    fn validate_solve(self) -> Result<Solve, String> {
+        let n = self.n.unwrap_or(DEFAULT_N);
+        let kernel = self.kernel.unwrap_or(Kernel::Auto);
+        let task = match (self.unique, self.count) {
+            (true, _) => Task::Fundamental,
+            (false, true) => Task::Count,
+            (false, false) => Task::Enumerate,
+        };
+        // Flags that only mean something with --count.
+        let counting_only = [
+            (self.threads.is_some(), "--threads"),
+            (self.shard.is_some(), "--shard"),
+            (self.checkpoint.is_some(), "--checkpoint"),
+            (self.quiet, "--quiet"),
+        ];
+        if !self.count
+            && let Some((_, flag)) = counting_only.iter().find(|(given, _)| *given)
+        {
+            return Err(format!("{flag} goes with --count"));
+        }
+        if self.checkpoint_interval.is_some() && self.checkpoint.is_none() {
+            return Err("--checkpoint-interval goes with --checkpoint".into());
+        }
+        if self.unique {
+            for (given, flag) in [
+                (self.threads.is_some(), "--threads"),
+                (self.shard.is_some(), "--shard"),
+                (self.checkpoint.is_some(), "--checkpoint"),
+            ] {
+                if given {
+                    return Err(format!(
+                        "{flag} counts all solutions through a plan; fundamental solutions (--unique) are counted on one thread"
+                    ));
+                }
+            }
+        }
+        if self.time && (self.shard.is_some() || self.checkpoint.is_some()) {
+            let flag = if self.shard.is_some() {
+                "--shard"
+            } else {
+                "--checkpoint"
+            };
+            return Err(format!(
+                "--time repeats a solve many times; it cannot be combined with {flag}"
+            ));
+        }
+        let format = self.format.unwrap_or(Format::Board);
+        if let Some(given) = self.format {
+            if self.shard.is_some() {
+                return Err(format!(
+                    "--shard prints a JSON record; {} does not apply",
+                    given.flag()
+                ));
+            }
+            if self.count && given != Format::Json {
+                return Err(format!(
+                    "{} lists solutions; with --count only --format json applies",
+                    given.flag()
+                ));
+            }
+        }
+        if format == Format::Hex && n > 8 {
+            return Err(format!(
+                "the 64-bit bitboard holds boards up to 8x8, but N = {n} was asked"
+            ));
+        }
+
+        // Through a plan: always with a shard or a checkpoint, and for a
+        // plain count where auto would split (a symmetric kernel from
+        // SPLIT_FROM). Below SPLIT_FROM a count runs on one thread whatever
+        // --threads says, with any kernel, as auto does.
+        let splittable = matches!(
+            kernel,
+            Kernel::Auto | Kernel::Symmetric | Kernel::SymmetricBmi
+        );
+        let symmetric_count = task == Task::Count
+            && n >= SPLIT_FROM
+            && matches!(
+                kernel.resolve_for(n, task),
+                Kernel::Symmetric | Kernel::SymmetricBmi
+            );
+        let through_plan = self.shard.is_some() || self.checkpoint.is_some() || symmetric_count;
+        if (self.shard.is_some() || self.checkpoint.is_some()) && !splittable {
+            return Err(not_splittable(kernel));
+        }
+        if self.threads.is_some_and(|t| t > 1) && !through_plan && n >= SPLIT_FROM {
+            return Err(not_splittable(kernel));
+        }
+        let plan = through_plan.then(|| PlanCount {
+            threads: self.threads,
+            shard: self.shard,
+            checkpoint: self.checkpoint.map(|path| {
+                (
+                    path,
+                    self.checkpoint_interval
+                        .unwrap_or(DEFAULT_CHECKPOINT_INTERVAL),
+                )
+            }),
+            quiet: self.quiet,
+        });
+        Ok(Solve {
+            n,
+            task,
+            count: self.count,
+            kernel,
+            format,
+            time: self.time,
+            plan,
+        })
+    }
+}
+
+fn not_splittable(kernel: Kernel) -> String {
+    crate::Error::NotSplittable(kernel).to_string()
+}
+
+fn parse_n(text: &str) -> Result<usize, String> {
+    parse_bounded(text, 0, MAX_N as u64, "N").map(|v| v as usize)
+}
+
+fn parse_max_n(text: &str) -> Result<usize, String> {
+    parse_bounded(text, 0, crate::verify::MAX_VERIFY_N as u64, "--max-n").map(|v| v as usize)
+}
+
+fn parse_threads(text: &str) -> Result<usize, String> {
+    parse_bounded(text, 1, MAX_THREADS as u64, "--threads").map(|v| v as usize)
+}
+
+/// Most subproblems `--recount` takes: more than any plan has.
+const MAX_RECOUNT: u64 = 1 << 20;
+
+fn parse_recount(text: &str) -> Result<usize, String> {
+    parse_bounded(text, 1, MAX_RECOUNT, "--recount").map(|v| v as usize)
+}
+
+fn parse_seed(text: &str) -> Result<u64, String> {
+    parse_bounded(text, 0, u64::MAX, "--seed")
+}
+
+/// A whole number from `min` to `max`: digits only, or a minus sign and
+/// digits for a number that is then out of range.
+fn parse_bounded(text: &str, min: u64, max: u64, what: &str) -> Result<u64, String> {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "{what} must be a whole number from {min} to {max}"
+        ));
+    }
+    match text.parse::<u64>() {
+        Ok(v) if (min..=max).contains(&v) => Ok(v),
+        _ => Err(format!("{what} must be from {min} to {max}")),
+    }
+}
+
+/// Longest `--checkpoint-interval`: a day.
+const MAX_INTERVAL_SECONDS: f64 = 86_400.0;
+
+fn parse_interval(text: &str) -> Result<Duration, String> {
+    let seconds: Option<f64> = text.parse().ok();
+    match seconds {
+        // `contains` is false for NaN, and "inf" is past the end.
+        Some(s) if (0.0..=MAX_INTERVAL_SECONDS).contains(&s) => Ok(Duration::from_secs_f64(s)),
+        _ => Err(format!(
+            "--checkpoint-interval must be a number of seconds from 0 to {MAX_INTERVAL_SECONDS}"
+        )),
+    }
+}
+
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    text.parse().map_err(|e: crate::Error| e.to_string())
+}
+
+fn parse_kernel(name: &str) -> Result<Kernel, String> {
+    name.parse().map_err(|e: crate::Error| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(words: &str) -> Result<Request, String> {
+        let words = std::iter::once("queens-simd").chain(words.split_whitespace());
+        match parse_from(words)? {
+            Parsed::Request(request) => Ok(request),
+            Parsed::Print(text) => Err(format!("printed {text}")),
+        }
+    }
+
+    #[test]
+    fn clap_accepts_its_own_definition() {
+        use clap::CommandFactory;
+        Args::command().debug_assert();
+    }
+
+    #[test]
+    fn defaults() {
+        let Request::Solve(solve) = parse("").unwrap() else {
+            panic!()
+        };
+        assert_eq!(
+            (solve.n, solve.task, solve.kernel, solve.format),
+            (8, Task::Enumerate, Kernel::Auto, Format::Board)
+        );
+        assert_eq!(parse("--verify"), Ok(Request::Verify { max_n: 12 }));
+    }
+
+    #[test]
+    fn counts_go_through_a_plan_where_auto_splits() {
+        let plan = |words| match parse(words).unwrap() {
+            Request::Solve(solve) => solve.plan,
+            other => panic!("{other:?}"),
+        };
+        assert!(plan("8 --count").is_none());
+        assert!(plan("8 --count --threads 2 --kernel symmetric").is_none());
+        assert!(plan("8 --count --shard 0/1").is_some());
+        assert!(plan("16 --count --kernel portable --threads 1").is_none());
+        assert!(plan("12 --count --checkpoint c.json --kernel symmetric").is_some());
+    }
+
+    #[test]
+    fn every_flag_that_needs_another_is_refused_without_it() {
+        for words in [
+            "8 --count --max-n 5",
+            "--kernels --shard 0/2",
+            "--kernels --threads 2",
+            "--kernels 20",
+            "--verify --shard 0/2",
+            "--verify --threads 3",
+            "20 --verify",
+            "--verify --kernel sse41",
+            "8 --threads 2",
+            "8 --quiet",
+            "8 --shard 0/2",
+            "8 --checkpoint c.json",
+            "8 --count --checkpoint-interval 1",
+            "8 --count --format columns",
+            "8 --count --shard 0/2 --format json",
+            "8 --count --unique --threads 2",
+            "8 --count --shard 0/2 --time",
+            "16 --count --kernel portable --threads 2",
+            "12 --count --kernel sse41 --shard 0/2",
+            "9 --format hex",
+            "merge a.json --seed 3",
+            "merge a.json --threads 2",
+            "--count merge a.json",
+            "12 merge a.json",
+        ] {
+            let refused = parse(words);
+            assert!(refused.is_err(), "{words}: {refused:?}");
+            let line = refused.unwrap_err();
+            assert!(!line.contains('\n'), "{words}: {line}");
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! Reading and writing the CLI's files safely in shared directories:
+//! records are read only from regular files, up to a size limit; a file is
+//! replaced through a fresh temporary file that cannot be a planted link,
+//! and is removed again on error; a checkpoint is locked for the run.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+/// The largest record read: well above the largest a count can write
+/// (N = 32 in one shard, about 1.3 MB: 37,086 subproblems with a count of
+/// up to 32 hex digits each), far below what would strain memory.
+pub const MAX_RECORD_BYTES: u64 = 4 << 20;
+
+/// The contents of the regular file at `path` (links followed), at most
+/// [`MAX_RECORD_BYTES`]; one line saying why not otherwise. A FIFO, a
+/// device or a directory is refused without being read (nor waited on).
+pub fn read_record(path: &Path) -> Result<Vec<u8>, String> {
+    let shown = path.display();
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // Opening a FIFO for reading would wait for a writer; with
+        // O_NONBLOCK it does not, and the check below refuses it.
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    let file = options
+        .open(path)
+        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let metadata = file
+        .metadata()
+        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+    if !metadata.is_file() {
+        return Err(format!(
+            "{shown} is not a regular file ({}): records are read from regular files only",
+            kind_of(&metadata.file_type())
+        ));
+    }
+    if metadata.len() > MAX_RECORD_BYTES {
+        return Err(too_large(path, metadata.len()));
+    }
+    let mut bytes = Vec::with_capacity(metadata.len() as usize);
+    // A file that grows while it is read still stops at the limit.
+    file.take(MAX_RECORD_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+    if bytes.len() as u64 > MAX_RECORD_BYTES {
+        return Err(too_large(path, bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+fn too_large(path: &Path, bytes: u64) -> String {
+    format!(
+        "{} has {bytes} bytes or more, over the {MAX_RECORD_BYTES} a record can have",
+        path.display()
+    )
+}
+
+/// What kind of file a non-regular file is, in words.
+fn kind_of(kind: &fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() { "a directory" } else { "not a file" }
+}
+
+/// Replaces `path` with `bytes`: written in one call to a new temporary
+/// file in the same directory (a random name, created exclusively, so no
+/// link or file planted there is followed or reused), flushed to disk, then
+/// renamed over `path`. A crash at any moment leaves either the old file or
+/// the new one; on error the temporary file is removed. A link at `path`
+/// itself is replaced, not followed.
+pub fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let directory = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let name = path.file_name().ok_or_else(|| {
+        io::Error::new(io::ErrorKind::InvalidInput, "the path names no file")
+    })?;
+    let mut prefix = std::ffi::OsString::from(".");
+    prefix.push(name);
+    prefix.push(".");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // As `File::create` would (the umask applies), not tempfile's 0600:
+        // a checkpoint is as readable as any other output.
+        builder.permissions(fs::Permissions::from_mode(0o666));
+    }
+    let mut temporary = builder.tempfile_in(directory)?;
+    temporary.write_all(bytes)?;
+    temporary.as_file().sync_all()?;
+    temporary.persist(path).map_err(|e| e.error)?;
+    // Make the rename itself durable where the platform allows it.
+    if let Ok(dir) = File::open(directory) {
+        let _ = dir.sync_all();
+    }
+    Ok(())
+}
+
+/// A lock on a checkpoint for one run, held until dropped: an advisory lock
+/// on `FILE.lock` beside it (the checkpoint itself is replaced by renames,
+/// so it cannot carry the lock). The lock file stays after the run: removing
+/// it would let two runs lock two different files of the same name.
+#[derive(Debug)]
+pub struct CheckpointLock {
+    _file: File,
+}
+
+impl CheckpointLock {
+    /// The lock file of `checkpoint`.
+    pub fn path_for(checkpoint: &Path) -> PathBuf {
+        let mut path = checkpoint.as_os_str().to_owned();
+        path.push(".lock");
+        PathBuf::from(path)
+    }
+
+    /// Takes the lock, or says why not in one line: another run holds it,
+    /// or the lock file cannot be opened (a link is refused, not followed).
+    pub fn take(checkpoint: &Path) -> Result<CheckpointLock, String> {
+        let path = CheckpointLock::path_for(checkpoint);
+        let shown = path.display();
+        let mut options = OpenOptions::new();
+        options.read(true).write(true).create(true).truncate(false);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY);
+        }
+        let file = options
+            .open(&path)
+            .map_err(|e| format!("cannot open the checkpoint's lock file {shown}: {e}"))?;
+        let is_file = file.metadata().is_ok_and(|m| m.is_file());
+        if !is_file {
+            return Err(format!(
+                "the checkpoint's lock file {shown} is not a regular file"
+            ));
+        }
+        match file.try_lock() {
+            Ok(()) => Ok(CheckpointLock { _file: file }),
+            Err(fs::TryLockError::WouldBlock) => Err(format!(
+                "checkpoint {} is in use by another run ({shown} is locked); wait for it to finish or give another file",
+                checkpoint.display()
+            )),
+            Err(fs::TryLockError::Error(e)) => {
+                Err(format!("cannot lock the checkpoint's lock file {shown}: {e}"))
+            }
+        }
+    }
+}

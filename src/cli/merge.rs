@@ -1,0 +1,202 @@
+//! `queens-simd merge FILES… [--recount K]`: adds up shard records after
+//! checking each one's arithmetic and that together they cover every
+//! subproblem of one plan exactly once; optionally recounts a random sample
+//! of subproblems here to catch a machine that counted wrong.
+
+use std::collections::BTreeSet;
+use std::hash::BuildHasher;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::Count;
+use crate::plan::{Options, Plan};
+
+use super::Failure;
+use super::args::{Merge, Recount};
+use super::files;
+use super::records::ShardRecord;
+
+/// How many missing subproblems, or shards, a refusal names.
+const NAMED: usize = 5;
+
+pub fn merge(request: &Merge, out: &mut impl Write) -> Result<(), Failure> {
+    let refuse = Failure::Refused;
+    let mut records: Vec<(&Path, ShardRecord)> = Vec::new();
+    let mut plan: Option<Plan> = None;
+    for path in &request.files {
+        let shown = path.display();
+        let bytes = files::read_record(path).map_err(refuse)?;
+        let (record, its_plan) =
+            ShardRecord::parse(&bytes).map_err(|why| refuse(format!("{shown} {why}")))?;
+        if let Some((first_path, first)) = records.first()
+            && record.plan != first.plan
+        {
+            return Err(refuse(format!(
+                "{shown} is for {}, but {} is for {}",
+                record.plan,
+                first_path.display(),
+                first.plan
+            )));
+        }
+        plan.get_or_insert(its_plan);
+        records.push((path, record));
+    }
+    let plan = plan.expect("merge has at least one file");
+
+    // Which file counts each subproblem.
+    let mut owner: Vec<Option<usize>> = vec![None; plan.len()];
+    let mut total: Count = 0;
+    for (at, (path, record)) in records.iter().enumerate() {
+        for (index, _) in record.tally.iter() {
+            if let Some(other) = owner[index].replace(at) {
+                let (other_path, other_record) = &records[other];
+                return Err(refuse(format!(
+                    "subproblem {index} is counted twice: by {} (shard {}) and by {} (shard {})",
+                    other_path.display(),
+                    other_record.shard,
+                    path.display(),
+                    record.shard
+                )));
+            }
+        }
+        total = total.checked_add(record.count).ok_or_else(|| {
+            refuse(format!(
+                "the counts add up to more than 128 bits at {}",
+                path.display()
+            ))
+        })?;
+    }
+    let missing: Vec<usize> = (0..plan.len()).filter(|&i| owner[i].is_none()).collect();
+    if !missing.is_empty() {
+        let named: Vec<String> = missing.iter().take(NAMED).map(usize::to_string).collect();
+        return Err(refuse(format!(
+            "{} of the {} subproblems of N = {} are in no file (first: {}){}",
+            missing.len(),
+            plan.len(),
+            plan.n(),
+            named.join(", "),
+            missing_shards(&plan, &records, &missing)
+        )));
+    }
+    if let Some(recount) = &request.recount {
+        spot_check(&plan, recount, &records, &owner)?;
+    }
+    writeln!(out, "{total}")?;
+    Ok(())
+}
+
+/// `"; shard 2/4 is missing"` when every record is a shard of the same
+/// `m`: the shards of the missing subproblems, at most [`NAMED`] of them
+/// (never a list of every shard: `m` can be huge).
+fn missing_shards(plan: &Plan, records: &[(&Path, ShardRecord)], missing: &[usize]) -> String {
+    let m = records[0].1.shard.count();
+    if records.iter().any(|(_, r)| r.shard.count() != m) {
+        return String::new();
+    }
+    let mut position = vec![0; plan.len()];
+    for (at, &index) in plan.all().iter().enumerate() {
+        position[index] = at;
+    }
+    let shards: BTreeSet<usize> = missing.iter().map(|&i| position[i] % m).collect();
+    let mut named: Vec<String> = shards
+        .iter()
+        .take(NAMED)
+        .map(|i| format!("{i}/{m}"))
+        .collect();
+    if shards.len() > NAMED {
+        named.push(format!("and {} more", shards.len() - NAMED));
+    }
+    match shards.len() {
+        1 => format!("; shard {} is missing", named[0]),
+        _ => format!("; shards {} are missing", named.join(", ")),
+    }
+}
+
+/// Recounts `recount.subproblems` subproblems chosen at random (all of them
+/// if there are no more) and compares each with the record that counts it.
+/// The seed is printed on stderr, so that the same check can be repeated.
+fn spot_check(
+    plan: &Plan,
+    recount: &Recount,
+    records: &[(&Path, ShardRecord)],
+    owner: &[Option<usize>],
+) -> Result<(), Failure> {
+    let seed = recount
+        .seed
+        .unwrap_or_else(|| std::hash::RandomState::new().hash_one(std::process::id()));
+    let chosen = choose(plan.len(), recount.subproblems, seed);
+    eprintln!(
+        "queens-simd: recounting {} of the {} subproblems, chosen with --seed {seed}",
+        chosen.len(),
+        plan.len()
+    );
+    let mut options = Options::default();
+    if let Some(threads) = recount.threads {
+        options.threads = threads;
+    }
+    let mut wrong: Option<(usize, Count)> = None;
+    plan.count(&chosen, &options, |index, count| {
+        let (_, record) = &records[owner[index].expect("every subproblem has an owner")];
+        if record.tally.get(index) != Some(count) && wrong.is_none() {
+            wrong = Some((index, count));
+        }
+    })?;
+    if let Some((index, count)) = wrong {
+        let (path, record) = &records[owner[index].expect("checked above")];
+        return Err(Failure::Refused(format!(
+            "{} says subproblem {index} has {} solutions, but it has {count} (recounted here with --seed {seed})",
+            PathBuf::from(path).display(),
+            record.tally.get(index).unwrap_or_default()
+        )));
+    }
+    eprintln!("queens-simd: the {} recounted subproblems agree with the records", chosen.len());
+    Ok(())
+}
+
+/// `k` distinct numbers from `0..len` (all of them if `k >= len`), chosen
+/// by a partial Fisher-Yates shuffle driven by SplitMix64 from `seed`:
+/// the same on every machine for the same seed.
+pub fn choose(len: usize, k: usize, seed: u64) -> Vec<usize> {
+    let mut state = seed;
+    let mut next = move || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let mut pool: Vec<usize> = (0..len).collect();
+    let k = k.min(len);
+    for i in 0..k {
+        // Modulo bias is below 2^-40 for any plan's size: irrelevant here.
+        let j = i + (next() % (len - i) as u64) as usize;
+        pool.swap(i, j);
+    }
+    pool.truncate(k);
+    pool
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn choices_are_distinct_repeatable_and_spread() {
+        let a = choose(1000, 50, 7);
+        assert_eq!(a, choose(1000, 50, 7));
+        assert_ne!(a, choose(1000, 50, 8));
+        let distinct: BTreeSet<usize> = a.iter().copied().collect();
+        assert_eq!(distinct.len(), 50);
+        assert!(a.iter().all(|&i| i < 1000));
+        assert_eq!(choose(5, 9, 1).len(), 5);
+        assert!(choose(0, 3, 1).is_empty());
+        // Every number gets chosen sometimes.
+        let mut seen = [false; 20];
+        for seed in 0..200 {
+            for i in choose(20, 2, seed) {
+                seen[i] = true;
+            }
+        }
+        assert!(seen.iter().all(|&s| s));
+    }
+}

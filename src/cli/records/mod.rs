@@ -1,0 +1,531 @@
+//! The files the CLI writes for long counts, and the checks that make them
+//! trustworthy: shard records (`--shard`, read back by `merge`) and
+//! checkpoints (`--checkpoint`).
+//!
+//! Both are one JSON object (version 2) that carries, beside its total, the
+//! count of every subproblem it covers (see [`Tally`]) and a SHA-256
+//! checksum of its contents. Reading one proves its arithmetic before
+//! anything is added up:
+//!
+//! * it parses into a typed structure: an unknown key, a repeated key, a
+//!   missing key or a value of the wrong type is refused;
+//! * the checksum matches (`sha256:` and the hex digest of the record's
+//!   compact JSON without its `checksum` key, keys in the order written:
+//!   `jq -cj 'del(.checksum)' FILE | sha256sum` computes it);
+//! * it belongs to this version's plan of its N (fingerprint and size), its
+//!   shard is `i/m` and the subproblems it covers are that shard's (all of
+//!   them for a shard record, some for a checkpoint);
+//! * every subproblem's count fits a `u128` and is a multiple of what its
+//!   kind counts per board (8, or 2 for a tie), the counts add up, with
+//!   checked arithmetic, to the record's own count.
+//!
+//! The checksum catches a damaged or hand-edited file; it is no signature:
+//! a faulty or dishonest machine can write a consistent record with wrong
+//! counts. `merge --recount K` catches those by recounting some subproblems.
+//! Counts are strings: JSON readers that hold numbers as doubles (jq,
+//! JavaScript) would round counts above 2^53.
+
+mod tally;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+pub use tally::Tally;
+
+use crate::plan::{Plan, Shard, SubproblemKind};
+use crate::{Count, MAX_N};
+
+/// The `format` of a shard record.
+pub const SHARD_FORMAT: &str = "queens-simd shard";
+/// The `format` of a checkpoint.
+pub const CHECKPOINT_FORMAT: &str = "queens-simd checkpoint";
+/// The version this crate writes and reads.
+pub const VERSION: u32 = 2;
+
+/// The plan a record belongs to; two records can be combined only if these
+/// agree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlanId {
+    /// Board side.
+    pub n: usize,
+    /// [`Plan::fingerprint`] in hexadecimal.
+    pub fingerprint: String,
+    /// [`Plan::len`].
+    pub subproblems: usize,
+}
+
+impl PlanId {
+    /// The identity of `plan`.
+    pub fn of(plan: &Plan) -> PlanId {
+        PlanId {
+            n: plan.n(),
+            fingerprint: format!("{:016x}", plan.fingerprint()),
+            subproblems: plan.len(),
+        }
+    }
+}
+
+impl std::fmt::Display for PlanId {
+    /// `N = 16 (plan 87c4d249fb58cb12, 2430 subproblems)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "N = {} (plan {}, {} subproblems)",
+            self.n, self.fingerprint, self.subproblems
+        )
+    }
+}
+
+/// What `--shard` prints: one finished shard, every subproblem's count.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShardRecord {
+    /// Its plan.
+    pub plan: PlanId,
+    /// Which shard.
+    pub shard: Shard,
+    /// Every subproblem of the shard, with its count.
+    pub tally: Tally,
+    /// Their total.
+    pub count: Count,
+    /// The kernel that counted.
+    pub kernel: String,
+    /// The threads it counted on.
+    pub threads: usize,
+    /// Wall-clock seconds of counting (across resumed runs, with a
+    /// checkpoint).
+    pub seconds: f64,
+}
+
+/// What `--checkpoint` keeps: the subproblems of a shard finished so far,
+/// each with its count.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checkpoint {
+    /// Its plan.
+    pub plan: PlanId,
+    /// The shard being counted (`0/1` for a whole count).
+    pub shard: Shard,
+    /// The finished subproblems, with their counts.
+    pub tally: Tally,
+    /// Their total.
+    pub count: Count,
+    /// Wall-clock seconds of counting so far.
+    pub seconds: f64,
+}
+
+/// A shard record as written, field by field, in this order.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ShardFile {
+    format: String,
+    version: u32,
+    n: usize,
+    plan: String,
+    subproblems_in_plan: usize,
+    shard: String,
+    subproblems: usize,
+    covered: String,
+    counts: String,
+    count: String,
+    kernel: String,
+    threads: usize,
+    seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    checksum: Option<String>,
+}
+
+/// A checkpoint as written, field by field, in this order.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CheckpointFile {
+    format: String,
+    version: u32,
+    n: usize,
+    plan: String,
+    subproblems_in_plan: usize,
+    shard: String,
+    subproblems_done: usize,
+    done: String,
+    counts: String,
+    count: String,
+    seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    checksum: Option<String>,
+}
+
+/// What both kinds of file have in common, for the shared checks.
+trait RecordFile: Serialize + DeserializeOwned {
+    const FORMAT: &'static str;
+    fn checksum(&mut self) -> &mut Option<String>;
+    fn n(&self) -> usize;
+}
+
+impl RecordFile for ShardFile {
+    const FORMAT: &'static str = SHARD_FORMAT;
+    fn checksum(&mut self) -> &mut Option<String> {
+        &mut self.checksum
+    }
+    fn n(&self) -> usize {
+        self.n
+    }
+}
+
+impl RecordFile for CheckpointFile {
+    const FORMAT: &'static str = CHECKPOINT_FORMAT;
+    fn checksum(&mut self) -> &mut Option<String> {
+        &mut self.checksum
+    }
+    fn n(&self) -> usize {
+        self.n
+    }
+}
+
+/// `sha256:` and the digest of the compact JSON of `file` without its
+/// checksum.
+fn checksum_of<F: RecordFile>(file: &mut F) -> String {
+    let kept = file.checksum().take();
+    let json = serde_json::to_vec(file).expect("a record serializes");
+    *file.checksum() = kept;
+    let digest = Sha256::digest(&json);
+    let mut text = String::from("sha256:");
+    for byte in digest {
+        text.push_str(&format!("{byte:02x}"));
+    }
+    text
+}
+
+/// Pretty JSON with its checksum, and a final newline.
+fn to_bytes<F: RecordFile>(mut file: F) -> Vec<u8> {
+    let checksum = checksum_of(&mut file);
+    *file.checksum() = Some(checksum);
+    let mut bytes = serde_json::to_vec_pretty(&file).expect("a record serializes");
+    bytes.push(b'\n');
+    bytes
+}
+
+/// Parses `bytes` as a record of `F`'s format, checks its checksum and
+/// builds its plan: the checks that need nothing but the file.
+fn parse_file<F: RecordFile>(bytes: &[u8]) -> Result<(F, Plan), String> {
+    let what = F::FORMAT;
+    // A first look for the format and version, so that another kind of
+    // file, or another version, is named as such.
+    let peek: serde_json::Value =
+        serde_json::from_slice(bytes).map_err(|e| format!("is not a JSON record: {e}"))?;
+    let format = peek.get("format").and_then(|f| f.as_str());
+    if format != Some(what) {
+        return Err(match format {
+            Some(other) => format!("is a {other} record, not a {what} record"),
+            None => format!("is not a {what} record (no \"format\": \"{what}\")"),
+        });
+    }
+    match peek.get("version").and_then(|v| v.as_u64()) {
+        Some(v) if v == u64::from(VERSION) => {}
+        Some(1) => {
+            return Err(format!(
+                "is a version 1 {what} record, which carries no per-subproblem counts and no checksum; this version reads only version {VERSION}: count it again"
+            ));
+        }
+        other => {
+            return Err(format!(
+                "is a {what} record of version {}; this version reads version {VERSION}",
+                other.map_or("?".to_owned(), |v| v.to_string())
+            ));
+        }
+    }
+    // Parsed again from the bytes, not from `peek`, whose map would have
+    // kept only the last of two equal keys.
+    let mut file: F =
+        serde_json::from_slice(bytes).map_err(|e| format!("is not a valid {what} record: {e}"))?;
+    let Some(written) = file.checksum().clone() else {
+        return Err(format!("has no checksum: not a {what} record as written"));
+    };
+    if written != checksum_of(&mut file) {
+        return Err(
+            "does not match its checksum: it was changed or damaged after it was written".into(),
+        );
+    }
+    let n = file.n();
+    if n > MAX_N {
+        return Err(format!("is for N = {n}, but N is at most {MAX_N}"));
+    }
+    let plan = Plan::new(n).map_err(|e| e.to_string())?;
+    Ok((file, plan))
+}
+
+/// The checks shared by both kinds: the plan, the shard, the tally and its
+/// arithmetic. Every subproblem of the tally must be in the shard.
+fn check_tally(
+    plan: &Plan,
+    fingerprint: &str,
+    subproblems_in_plan: usize,
+    shard: &str,
+    bitmap: &str,
+    counts: &str,
+    count: &str,
+) -> Result<(PlanId, Shard, Tally, Count), String> {
+    let expected = PlanId::of(plan);
+    let id = PlanId {
+        n: plan.n(),
+        fingerprint: fingerprint.to_owned(),
+        subproblems: subproblems_in_plan,
+    };
+    if id != expected {
+        return Err(format!(
+            "is for {id}, but this version splits it as {expected}"
+        ));
+    }
+    let shard: Shard = shard
+        .parse()
+        .map_err(|e: crate::Error| format!("has {e}"))?;
+    let tally = Tally::decode(bitmap, counts, plan.len())?;
+    let count = parse_decimal(count)?;
+    let in_shard = shard_members(plan, shard);
+    if let Some((index, _)) = tally.iter().find(|&(index, _)| !in_shard[index]) {
+        return Err(format!(
+            "counts subproblem {index}, which is not in shard {shard}"
+        ));
+    }
+    for (index, sub_count) in tally.iter() {
+        let step = per_board(plan, index);
+        if sub_count % step != 0 {
+            return Err(format!(
+                "says subproblem {index} ({}) has {sub_count} solutions, but its count is always a multiple of {step}",
+                plan.get(index).map_or_else(String::new, |s| s.kind().to_string())
+            ));
+        }
+    }
+    let Some(total) = tally.total() else {
+        return Err("has subproblem counts whose sum does not fit 128 bits".into());
+    };
+    // N queens, one per row and column, can be placed in N! ways: no count
+    // of N can be larger (and N! < 2^118 for N <= 32, so sums of counts
+    // that pass this check cannot overflow).
+    let arrangements: Count = (1..=plan.n() as Count).product();
+    if total > arrangements {
+        return Err(format!(
+            "says its subproblems have {total} solutions, more than the {arrangements} ways to place {} queens one per row and column",
+            plan.n()
+        ));
+    }
+    if total != count {
+        return Err(format!(
+            "says its count is {count}, but its {} subproblems' counts add up to {total}",
+            tally.len()
+        ));
+    }
+    Ok((expected, shard, tally, count))
+}
+
+/// Whether each subproblem of `plan` is in `shard`.
+pub fn shard_members(plan: &Plan, shard: Shard) -> Vec<bool> {
+    let mut member = vec![false; plan.len()];
+    for index in plan.shard(shard) {
+        member[index] = true;
+    }
+    member
+}
+
+/// What every count of subproblem `index` is a multiple of: each board of a
+/// corner or edge subproblem stands for the 8 of its class, each of a tie
+/// for 2, 4 or 8.
+fn per_board(plan: &Plan, index: usize) -> Count {
+    match plan.get(index).map(|s| s.kind()) {
+        Some(SubproblemKind::Corner | SubproblemKind::Edge { .. }) => 8,
+        Some(SubproblemKind::Tie { .. }) => 2,
+        _ => 1,
+    }
+}
+
+/// A count as this crate writes it: decimal digits, no sign, no leading
+/// zero, fitting a [`Count`].
+fn parse_decimal(text: &str) -> Result<Count, String> {
+    let canonical = !text.is_empty()
+        && text.bytes().all(|b| b.is_ascii_digit())
+        && (text == "0" || !text.starts_with('0'));
+    let shown: String = text.chars().take(50).collect();
+    if !canonical {
+        return Err(format!("has count '{shown}', not a whole decimal number"));
+    }
+    text.parse()
+        .map_err(|_| format!("has count '{shown}', which does not fit 128 bits"))
+}
+
+impl ShardRecord {
+    /// Parses and checks a shard record (see the module's documentation);
+    /// one line saying what is wrong otherwise, to follow the file's name.
+    pub fn parse(bytes: &[u8]) -> Result<(ShardRecord, Plan), String> {
+        let (file, plan) = parse_file::<ShardFile>(bytes)?;
+        let (id, shard, tally, count) = check_tally(
+            &plan,
+            &file.plan,
+            file.subproblems_in_plan,
+            &file.shard,
+            &file.covered,
+            &file.counts,
+            &file.count,
+        )?;
+        let wanted = plan.shard(shard);
+        if tally.len() != wanted.len() {
+            let missing = wanted.iter().find(|&&i| !tally.contains(i));
+            return Err(format!(
+                "covers {} of the {} subproblems of shard {shard}{}",
+                tally.len(),
+                wanted.len(),
+                missing.map_or_else(String::new, |i| format!(" (not {i})"))
+            ));
+        }
+        if file.subproblems != tally.len() {
+            return Err(format!(
+                "says it covers {} subproblems but lists {}",
+                file.subproblems,
+                tally.len()
+            ));
+        }
+        if !(file.seconds.is_finite() && file.seconds >= 0.0) || file.threads == 0 {
+            return Err("has a negative time or no thread".into());
+        }
+        let record = ShardRecord {
+            plan: id,
+            shard,
+            tally,
+            count,
+            kernel: file.kernel,
+            threads: file.threads,
+            seconds: file.seconds,
+        };
+        Ok((record, plan))
+    }
+
+    /// The record as written: pretty JSON with its checksum, ending in a
+    /// newline.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        to_bytes(ShardFile {
+            format: SHARD_FORMAT.into(),
+            version: VERSION,
+            n: self.plan.n,
+            plan: self.plan.fingerprint.clone(),
+            subproblems_in_plan: self.plan.subproblems,
+            shard: self.shard.to_string(),
+            subproblems: self.tally.len(),
+            covered: self.tally.bitmap(),
+            counts: self.tally.counts(),
+            count: self.count.to_string(),
+            kernel: self.kernel.clone(),
+            threads: self.threads,
+            seconds: self.seconds,
+            checksum: None,
+        })
+    }
+}
+
+impl Checkpoint {
+    /// Parses and checks a checkpoint (see the module's documentation); one
+    /// line saying what is wrong otherwise, to follow the file's name.
+    pub fn parse(bytes: &[u8]) -> Result<(Checkpoint, Plan), String> {
+        let (file, plan) = parse_file::<CheckpointFile>(bytes)?;
+        let (id, shard, tally, count) = check_tally(
+            &plan,
+            &file.plan,
+            file.subproblems_in_plan,
+            &file.shard,
+            &file.done,
+            &file.counts,
+            &file.count,
+        )?;
+        if file.subproblems_done != tally.len() {
+            return Err(format!(
+                "says {} subproblems are done but lists {}",
+                file.subproblems_done,
+                tally.len()
+            ));
+        }
+        if !(file.seconds.is_finite() && file.seconds >= 0.0) {
+            return Err("has a negative time".into());
+        }
+        let checkpoint = Checkpoint {
+            plan: id,
+            shard,
+            tally,
+            count,
+            seconds: file.seconds,
+        };
+        Ok((checkpoint, plan))
+    }
+
+    /// The checkpoint as written: pretty JSON with its checksum, ending in
+    /// a newline.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        to_bytes(CheckpointFile {
+            format: CHECKPOINT_FORMAT.into(),
+            version: VERSION,
+            n: self.plan.n,
+            plan: self.plan.fingerprint.clone(),
+            subproblems_in_plan: self.plan.subproblems,
+            shard: self.shard.to_string(),
+            subproblems_done: self.tally.len(),
+            done: self.tally.bitmap(),
+            counts: self.tally.counts(),
+            count: self.count.to_string(),
+            seconds: self.seconds,
+            checksum: None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Kernel;
+
+    /// A real shard record of `n`, counted here.
+    fn record(n: usize, shard: Shard) -> ShardRecord {
+        let plan = Plan::new(n).unwrap();
+        let mut tally = Tally::empty(plan.len());
+        for index in plan.shard(shard) {
+            let count = plan.get(index).unwrap().count(Kernel::Auto).unwrap();
+            assert!(tally.insert(index, count));
+        }
+        ShardRecord {
+            plan: PlanId::of(&plan),
+            shard,
+            count: tally.total().unwrap(),
+            tally,
+            kernel: "symmetric".into(),
+            threads: 1,
+            seconds: 0.25,
+        }
+    }
+
+    #[test]
+    fn a_record_round_trips() {
+        let written = record(9, Shard::new(1, 3).unwrap());
+        let (read, plan) = ShardRecord::parse(&written.to_bytes()).unwrap();
+        assert_eq!(read, written);
+        assert_eq!(plan.n(), 9);
+        let checkpoint = Checkpoint {
+            plan: written.plan.clone(),
+            shard: written.shard,
+            tally: written.tally.clone(),
+            count: written.count,
+            seconds: 1.5,
+        };
+        assert_eq!(Checkpoint::parse(&checkpoint.to_bytes()).unwrap().0, checkpoint);
+    }
+
+    #[test]
+    fn one_kind_is_not_the_other() {
+        let written = record(8, Shard::WHOLE);
+        let refused = Checkpoint::parse(&written.to_bytes()).unwrap_err();
+        assert!(refused.contains("is a queens-simd shard record"), "{refused}");
+    }
+
+    #[test]
+    fn counts_are_multiples_of_their_boards_orbits() {
+        // The check that refuses a count not a multiple of 8 (2 for ties)
+        // must hold for every honest count.
+        for n in [4, 5, 8, 9, 10, 12] {
+            let honest = record(n, Shard::WHOLE);
+            assert!(ShardRecord::parse(&honest.to_bytes()).is_ok(), "N = {n}");
+        }
+    }
+}

@@ -1,0 +1,200 @@
+//! Every combination of flags is honoured or refused with one line: none is
+//! silently dropped. The tables below are the contract; the matrices try
+//! every flag against every mode.
+
+mod common;
+
+use common::queens;
+use predicates::prelude::*;
+
+/// Runs `args` and checks it is refused: exit 2, nothing on stdout, one
+/// line on stderr containing `why`.
+fn refused(args: &[&str], why: &str) {
+    let out = queens()
+        .args(args)
+        .assert()
+        .code(2)
+        .stdout("")
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    assert!(err.starts_with("queens-simd: error: "), "{args:?}: {err}");
+    assert!(err.contains(why), "{args:?}: expected {why:?} in {err}");
+}
+
+/// Runs `args` and checks it is honoured with `stdout`.
+fn honoured(args: &[&str], stdout: &str) {
+    queens().args(args).assert().success().stdout(stdout.to_owned());
+}
+
+/// Each flag with a value it accepts, as given on a solve.
+const SOLVE_FLAGS: &[&[&str]] = &[
+    &["--count"],
+    &["--unique"],
+    &["--format", "json"],
+    &["--kernel", "portable"],
+    &["--max-n", "5"],
+    &["--threads", "2"],
+    &["--shard", "0/2"],
+    &["--checkpoint", "never-written.json"],
+    &["--checkpoint-interval", "1"],
+    &["--quiet"],
+    &["--time"],
+];
+
+#[test]
+fn kernels_takes_nothing_else() {
+    for flag in SOLVE_FLAGS.iter().chain(&[&["--verify"][..], &["20"]]) {
+        let mut args = vec!["--kernels"];
+        args.extend_from_slice(flag);
+        refused(&args, "--kernels takes no");
+    }
+}
+
+#[test]
+fn verify_takes_max_n_only() {
+    for flag in SOLVE_FLAGS.iter().filter(|f| f[0] != "--max-n") {
+        let mut args = vec!["--verify", "--max-n", "3"];
+        args.extend_from_slice(flag);
+        refused(&args, "does not apply to --verify");
+    }
+    refused(&["20", "--verify"], "give --max-n M instead of N (20)");
+    refused(&["--verify", "--max-n", "16"], "--max-n must be from 0 to 15");
+    queens()
+        .args(["--verify", "--max-n", "3"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("all kernels agree for N = 0 to 3"));
+}
+
+#[test]
+fn merge_takes_its_own_options_only() {
+    for flag in SOLVE_FLAGS {
+        let mut args: Vec<&str> = flag.to_vec();
+        args.extend(["merge", "a.json"]);
+        refused(&args, "does not apply to merge");
+    }
+    refused(&["12", "merge", "a.json"], "merge takes shard records, not N");
+    refused(&["merge", "a.json", "--seed", "3"], "--seed goes with --recount");
+    refused(&["merge", "a.json", "--threads", "2"], "--threads goes with --recount");
+    refused(&["merge", "a.json", "--recount", "0"], "--recount must be from 1");
+    refused(&["merge", "a.json", "--count"], "unexpected argument '--count'");
+    refused(&["merge"], "required");
+}
+
+#[test]
+fn counting_flags_need_count() {
+    for flag in ["--threads", "--shard", "--checkpoint", "--quiet"] {
+        let args: Vec<&str> = SOLVE_FLAGS
+            .iter()
+            .find(|f| f[0] == flag)
+            .unwrap()
+            .to_vec();
+        let mut with_n = vec!["8"];
+        with_n.extend(&args);
+        refused(&with_n, &format!("{flag} goes with --count"));
+    }
+    refused(&["8", "--max-n", "5"], "--max-n goes with --verify");
+    refused(&["8", "--count", "--max-n", "5"], "--max-n goes with --verify");
+    refused(
+        &["8", "--count", "--checkpoint-interval", "1"],
+        "--checkpoint-interval goes with --checkpoint",
+    );
+}
+
+#[test]
+fn formats_apply_where_they_mean_something() {
+    for format in ["board", "columns", "hex"] {
+        refused(
+            &["8", "--count", "--format", format],
+            "with --count only --format json applies",
+        );
+    }
+    honoured(
+        &["8", "--count", "--format", "json"],
+        &format!(
+            "{{\"n\":8,\"kernel\":\"{}\",\"unique\":false,\"count\":92}}\n",
+            queens_simd::Kernel::Auto.resolve_for(8, queens_simd::kernel::Task::Count)
+        ),
+    );
+    refused(
+        &["8", "--count", "--shard", "0/2", "--format", "json"],
+        "--shard prints a JSON record",
+    );
+    refused(&["9", "--format", "hex"], "up to 8x8");
+}
+
+#[test]
+fn plans_refuse_what_they_cannot_do() {
+    for flag in ["--threads", "--shard", "--checkpoint"] {
+        let value = SOLVE_FLAGS.iter().find(|f| f[0] == flag).unwrap()[1];
+        refused(
+            &["8", "--count", "--unique", flag, value],
+            "fundamental solutions (--unique) are counted on one thread",
+        );
+    }
+    refused(
+        &["8", "--count", "--shard", "0/2", "--time"],
+        "cannot be combined with --shard",
+    );
+    refused(
+        &["8", "--count", "--checkpoint", "c.json", "--time"],
+        "cannot be combined with --checkpoint",
+    );
+    for kernel in ["portable", "sse41", "heap"] {
+        refused(
+            &["8", "--count", "--shard", "0/2", "--kernel", kernel],
+            "solves whole boards only",
+        );
+    }
+    refused(
+        &["16", "--count", "--threads", "2", "--kernel", "portable"],
+        "solves whole boards only",
+    );
+}
+
+#[test]
+fn an_explicit_symmetric_kernel_behaves_like_auto() {
+    // Below N = 12 a count runs on one thread whatever --threads says,
+    // with auto or with a symmetric kernel named.
+    for kernel in ["auto", "symmetric", "symmetric-bmi"] {
+        let kernel_runs = queens_simd::Kernel::ALL
+            .iter()
+            .chain(&[queens_simd::Kernel::Auto])
+            .any(|k| k.name() == kernel && k.is_available());
+        if !kernel_runs {
+            eprintln!("SKIPPED: kernel {kernel} does not run here");
+            continue;
+        }
+        for n in ["0", "8", "11", "13"] {
+            let expected = format!("{}\n", common::A000170[n.parse::<usize>().unwrap()]);
+            honoured(&[n, "--count", "--threads", "2", "--kernel", kernel], &expected);
+            honoured(&[n, "--count", "--threads", "1", "--kernel", kernel], &expected);
+        }
+        let record = common::stdout_of(&["8", "--count", "--threads", "2", "--shard", "0/1", "--kernel", kernel]);
+        assert!(record.contains("\"count\": \"92\""), "{record}");
+    }
+    // A whole-board kernel on one thread, or below N = 12, is fine too.
+    honoured(&["8", "--count", "--threads", "2", "--kernel", "portable"], "92\n");
+    honoured(&["13", "--count", "--threads", "1", "--kernel", "portable"], "73712\n");
+}
+
+#[test]
+fn help_and_version_exit_0() {
+    queens()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("--checkpoint-interval"));
+    queens()
+        .args(["merge", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("--recount"));
+    queens()
+        .arg("--version")
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("queens-simd "));
+}

@@ -1,0 +1,584 @@
+//! Shard records and checkpoints that were edited, damaged, forged or are
+//! not files at all: each is refused with one line naming the file and
+//! what is wrong (exit 2, nothing on stdout), never added up, never waited
+//! on, never followed into someone else's file.
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command as Process, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{A000170, queens, stdout_of};
+use predicates::prelude::*;
+use queens_simd::Count;
+use queens_simd::cli::records::{Checkpoint, ShardRecord, Tally};
+use queens_simd::plan::Shard;
+
+/// A fresh directory under the target directory for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hostile-{name}"));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Counts every shard of `m` into `dir` and returns the files.
+fn shard_files(dir: &Path, n: usize, m: usize) -> Vec<PathBuf> {
+    (0..m)
+        .map(|i| {
+            let json = stdout_of(&[&n.to_string(), "--count", "--shard", &format!("{i}/{m}")]);
+            let path = dir.join(format!("shard-{i}-of-{m}.json"));
+            fs::write(&path, json).unwrap();
+            path
+        })
+        .collect()
+}
+
+fn read_record(path: &Path) -> ShardRecord {
+    ShardRecord::parse(&fs::read(path).unwrap()).unwrap().0
+}
+
+/// Rewrites the record at `path` after `edit`, with a checksum that matches
+/// its new contents: a forgery only the arithmetic or a recount can catch.
+fn forge(path: &Path, edit: impl FnOnce(&mut ShardRecord)) {
+    let mut record = read_record(path);
+    edit(&mut record);
+    fs::write(path, record.to_bytes()).unwrap();
+}
+
+/// Replaces `from` with `to` in the text of `path`, once.
+fn edit_text(path: &Path, from: &str, to: &str) {
+    let text = fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "{from} in {text}");
+    fs::write(path, text.replacen(from, to, 1)).unwrap();
+}
+
+/// The checksum as the module documents it: SHA-256 of the compact JSON
+/// without the checksum key, keys in the order written (what
+/// `jq -cj 'del(.checksum)'` prints). Computed here from the text, not by
+/// the library, to hold the library to its documentation.
+fn documented_checksum(pretty: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let fields: Vec<String> = pretty
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.starts_with("\"checksum\"") && *l != "{" && *l != "}")
+        .map(|l| l.trim_end_matches(',').replacen("\": ", "\":", 1))
+        .collect();
+    let compact = format!("{{{}}}", fields.join(","));
+    let digest = Sha256::digest(compact.as_bytes());
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    format!("sha256:{hex}")
+}
+
+/// Rewrites the checksum of the file at `path` to match its text.
+fn rechecksum(path: &Path) {
+    let text = fs::read_to_string(path).unwrap();
+    let line = text.lines().find(|l| l.contains("\"checksum\"")).unwrap();
+    let fixed = format!("  \"checksum\": \"{}\"", documented_checksum(&text));
+    fs::write(path, text.replace(line, &fixed)).unwrap();
+}
+
+fn merge(files: &[PathBuf]) -> assert_cmd::assert::Assert {
+    queens().arg("merge").args(files).assert()
+}
+
+/// `merge` refuses: exit 2, no total, one line naming `file` and `why`.
+fn merge_refuses(files: &[PathBuf], file: &Path, why: &str) {
+    let out = merge(files).code(2).stdout("").get_output().clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(&file.display().to_string()), "{file:?} in {err}");
+    assert!(err.contains(why), "{why:?} in {err}");
+}
+
+#[test]
+fn the_checksum_is_the_documented_one() {
+    let dir = scratch("checksum");
+    for file in shard_files(&dir, 12, 2) {
+        let text = fs::read_to_string(&file).unwrap();
+        assert!(
+            text.contains(&documented_checksum(&text)),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn an_edited_count_is_refused() {
+    let dir = scratch("edited-count");
+    let files = shard_files(&dir, 12, 3);
+    merge(&files).success().stdout("14200\n");
+    let original = fs::read(&files[1]).unwrap();
+    let record = read_record(&files[1]);
+    let honest = record.count.to_string();
+    let wrong = (record.count + 8).to_string();
+
+    // Edited by hand: the checksum no longer matches.
+    edit_text(&files[1], &format!("\"count\": \"{honest}\""), &format!("\"count\": \"{wrong}\""));
+    merge_refuses(&files, &files[1], "does not match its checksum");
+    // With the checksum redone: the subproblems no longer add up.
+    rechecksum(&files[1]);
+    merge_refuses(&files, &files[1], &format!("says its count is {wrong}, but its"));
+    // One subproblem's count and the total edited together, checksum redone:
+    // consistent, so only a recount can tell.
+    fs::write(&files[1], &original).unwrap();
+    forge(&files[1], |r| {
+        let (index, count) = r.tally.iter().next().unwrap();
+        let mut tally = Tally::empty(r.plan.subproblems);
+        for (i, c) in r.tally.iter() {
+            tally.insert(i, if i == index { count + 8 } else { c });
+        }
+        r.tally = tally;
+        r.count += 8;
+    });
+    merge(&files).success().stdout("14208\n");
+    queens()
+        .arg("merge")
+        .args(&files)
+        .args(["--recount", "1000", "--seed", "1"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            predicate::str::contains(files[1].display().to_string())
+                .and(predicate::str::contains("recounted here with --seed 1")),
+        );
+    // Not a multiple of what its kind counts per board.
+    fs::write(&files[1], &original).unwrap();
+    forge(&files[1], |r| {
+        let (index, count) = r.tally.iter().next().unwrap();
+        let mut tally = Tally::empty(r.plan.subproblems);
+        for (i, c) in r.tally.iter() {
+            tally.insert(i, if i == index { count + 1 } else { c });
+        }
+        r.tally = tally;
+        r.count += 1;
+    });
+    merge_refuses(&files, &files[1], "is always a multiple of");
+}
+
+#[test]
+fn recount_passes_honest_records_and_prints_its_seed() {
+    let dir = scratch("recount");
+    let files = shard_files(&dir, 13, 4);
+    queens()
+        .arg("merge")
+        .args(&files)
+        .args(["--recount", "5", "--threads", "1"])
+        .assert()
+        .success()
+        .stdout("73712\n")
+        .stderr(
+            predicate::str::is_match(
+                r"^queens-simd: recounting 5 of the \d+ subproblems, chosen with --seed \d+\nqueens-simd: the 5 recounted subproblems agree with the records\n$",
+            )
+            .unwrap(),
+        );
+}
+
+#[test]
+fn counts_that_would_wrap_are_refused() {
+    let dir = scratch("wrap");
+    let files = shard_files(&dir, 12, 2);
+    let huge = Count::MAX - 7;
+    for file in &files {
+        forge(file, |r| {
+            let (index, _) = r.tally.iter().next().unwrap();
+            let mut tally = Tally::empty(r.plan.subproblems);
+            for (i, c) in r.tally.iter() {
+                tally.insert(i, if i == index { huge } else { c });
+            }
+            r.count = tally.total().unwrap_or(huge);
+            r.tally = tally;
+        });
+    }
+    // Each alone is refused already: its sum overflows, or is more than
+    // 12! arrangements.
+    merge(&files).code(2).stdout("");
+    edit_text(&files[0], "\"count\": \"", "\"count\": \"1");
+    rechecksum(&files[0]);
+    merge(&files).code(2).stdout("");
+}
+
+#[test]
+fn a_record_must_cover_its_shard_exactly() {
+    let dir = scratch("coverage");
+    let files = shard_files(&dir, 12, 3);
+    // Covers nothing but still claims its count.
+    let mut empty = read_record(&files[2]);
+    empty.tally = Tally::empty(empty.plan.subproblems);
+    fs::write(&files[2], empty.to_bytes()).unwrap();
+    merge_refuses(&files, &files[2], "subproblems' counts add up to 0");
+    // Covers nothing and claims nothing.
+    empty.count = 0;
+    fs::write(&files[2], empty.to_bytes()).unwrap();
+    merge_refuses(&files, &files[2], "covers 0 of the");
+    // Claims shard 0/3 but covers shard 1/3's subproblems.
+    let files = shard_files(&dir, 12, 3);
+    forge(&files[1], |r| r.shard = Shard::new(0, 3).unwrap());
+    merge_refuses(&files, &files[1], "which is not in shard 0/3");
+}
+
+#[test]
+fn a_shard_of_a_huge_split_is_refused_quickly() {
+    // A consistent record of shard 0/100000000000 (it covers one
+    // subproblem): merge names what is missing without listing 10^11
+    // shards.
+    let dir = scratch("huge-split");
+    let files = shard_files(&dir, 12, 1);
+    let plan = queens_simd::plan::Plan::new(12).unwrap();
+    let shard = Shard::new(0, 100_000_000_000).unwrap();
+    forge(&files[0], |r| {
+        let mut tally = Tally::empty(r.plan.subproblems);
+        for index in plan.shard(shard) {
+            tally.insert(index, r.tally.get(index).unwrap());
+        }
+        r.count = tally.total().unwrap();
+        r.tally = tally;
+        r.shard = shard;
+    });
+    let started = Instant::now();
+    let out = merge(&files).code(2).stdout("").get_output().clone();
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.len() < 400, "{err}");
+    assert!(err.contains("645 of the 646 subproblems"), "{err}");
+    assert!(err.contains("and 640 more are missing"), "{err}");
+}
+
+#[test]
+fn malformed_records_are_refused() {
+    let dir = scratch("malformed");
+    let files = shard_files(&dir, 12, 2);
+    let original = fs::read_to_string(&files[0]).unwrap();
+    let cases: &[(&str, &str, &str)] = &[
+        // (from, to, why)
+        ("\"kernel\"", "\"count\": \"5\",\n  \"kernel\"", "duplicate field `count`"),
+        ("\"kernel\"", "\"extra\": 1,\n  \"kernel\"", "unknown field `extra`"),
+        ("\"version\": 2", "\"version\": 1", "version 1"),
+        ("\"version\": 2", "\"version\": 3", "of version 3"),
+        ("\"version\": 2", "\"version\": \"2\"", "of version ?"),
+        ("\"n\": 12", "\"n\": \"12\"", "invalid type"),
+        ("\"n\": 12", "\"n\": 12.0", "invalid type"),
+        ("\"n\": 12", "\"n\": -12", "invalid value"),
+        ("\"threads\"", "\"threads_\"", "unknown field `threads_`"),
+        ("queens-simd shard", "queens-simd checkpoint", "is a queens-simd checkpoint record"),
+        ("\"format\"", "\"formats\"", "is not a queens-simd shard record"),
+    ];
+    for (from, to, why) in cases {
+        fs::write(&files[0], &original).unwrap();
+        edit_text(&files[0], from, to);
+        merge_refuses(&files, &files[0], why);
+    }
+    // A missing key: the checksum, or the kernel.
+    let checksum_line = original.lines().find(|l| l.contains("checksum")).unwrap();
+    let without = original.replace(&format!(",\n{checksum_line}"), "");
+    fs::write(&files[0], without).unwrap();
+    merge_refuses(&files, &files[0], "has no checksum");
+    let kernel_line = original.lines().find(|l| l.contains("\"kernel\"")).unwrap();
+    fs::write(&files[0], original.replace(&format!("{kernel_line}\n"), "")).unwrap();
+    merge_refuses(&files, &files[0], "missing field `kernel`");
+    // Not JSON at all, or JSON nested past any sane depth.
+    for junk in [
+        &b""[..],
+        b"\xff\xfe{\x00",
+        b"{\"count\": 3",
+        b"null",
+        b"[1, 2, 3]",
+        &[b'['; 200_000],
+    ] {
+        fs::write(&files[0], junk).unwrap();
+        merge_refuses(&files, &files[0], "is not a");
+    }
+}
+
+#[test]
+fn records_of_two_plans_do_not_mix() {
+    let dir = scratch("two-plans");
+    let twelve = shard_files(&dir, 12, 2);
+    let thirteen = shard_files(&scratch("two-plans-13"), 13, 2);
+    merge_refuses(
+        &[twelve[0].clone(), thirteen[1].clone()],
+        &thirteen[1],
+        "is for N = 13",
+    );
+    // A fingerprint edited (checksum redone).
+    edit_text(&twelve[1], "\"plan\": \"", "\"plan\": \"0");
+    let text = fs::read_to_string(&twelve[1]).unwrap();
+    fs::write(&twelve[1], text.replacen("\",\n  \"subproblems_in_plan", "\",\n  \"subproblems_in_plan", 1)).unwrap();
+    rechecksum(&twelve[1]);
+    merge_refuses(&twelve, &twelve[1], "but this version splits it as");
+}
+
+#[cfg(unix)]
+#[test]
+fn only_regular_files_of_sane_size_are_read() {
+    let dir = scratch("not-files");
+    let files = shard_files(&dir, 12, 1);
+    let fifo = dir.join("fifo.json");
+    assert!(Process::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let big = dir.join("big.json");
+    fs::File::create(&big)
+        .unwrap()
+        .set_len(100 << 20)
+        .unwrap();
+    let link_to_zero = dir.join("zero.json");
+    std::os::unix::fs::symlink("/dev/zero", &link_to_zero).unwrap();
+    let link_to_record = dir.join("link.json");
+    std::os::unix::fs::symlink(&files[0], &link_to_record).unwrap();
+    merge(&[link_to_record]).success().stdout("14200\n");
+    for (path, why) in [
+        (PathBuf::from("/dev/zero"), "not a regular file (a device)"),
+        (link_to_zero, "not a regular file (a device)"),
+        (fifo.clone(), "not a regular file (a FIFO)"),
+        (dir.clone(), "not a regular file (a directory)"),
+        (big, "over the 4194304 a record can have"),
+        (dir.join("absent.json"), "cannot read"),
+    ] {
+        let started = Instant::now();
+        merge_refuses(&[path.clone()], &path, why);
+        assert!(started.elapsed() < Duration::from_secs(10), "{path:?}");
+    }
+    // The same for a checkpoint.
+    for path in [PathBuf::from("/dev/zero"), fifo] {
+        queens()
+            .args(["12", "--count", "--checkpoint"])
+            .arg(&path)
+            .timeout(Duration::from_secs(20))
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains("not a regular file"));
+    }
+}
+
+/// A checkpoint of N = 12 written by a finished count.
+fn finished_checkpoint(dir: &Path) -> PathBuf {
+    let path = dir.join("count.json");
+    queens()
+        .args(["12", "--count", "--checkpoint"])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout("14200\n");
+    path
+}
+
+#[test]
+fn an_edited_checkpoint_is_refused() {
+    let dir = scratch("edited-checkpoint");
+    let path = finished_checkpoint(&dir);
+    let original = fs::read_to_string(&path).unwrap();
+    // The count edited to 1: the issue's case.
+    edit_text(&path, "\"count\": \"14200\"", "\"count\": \"1\"");
+    let resume = || {
+        queens()
+            .args(["12", "--count", "--checkpoint"])
+            .arg(&path)
+            .assert()
+    };
+    resume()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("does not match its checksum"));
+    rechecksum(&path);
+    resume()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("says its count is 1, but its 646"));
+    // Nothing was overwritten by the refused runs.
+    assert!(fs::read_to_string(&path).unwrap().contains("\"count\": \"1\""));
+    fs::write(&path, &original).unwrap();
+    resume().success().stdout("14200\n");
+
+    // Subproblems outside its shard.
+    let (mut checkpoint, plan) = Checkpoint::parse(original.as_bytes()).unwrap();
+    checkpoint.shard = Shard::new(1, 2).unwrap();
+    fs::write(&path, checkpoint.to_bytes()).unwrap();
+    let outside = plan.shard(Shard::new(0, 2).unwrap());
+    queens()
+        .args(["12", "--count", "--shard", "1/2", "--checkpoint"])
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "counts subproblem {}, which is not in shard 1/2",
+            outside.iter().min().unwrap()
+        )));
+}
+
+#[cfg(unix)]
+#[test]
+fn links_planted_beside_a_checkpoint_are_not_followed() {
+    use std::os::unix::fs::symlink;
+    let dir = scratch("planted-links");
+    let victim = dir.join("victim.txt");
+    fs::write(&victim, "precious\n").unwrap();
+    let checkpoint = dir.join("count.json");
+    // The issue's case: a link at FILE.tmp.
+    let tmp = dir.join("count.json.tmp");
+    symlink(&victim, &tmp).unwrap();
+    queens()
+        .args(["12", "--count", "--checkpoint"])
+        .arg(&checkpoint)
+        .assert()
+        .success()
+        .stdout("14200\n");
+    assert_eq!(fs::read_to_string(&victim).unwrap(), "precious\n");
+    assert!(fs::symlink_metadata(&tmp).unwrap().file_type().is_symlink());
+    // No temporary file is left behind.
+    let left: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name.ends_with(".tmp") && name != "count.json.tmp")
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+
+    // A link at the lock file is refused, not followed.
+    let lock = dir.join("other.json.lock");
+    symlink(&victim, &lock).unwrap();
+    queens()
+        .args(["12", "--count", "--checkpoint"])
+        .arg(dir.join("other.json"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("lock file"));
+    assert_eq!(fs::read_to_string(&victim).unwrap(), "precious\n");
+
+    // A link at the checkpoint itself is read through (here: not a
+    // checkpoint, so refused) and never written through.
+    let linked = dir.join("linked.json");
+    symlink(&victim, &linked).unwrap();
+    queens()
+        .args(["12", "--count", "--checkpoint"])
+        .arg(&linked)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is not a JSON record"));
+    assert_eq!(fs::read_to_string(&victim).unwrap(), "precious\n");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_finished_count_survives_a_failed_last_write() {
+    use std::os::unix::process::CommandExt;
+    let dir = scratch("disk-full");
+    let checkpoint = dir.join("count.json");
+    // Files this process writes may grow to 1500 bytes: enough for the
+    // first checkpoint of N = 12 (nothing done yet), too little for the
+    // last (646 counts). Writing past it fails with EFBIG, as on a full
+    // disk, once SIGXFSZ is ignored.
+    let limit = 1500;
+    let mut command = Process::new(assert_cmd::cargo::cargo_bin("queens-simd"));
+    command
+        .args(["12", "--count", "--checkpoint"])
+        .arg(&checkpoint);
+    // SAFETY: between fork and exec the closure calls only setrlimit and
+    // signal, which are async-signal-safe, and allocates nothing.
+    unsafe {
+        command.pre_exec(move || {
+            let rlimit = libc::rlimit {
+                rlim_cur: limit,
+                rlim_max: limit,
+            };
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &rlimit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = command.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "14200\n");
+    assert!(
+        err.contains("the count is finished, but checkpoint") && err.contains("could not be saved"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // The first checkpoint is there and whole; no temporary file is left.
+    let first = fs::read(&checkpoint).unwrap();
+    assert!((first.len() as u64) < limit);
+    let (earlier, _) = Checkpoint::parse(&first).unwrap();
+    assert!(earlier.tally.is_empty());
+    let names: Vec<String> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
+    // Resuming from it gives the right count.
+    queens()
+        .args(["12", "--count", "--checkpoint"])
+        .arg(&checkpoint)
+        .assert()
+        .success()
+        .stdout("14200\n");
+}
+
+#[test]
+fn two_runs_on_one_checkpoint_are_kept_apart() {
+    let dir = scratch("two-runs");
+    let checkpoint = dir.join("count.json");
+    // Long enough to still be running when the second one starts.
+    let n = if cfg!(debug_assertions) { 15 } else { 17 };
+    let mut first = Process::new(assert_cmd::cargo::cargo_bin("queens-simd"))
+        .args([&n.to_string(), "--count", "--threads", "1", "--checkpoint"])
+        .arg(&checkpoint)
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !checkpoint.exists() {
+        assert!(started.elapsed() < Duration::from_secs(60), "no checkpoint");
+        assert!(first.try_wait().unwrap().is_none(), "finished too soon");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let second = queens()
+        .args([&n.to_string(), "--count", "--checkpoint"])
+        .arg(&checkpoint)
+        .assert()
+        .get_output()
+        .clone();
+    let still_running = first.try_wait().unwrap().is_none();
+    first.kill().unwrap();
+    let _ = first.wait();
+    assert!(still_running, "the first run ended before the second started");
+    assert_eq!(second.status.code(), Some(2), "{second:?}");
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert!(err.contains("is in use by another run"), "{err}");
+    assert!(second.stdout.is_empty());
+    // Once the first is gone, the checkpoint is free again.
+    let resumed = stdout_of(&[&n.to_string(), "--count", "--checkpoint", checkpoint.to_str().unwrap()]);
+    assert_eq!(resumed, format!("{}\n", A000170[n]));
+}
+
+#[test]
+fn each_checkpoint_is_one_write() {
+    let Some(strace) = common::tool("strace") else {
+        return;
+    };
+    let dir = scratch("one-write");
+    let checkpoint = dir.join("count.json");
+    let log = dir.join("strace.log");
+    let out = Process::new(strace)
+        .args(["-f", "-y", "-e", "trace=write,writev,pwrite64,rename,renameat,renameat2", "-o"])
+        .arg(&log)
+        .arg(assert_cmd::cargo::cargo_bin("queens-simd"))
+        .args(["12", "--count", "--threads", "1", "--checkpoint-interval", "0", "--checkpoint"])
+        .arg(&checkpoint)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let log = fs::read_to_string(&log).unwrap();
+    let writes = log
+        .lines()
+        .filter(|l| l.contains("write") && l.contains(".tmp>"))
+        .count();
+    let renames = log.lines().filter(|l| l.contains("rename")).count();
+    assert!(renames > 100, "{renames} checkpoints");
+    assert_eq!(writes, renames, "one write per checkpoint");
+}
