@@ -40,6 +40,7 @@
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod cli;
 pub mod dispatch;
 mod error;
 pub mod fundamental;
