@@ -191,17 +191,23 @@ pub const SYMMETRIC_FUNDAMENTAL_FROM: usize = 7;
 /// accepts `n`. The symmetric kernels lead from N = [`SYMMETRIC_FROM`] up
 /// (from [`SYMMETRIC_FUNDAMENTAL_FROM`] for fundamental solutions); below,
 /// `portable` counts fastest and davidad's machine, where built, enumerates
-/// fastest.
-pub fn auto_preference(n: usize, task: Task) -> &'static [Kernel] {
+/// fastest. `n` from 0 to [`MAX_N`].
+///
+/// # Errors
+///
+/// [`Error::SizeOutOfRange`] (for `auto`) if `n` is over [`MAX_N`]: no
+/// kernel accepts it, so `auto` has nothing to prefer.
+pub fn auto_preference(n: usize, task: Task) -> Result<&'static [Kernel], Error> {
+    Kernel::Auto.check_size(n)?;
     let symmetric_from = match task {
         Task::Fundamental => SYMMETRIC_FUNDAMENTAL_FROM,
         Task::Count | Task::Enumerate => SYMMETRIC_FROM,
     };
-    match task {
+    Ok(match task {
         _ if n >= symmetric_from => LARGE_N_PREFERENCE,
         Task::Count => SMALL_N_PREFERENCE,
         Task::Enumerate | Task::Fundamental => SMALL_N_ENUMERATION_PREFERENCE,
-    }
+    })
 }
 
 /// Whether this build was made with `queens_simd_force_portable`, which
@@ -279,34 +285,39 @@ pub fn asm_kernel() -> Kernel {
 static AUTO_CHOICE: [[AtomicU8; MAX_N + 1]; 3] =
     [const { [const { AtomicU8::new(0) }; MAX_N + 1] }; 3];
 
-/// The kernel `auto` picks for `task` at size `n`: the first kernel of
-/// [`auto_preference`] that runs here and accepts `n`. Made once per task
-/// and N, then read from a cache. Sizes no kernel accepts resolve to
-/// `Portable`, whose size check then reports the error.
-pub fn auto_kernel(n: usize, task: Task) -> Kernel {
+/// The kernel `auto` picks for `task` at size `n` (from 0 to [`MAX_N`]):
+/// the first kernel of [`auto_preference`] that runs here and accepts `n`.
+/// Made once per task and N, then read from a cache.
+///
+/// # Errors
+///
+/// [`Error::SizeOutOfRange`] (for `auto`) if `n` is over [`MAX_N`], which
+/// no kernel accepts.
+pub fn auto_kernel(n: usize, task: Task) -> Result<Kernel, Error> {
     let choices = match task {
         Task::Count => &AUTO_CHOICE[0],
         Task::Enumerate => &AUTO_CHOICE[1],
         Task::Fundamental => &AUTO_CHOICE[2],
     };
-    let Some(cached) = choices.get(n) else {
-        return Kernel::Portable;
-    };
-    if let Some(&kernel) =
+    // A size past the cache has no choice to read, and `auto_preference`
+    // refuses it.
+    let cached = choices.get(n);
+    if let Some(&kernel) = cached.and_then(|cached| {
         Kernel::ALL.get(usize::from(cached.load(Ordering::Relaxed)).wrapping_sub(1))
-    {
-        return kernel;
+    }) {
+        return Ok(kernel);
     }
-    let kernel = auto_preference(n, task)
+    let kernel = auto_preference(n, task)?
         .iter()
         .copied()
         .find(|k| k.role() == Role::Fast && is_available(*k) && k.sizes().contains(&n))
         .unwrap_or(Kernel::Portable);
-    if let Some(index) = Kernel::ALL.iter().position(|&k| k == kernel) {
+    let index = Kernel::ALL.iter().position(|&k| k == kernel);
+    if let (Some(cached), Some(index)) = (cached, index) {
         // Racing threads compute the same choice; either store is right.
         cached.store(index as u8 + 1, Ordering::Relaxed);
     }
-    kernel
+    Ok(kernel)
 }
 
 /// The solver behind a concrete `kernel`, or why there is none.
@@ -349,7 +360,7 @@ mod tests {
                 } else {
                     Kernel::Symmetric
                 };
-                assert_eq!(auto_kernel(n, task), expected, "N = {n}, {task:?}");
+                assert_eq!(auto_kernel(n, task), Ok(expected), "N = {n}, {task:?}");
             }
         }
     }
@@ -370,7 +381,7 @@ mod tests {
     fn auto_picks_the_first_preferred_kernel_that_runs_and_fits() {
         for task in Task::ALL {
             for n in 0..=MAX_N {
-                let picked = auto_kernel(n, task);
+                let picked = auto_kernel(n, task).unwrap();
                 assert_eq!(picked.role(), Role::Fast, "N = {n}, {task:?}");
                 assert!(
                     is_available(picked) && picked.sizes().contains(&n),
@@ -379,6 +390,7 @@ mod tests {
                 // No kernel ahead of it in the preference list could have
                 // served.
                 for &ahead in auto_preference(n, task)
+                    .unwrap()
                     .iter()
                     .take_while(|&&k| k != picked)
                 {
@@ -388,10 +400,14 @@ mod tests {
                     );
                 }
                 // The second call reads the cache and agrees.
-                assert_eq!(auto_kernel(n, task), picked, "N = {n}, {task:?}");
+                assert_eq!(auto_kernel(n, task), Ok(picked), "N = {n}, {task:?}");
                 assert!(solver(picked).is_ok());
             }
-            assert_eq!(auto_kernel(MAX_N + 1, task), Kernel::Portable);
+            for n in [MAX_N + 1, usize::MAX] {
+                let refused = Kernel::Auto.check_size(n).unwrap_err();
+                assert_eq!(auto_kernel(n, task), Err(refused.clone()));
+                assert_eq!(auto_preference(n, task), Err(refused));
+            }
         }
     }
 
@@ -399,7 +415,7 @@ mod tests {
     fn both_preferences_list_every_fast_kernel_once() {
         for n in [0, SYMMETRIC_FUNDAMENTAL_FROM, SYMMETRIC_FROM, MAX_N] {
             for task in Task::ALL {
-                let mut listed = auto_preference(n, task).to_vec();
+                let mut listed = auto_preference(n, task).unwrap().to_vec();
                 listed.sort();
                 let mut fast: Vec<Kernel> = Kernel::ALL
                     .iter()

@@ -46,6 +46,20 @@ pub enum Error {
         /// The largest N verify accepts.
         limit: usize,
     },
+    /// A square whose row or column is N or more.
+    SquareOffBoard {
+        /// The square's row.
+        row: usize,
+        /// The square's column.
+        column: usize,
+        /// The board's side N.
+        n: usize,
+    },
+    /// A seed-000 bitboard square (`row * 8 + col`) past the 64 it has.
+    BitboardSquareOutOfRange {
+        /// The square asked for.
+        square: usize,
+    },
 }
 
 impl fmt::Display for Error {
@@ -89,6 +103,13 @@ impl fmt::Display for Error {
             Error::VerifyTooLarge { max_n, limit } => write!(
                 f,
                 "verify compares full solution sets up to N = {limit}, but N = {max_n} was asked"
+            ),
+            Error::SquareOffBoard { row, column, n } => {
+                write!(f, "square ({row}, {column}) is off the {n}x{n} board")
+            }
+            Error::BitboardSquareOutOfRange { square } => write!(
+                f,
+                "the 64-bit bitboard has squares 0 to 63 (row * 8 + col), but square {square} was asked"
             ),
         }
     }

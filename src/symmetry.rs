@@ -15,8 +15,8 @@
 //! | transpose (main diagonal) | `(col, row)`   |
 //! | anti-transpose      | `(m - col, m - row)` |
 
-use crate::Board;
 use crate::board::MAX_N;
+use crate::{Board, Error};
 
 /// One of the eight symmetries of the square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -52,20 +52,23 @@ impl Symmetry {
         Symmetry::AntiTranspose,
     ];
 
-    /// Where this symmetry sends square `(row, col)` of an `n`x`n` board.
+    /// Where this symmetry sends square `(row, col)` of an `n`x`n` board:
+    /// any `n`, with `row` and `col` below it.
     ///
-    /// # Panics
+    /// # Errors
     ///
-    /// If `(row, col)` is not a square of the board (`row >= n` or
-    /// `col >= n`).
+    /// [`Error::SquareOffBoard`] if `row >= n` or `col >= n`.
     #[inline]
-    pub fn map_square(self, n: usize, row: usize, col: usize) -> (usize, usize) {
-        assert!(
-            row < n && col < n,
-            "({row}, {col}) is not a square of an {n}x{n} board"
-        );
+    pub fn map_square(self, n: usize, row: usize, col: usize) -> Result<(usize, usize), Error> {
+        if row >= n || col >= n {
+            return Err(Error::SquareOffBoard {
+                row,
+                column: col,
+                n,
+            });
+        }
         let m = n - 1;
-        match self {
+        Ok(match self {
             Symmetry::Identity => (row, col),
             Symmetry::Rotate90 => (col, m - row),
             Symmetry::Rotate180 => (m - row, m - col),
@@ -74,7 +77,7 @@ impl Symmetry {
             Symmetry::MirrorRows => (m - row, col),
             Symmetry::Transpose => (col, row),
             Symmetry::AntiTranspose => (m - col, m - row),
-        }
+        })
     }
 
     /// The symmetry that undoes this one.
@@ -86,7 +89,9 @@ impl Symmetry {
         }
     }
 
-    /// The image of `board`. Images of a solution are solutions.
+    /// The image of `board`. Images of a solution are solutions. Defined
+    /// for every board: a [`Board`] is always a permutation, and so is its
+    /// image.
     ///
     /// Each symmetry has its own loop (the table above, solved for the
     /// image's column vector), so no `match` runs per queen: canonical forms
@@ -147,6 +152,7 @@ impl Symmetry {
 /// The canonical form of `board`: the lexicographically smallest column
 /// vector among its eight images. Two boards are equivalent under the
 /// symmetries of the square exactly when their canonical forms are equal.
+/// Defined for every board, as are the functions below.
 pub fn canonical(board: &Board) -> Board {
     Symmetry::ALL
         .iter()

@@ -84,15 +84,16 @@ pub fn subjects() -> Vec<Subject> {
         .collect()
 }
 
-/// Runs every check for N = 0 to `max_n`, handing each row to `report` as
-/// soon as it is done. Returns whether every check agreed.
+/// Runs every check for N = 0 to `max_n` (at most [`MAX_VERIFY_N`]),
+/// handing each row to `report` as soon as it is done. Returns whether
+/// every check agreed.
+///
+/// # Errors
+///
+/// [`Error::VerifyTooLarge`] if `max_n` is over [`MAX_VERIFY_N`], before
+/// any check runs.
 pub fn run(max_n: usize, mut report: impl FnMut(&Row)) -> Result<bool, Error> {
-    if max_n > MAX_VERIFY_N {
-        return Err(Error::VerifyTooLarge {
-            max_n,
-            limit: MAX_VERIFY_N,
-        });
-    }
+    within_limit(max_n)?;
     let mut all_agree = true;
     for n in 0..=max_n {
         let row = check(n)?;
@@ -102,8 +103,14 @@ pub fn run(max_n: usize, mut report: impl FnMut(&Row)) -> Result<bool, Error> {
     Ok(all_agree)
 }
 
-/// The checks for one N.
+/// The checks for one N, from 0 to [`MAX_VERIFY_N`].
+///
+/// # Errors
+///
+/// [`Error::VerifyTooLarge`] if `n` is over [`MAX_VERIFY_N`], at once,
+/// before the oracle's solution set (held whole in memory) is built.
 pub fn check(n: usize) -> Result<Row, Error> {
+    within_limit(n)?;
     let mut oracle = Kernel::Portable.solutions(n)?;
     oracle.sort_unstable();
     let oracle_count = Kernel::Portable.count(n)?;
@@ -126,6 +133,17 @@ pub fn check(n: usize) -> Result<Row, Error> {
         classes: classes.len() as Count,
         cells,
     })
+}
+
+/// Errors unless `max_n` is at most [`MAX_VERIFY_N`].
+fn within_limit(max_n: usize) -> Result<(), Error> {
+    if max_n > MAX_VERIFY_N {
+        return Err(Error::VerifyTooLarge {
+            max_n,
+            limit: MAX_VERIFY_N,
+        });
+    }
+    Ok(())
 }
 
 /// The oracle's self-consistency: valid, distinct, and counted as listed.

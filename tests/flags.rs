@@ -25,7 +25,11 @@ fn refused(args: &[&str], why: &str) {
 
 /// Runs `args` and checks it is honoured with `stdout`.
 fn honoured(args: &[&str], stdout: &str) {
-    queens().args(args).assert().success().stdout(stdout.to_owned());
+    queens()
+        .args(args)
+        .assert()
+        .success()
+        .stdout(stdout.to_owned());
 }
 
 /// Each flag with a value it accepts, as given on a solve.
@@ -60,7 +64,10 @@ fn verify_takes_max_n_only() {
         refused(&args, "does not apply to --verify");
     }
     refused(&["20", "--verify"], "give --max-n M instead of N (20)");
-    refused(&["--verify", "--max-n", "16"], "--max-n must be from 0 to 15");
+    refused(
+        &["--verify", "--max-n", "16"],
+        "--max-n must be from 0 to 15",
+    );
     queens()
         .args(["--verify", "--max-n", "3"])
         .assert()
@@ -75,28 +82,42 @@ fn merge_takes_its_own_options_only() {
         args.extend(["merge", "a.json"]);
         refused(&args, "does not apply to merge");
     }
-    refused(&["12", "merge", "a.json"], "merge takes shard records, not N");
-    refused(&["merge", "a.json", "--seed", "3"], "--seed goes with --recount");
-    refused(&["merge", "a.json", "--threads", "2"], "--threads goes with --recount");
-    refused(&["merge", "a.json", "--recount", "0"], "--recount must be from 1");
-    refused(&["merge", "a.json", "--count"], "unexpected argument '--count'");
+    refused(
+        &["12", "merge", "a.json"],
+        "merge takes shard records, not N",
+    );
+    refused(
+        &["merge", "a.json", "--seed", "3"],
+        "--seed goes with --recount",
+    );
+    refused(
+        &["merge", "a.json", "--threads", "2"],
+        "--threads goes with --recount",
+    );
+    refused(
+        &["merge", "a.json", "--recount", "0"],
+        "--recount must be from 1",
+    );
+    refused(
+        &["merge", "a.json", "--count"],
+        "unexpected argument '--count'",
+    );
     refused(&["merge"], "required");
 }
 
 #[test]
 fn counting_flags_need_count() {
     for flag in ["--threads", "--shard", "--checkpoint", "--quiet"] {
-        let args: Vec<&str> = SOLVE_FLAGS
-            .iter()
-            .find(|f| f[0] == flag)
-            .unwrap()
-            .to_vec();
+        let args: Vec<&str> = SOLVE_FLAGS.iter().find(|f| f[0] == flag).unwrap().to_vec();
         let mut with_n = vec!["8"];
         with_n.extend(&args);
         refused(&with_n, &format!("{flag} goes with --count"));
     }
     refused(&["8", "--max-n", "5"], "--max-n goes with --verify");
-    refused(&["8", "--count", "--max-n", "5"], "--max-n goes with --verify");
+    refused(
+        &["8", "--count", "--max-n", "5"],
+        "--max-n goes with --verify",
+    );
     refused(
         &["8", "--count", "--checkpoint-interval", "1"],
         "--checkpoint-interval goes with --checkpoint",
@@ -169,15 +190,36 @@ fn an_explicit_symmetric_kernel_behaves_like_auto() {
         }
         for n in ["0", "8", "11", "13"] {
             let expected = format!("{}\n", common::A000170[n.parse::<usize>().unwrap()]);
-            honoured(&[n, "--count", "--threads", "2", "--kernel", kernel], &expected);
-            honoured(&[n, "--count", "--threads", "1", "--kernel", kernel], &expected);
+            honoured(
+                &[n, "--count", "--threads", "2", "--kernel", kernel],
+                &expected,
+            );
+            honoured(
+                &[n, "--count", "--threads", "1", "--kernel", kernel],
+                &expected,
+            );
         }
-        let record = common::stdout_of(&["8", "--count", "--threads", "2", "--shard", "0/1", "--kernel", kernel]);
+        let record = common::stdout_of(&[
+            "8",
+            "--count",
+            "--threads",
+            "2",
+            "--shard",
+            "0/1",
+            "--kernel",
+            kernel,
+        ]);
         assert!(record.contains("\"count\": \"92\""), "{record}");
     }
     // A whole-board kernel on one thread, or below N = 12, is fine too.
-    honoured(&["8", "--count", "--threads", "2", "--kernel", "portable"], "92\n");
-    honoured(&["13", "--count", "--threads", "1", "--kernel", "portable"], "73712\n");
+    honoured(
+        &["8", "--count", "--threads", "2", "--kernel", "portable"],
+        "92\n",
+    );
+    honoured(
+        &["13", "--count", "--threads", "1", "--kernel", "portable"],
+        "73712\n",
+    );
 }
 
 #[test]

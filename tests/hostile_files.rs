@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use common::{A000170, queens, stdout_of};
 use predicates::prelude::*;
 use queens_simd::Count;
-use queens_simd::cli::records::{Checkpoint, ShardRecord, Tally};
+use queens_simd::cli::records::{Checkpoint, Plans, ShardRecord, Tally};
 use queens_simd::plan::Shard;
 
 /// A fresh directory under the target directory for one test's files.
@@ -37,7 +37,7 @@ fn shard_files(dir: &Path, n: usize, m: usize) -> Vec<PathBuf> {
 }
 
 fn read_record(path: &Path) -> ShardRecord {
-    ShardRecord::parse(&fs::read(path).unwrap()).unwrap().0
+    ShardRecord::parse(&fs::read(path).unwrap(), &mut Plans::default()).unwrap()
 }
 
 /// Rewrites the record at `path` after `edit`, with a checksum that matches
@@ -90,7 +90,10 @@ fn merge_refuses(files: &[PathBuf], file: &Path, why: &str) {
     let out = merge(files).code(2).stdout("").get_output().clone();
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains(&file.display().to_string()), "{file:?} in {err}");
+    assert!(
+        err.contains(&file.display().to_string()),
+        "{file:?} in {err}"
+    );
     assert!(err.contains(why), "{why:?} in {err}");
 }
 
@@ -99,10 +102,7 @@ fn the_checksum_is_the_documented_one() {
     let dir = scratch("checksum");
     for file in shard_files(&dir, 12, 2) {
         let text = fs::read_to_string(&file).unwrap();
-        assert!(
-            text.contains(&documented_checksum(&text)),
-            "{text}"
-        );
+        assert!(text.contains(&documented_checksum(&text)), "{text}");
     }
 }
 
@@ -117,11 +117,19 @@ fn an_edited_count_is_refused() {
     let wrong = (record.count + 8).to_string();
 
     // Edited by hand: the checksum no longer matches.
-    edit_text(&files[1], &format!("\"count\": \"{honest}\""), &format!("\"count\": \"{wrong}\""));
+    edit_text(
+        &files[1],
+        &format!("\"count\": \"{honest}\""),
+        &format!("\"count\": \"{wrong}\""),
+    );
     merge_refuses(&files, &files[1], "does not match its checksum");
     // With the checksum redone: the subproblems no longer add up.
     rechecksum(&files[1]);
-    merge_refuses(&files, &files[1], &format!("says its count is {wrong}, but its"));
+    merge_refuses(
+        &files,
+        &files[1],
+        &format!("says its count is {wrong}, but its"),
+    );
     // One subproblem's count and the total edited together, checksum redone:
     // consistent, so only a recount can tell.
     fs::write(&files[1], &original).unwrap();
@@ -256,8 +264,16 @@ fn malformed_records_are_refused() {
     let original = fs::read_to_string(&files[0]).unwrap();
     let cases: &[(&str, &str, &str)] = &[
         // (from, to, why)
-        ("\"kernel\"", "\"count\": \"5\",\n  \"kernel\"", "duplicate field `count`"),
-        ("\"kernel\"", "\"extra\": 1,\n  \"kernel\"", "unknown field `extra`"),
+        (
+            "\"kernel\"",
+            "\"count\": \"5\",\n  \"kernel\"",
+            "duplicate field `count`",
+        ),
+        (
+            "\"kernel\"",
+            "\"extra\": 1,\n  \"kernel\"",
+            "unknown field `extra`",
+        ),
         ("\"version\": 2", "\"version\": 1", "version 1"),
         ("\"version\": 2", "\"version\": 3", "of version 3"),
         ("\"version\": 2", "\"version\": \"2\"", "of version ?"),
@@ -265,8 +281,16 @@ fn malformed_records_are_refused() {
         ("\"n\": 12", "\"n\": 12.0", "invalid type"),
         ("\"n\": 12", "\"n\": -12", "invalid value"),
         ("\"threads\"", "\"threads_\"", "unknown field `threads_`"),
-        ("queens-simd shard", "queens-simd checkpoint", "is a queens-simd checkpoint record"),
-        ("\"format\"", "\"formats\"", "is not a queens-simd shard record"),
+        (
+            "queens-simd shard",
+            "queens-simd checkpoint",
+            "is a queens-simd checkpoint record",
+        ),
+        (
+            "\"format\"",
+            "\"formats\"",
+            "is not a queens-simd shard record",
+        ),
     ];
     for (from, to, why) in cases {
         fs::write(&files[0], &original).unwrap();
@@ -306,9 +330,9 @@ fn records_of_two_plans_do_not_mix() {
         "is for N = 13",
     );
     // A fingerprint edited (checksum redone).
-    edit_text(&twelve[1], "\"plan\": \"", "\"plan\": \"0");
-    let text = fs::read_to_string(&twelve[1]).unwrap();
-    fs::write(&twelve[1], text.replacen("\",\n  \"subproblems_in_plan", "\",\n  \"subproblems_in_plan", 1)).unwrap();
+    let fingerprint = read_record(&twelve[1]).plan.fingerprint;
+    let other: String = fingerprint.chars().rev().collect();
+    edit_text(&twelve[1], &fingerprint, &other);
     rechecksum(&twelve[1]);
     merge_refuses(&twelve, &twelve[1], "but this version splits it as");
 }
@@ -319,12 +343,15 @@ fn only_regular_files_of_sane_size_are_read() {
     let dir = scratch("not-files");
     let files = shard_files(&dir, 12, 1);
     let fifo = dir.join("fifo.json");
-    assert!(Process::new("mkfifo").arg(&fifo).status().unwrap().success());
+    assert!(
+        Process::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
     let big = dir.join("big.json");
-    fs::File::create(&big)
-        .unwrap()
-        .set_len(100 << 20)
-        .unwrap();
+    fs::File::create(&big).unwrap().set_len(100 << 20).unwrap();
     let link_to_zero = dir.join("zero.json");
     std::os::unix::fs::symlink("/dev/zero", &link_to_zero).unwrap();
     let link_to_record = dir.join("link.json");
@@ -339,7 +366,7 @@ fn only_regular_files_of_sane_size_are_read() {
         (dir.join("absent.json"), "cannot read"),
     ] {
         let started = Instant::now();
-        merge_refuses(&[path.clone()], &path, why);
+        merge_refuses(std::slice::from_ref(&path), &path, why);
         assert!(started.elapsed() < Duration::from_secs(10), "{path:?}");
     }
     // The same for a checkpoint.
@@ -390,12 +417,17 @@ fn an_edited_checkpoint_is_refused() {
         .stdout("")
         .stderr(predicate::str::contains("says its count is 1, but its 646"));
     // Nothing was overwritten by the refused runs.
-    assert!(fs::read_to_string(&path).unwrap().contains("\"count\": \"1\""));
+    assert!(
+        fs::read_to_string(&path)
+            .unwrap()
+            .contains("\"count\": \"1\"")
+    );
     fs::write(&path, &original).unwrap();
     resume().success().stdout("14200\n");
 
     // Subproblems outside its shard.
-    let (mut checkpoint, plan) = Checkpoint::parse(original.as_bytes()).unwrap();
+    let mut checkpoint = Checkpoint::parse(original.as_bytes(), &mut Plans::default()).unwrap();
+    let plan = queens_simd::plan::Plan::new(12).unwrap();
     checkpoint.shard = Shard::new(1, 2).unwrap();
     fs::write(&path, checkpoint.to_bytes()).unwrap();
     let outside = plan.shard(Shard::new(0, 2).unwrap());
@@ -503,7 +535,7 @@ fn a_finished_count_survives_a_failed_last_write() {
     // The first checkpoint is there and whole; no temporary file is left.
     let first = fs::read(&checkpoint).unwrap();
     assert!((first.len() as u64) < limit);
-    let (earlier, _) = Checkpoint::parse(&first).unwrap();
+    let earlier = Checkpoint::parse(&first, &mut Plans::default()).unwrap();
     assert!(earlier.tally.is_empty());
     let names: Vec<String> = fs::read_dir(&dir)
         .unwrap()
@@ -546,13 +578,21 @@ fn two_runs_on_one_checkpoint_are_kept_apart() {
     let still_running = first.try_wait().unwrap().is_none();
     first.kill().unwrap();
     let _ = first.wait();
-    assert!(still_running, "the first run ended before the second started");
+    assert!(
+        still_running,
+        "the first run ended before the second started"
+    );
     assert_eq!(second.status.code(), Some(2), "{second:?}");
     let err = String::from_utf8_lossy(&second.stderr);
     assert!(err.contains("is in use by another run"), "{err}");
     assert!(second.stdout.is_empty());
     // Once the first is gone, the checkpoint is free again.
-    let resumed = stdout_of(&[&n.to_string(), "--count", "--checkpoint", checkpoint.to_str().unwrap()]);
+    let resumed = stdout_of(&[
+        &n.to_string(),
+        "--count",
+        "--checkpoint",
+        checkpoint.to_str().unwrap(),
+    ]);
     assert_eq!(resumed, format!("{}\n", A000170[n]));
 }
 
@@ -565,10 +605,24 @@ fn each_checkpoint_is_one_write() {
     let checkpoint = dir.join("count.json");
     let log = dir.join("strace.log");
     let out = Process::new(strace)
-        .args(["-f", "-y", "-e", "trace=write,writev,pwrite64,rename,renameat,renameat2", "-o"])
+        .args([
+            "-f",
+            "-y",
+            "-e",
+            "trace=write,writev,pwrite64,rename,renameat,renameat2",
+            "-o",
+        ])
         .arg(&log)
         .arg(assert_cmd::cargo::cargo_bin("queens-simd"))
-        .args(["12", "--count", "--threads", "1", "--checkpoint-interval", "0", "--checkpoint"])
+        .args([
+            "12",
+            "--count",
+            "--threads",
+            "1",
+            "--checkpoint-interval",
+            "0",
+            "--checkpoint",
+        ])
         .arg(&checkpoint)
         .output()
         .unwrap();

@@ -278,7 +278,9 @@ fn a_checkpoint_that_cannot_be_written_fails_at_once() {
         .assert()
         .code(2)
         .stdout("")
-        .stderr(predicate::str::contains("cannot open the checkpoint's lock file"));
+        .stderr(predicate::str::contains(
+            "cannot open the checkpoint's lock file",
+        ));
     // A directory where the checkpoint should be: it cannot be replaced.
     let taken = dir.join("taken.json");
     std::fs::create_dir(&taken).unwrap();

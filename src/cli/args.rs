@@ -345,10 +345,7 @@ impl Args {
                     "--verify checks every N from 0 to --max-n; give --max-n M instead of N ({n})"
                 ));
             }
-            if let Some(flag) = given
-                .iter()
-                .find(|&&f| f != "--verify" && f != "--max-n")
-            {
+            if let Some(flag) = given.iter().find(|&&f| f != "--verify" && f != "--max-n") {
                 return Err(format!("{flag} does not apply to --verify"));
             }
             return Ok(Request::Verify {
@@ -506,9 +503,7 @@ fn parse_seed(text: &str) -> Result<u64, String> {
 fn parse_bounded(text: &str, min: u64, max: u64, what: &str) -> Result<u64, String> {
     let digits = text.strip_prefix('-').unwrap_or(text);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!(
-            "{what} must be a whole number from {min} to {max}"
-        ));
+        return Err(format!("{what} must be a whole number from {min} to {max}"));
     }
     match text.parse::<u64>() {
         Ok(v) if (min..=max).contains(&v) => Ok(v),

@@ -74,7 +74,11 @@ fn kind_of(kind: &fs::FileType) -> &'static str {
             return "a socket";
         }
     }
-    if kind.is_dir() { "a directory" } else { "not a file" }
+    if kind.is_dir() {
+        "a directory"
+    } else {
+        "not a file"
+    }
 }
 
 /// Replaces `path` with `bytes`: written in one call to a new temporary
@@ -88,9 +92,9 @@ pub fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
-    let name = path.file_name().ok_or_else(|| {
-        io::Error::new(io::ErrorKind::InvalidInput, "the path names no file")
-    })?;
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the path names no file"))?;
     let mut prefix = std::ffi::OsString::from(".");
     prefix.push(name);
     prefix.push(".");
@@ -158,9 +162,9 @@ impl CheckpointLock {
                 "checkpoint {} is in use by another run ({shown} is locked); wait for it to finish or give another file",
                 checkpoint.display()
             )),
-            Err(fs::TryLockError::Error(e)) => {
-                Err(format!("cannot lock the checkpoint's lock file {shown}: {e}"))
-            }
+            Err(fs::TryLockError::Error(e)) => Err(format!(
+                "cannot lock the checkpoint's lock file {shown}: {e}"
+            )),
         }
     }
 }

@@ -14,7 +14,7 @@ use crate::plan::{Options, Plan};
 use super::Failure;
 use super::args::{Merge, Recount};
 use super::files;
-use super::records::ShardRecord;
+use super::records::{Plans, ShardRecord};
 
 /// How many missing subproblems, or shards, a refusal names.
 const NAMED: usize = 5;
@@ -22,12 +22,12 @@ const NAMED: usize = 5;
 pub fn merge(request: &Merge, out: &mut impl Write) -> Result<(), Failure> {
     let refuse = Failure::Refused;
     let mut records: Vec<(&Path, ShardRecord)> = Vec::new();
-    let mut plan: Option<Plan> = None;
+    let mut plans = Plans::default();
     for path in &request.files {
         let shown = path.display();
         let bytes = files::read_record(path).map_err(refuse)?;
-        let (record, its_plan) =
-            ShardRecord::parse(&bytes).map_err(|why| refuse(format!("{shown} {why}")))?;
+        let record = ShardRecord::parse(&bytes, &mut plans)
+            .map_err(|why| refuse(format!("{shown} {why}")))?;
         if let Some((first_path, first)) = records.first()
             && record.plan != first.plan
         {
@@ -38,10 +38,15 @@ pub fn merge(request: &Merge, out: &mut impl Write) -> Result<(), Failure> {
                 first.plan
             )));
         }
-        plan.get_or_insert(its_plan);
         records.push((path, record));
     }
-    let plan = plan.expect("merge has at least one file");
+    let n = records
+        .first()
+        .expect("merge has at least one file")
+        .1
+        .plan
+        .n;
+    let plan = plans.get(n).map_err(refuse)?;
 
     // Which file counts each subproblem.
     let mut owner: Vec<Option<usize>> = vec![None; plan.len()];
@@ -75,11 +80,11 @@ pub fn merge(request: &Merge, out: &mut impl Write) -> Result<(), Failure> {
             plan.len(),
             plan.n(),
             named.join(", "),
-            missing_shards(&plan, &records, &missing)
+            missing_shards(plan, &records, &missing)
         )));
     }
     if let Some(recount) = &request.recount {
-        spot_check(&plan, recount, &records, &owner)?;
+        spot_check(plan, recount, &records, &owner)?;
     }
     writeln!(out, "{total}")?;
     Ok(())
@@ -149,7 +154,10 @@ fn spot_check(
             record.tally.get(index).unwrap_or_default()
         )));
     }
-    eprintln!("queens-simd: the {} recounted subproblems agree with the records", chosen.len());
+    eprintln!(
+        "queens-simd: the {} recounted subproblems agree with the records",
+        chosen.len()
+    );
     Ok(())
 }
 

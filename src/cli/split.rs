@@ -13,7 +13,7 @@ use super::Failure;
 use super::args::{Format, PlanCount, Solve};
 use super::files::{self, CheckpointLock};
 use super::output;
-use super::records::{Checkpoint, PlanId, ShardRecord, Tally};
+use super::records::{Checkpoint, PlanId, Plans, ShardRecord, Tally};
 
 /// What is known of a count before this run: from the checkpoint, if any.
 struct Progress {
@@ -37,9 +37,7 @@ pub fn count(solve: &Solve, request: &PlanCount, out: &mut impl Write) -> Result
         None => None,
     };
     let mut progress = match &request.checkpoint {
-        Some((path, _)) if std::fs::symlink_metadata(path).is_ok() => {
-            resume(path, &plan, shard)?
-        }
+        Some((path, _)) if std::fs::symlink_metadata(path).is_ok() => resume(path, &plan, shard)?,
         _ => Progress {
             tally: Tally::empty(plan.len()),
             seconds: 0.0,
@@ -165,9 +163,10 @@ fn total_of(tally: &Tally) -> std::io::Result<crate::Count> {
 fn resume(path: &Path, plan: &Plan, shard: Shard) -> Result<Progress, Failure> {
     let refuse = Failure::Refused;
     let shown = path.display();
-    let bytes = files::read_record(path).map_err(|e| refuse(format!("checkpoint: {e}")))?;
-    let (record, _) =
-        Checkpoint::parse(&bytes).map_err(|why| refuse(format!("checkpoint {shown} {why}")))?;
+    let bytes = files::read_record(path).map_err(refuse)?;
+    // Its own plan (rebuilt, once): the checkpoint may be of another N.
+    let record = Checkpoint::parse(&bytes, &mut Plans::default())
+        .map_err(|why| refuse(format!("checkpoint {shown} {why}")))?;
     let expected = PlanId::of(plan);
     if record.plan != expected {
         return Err(refuse(format!(

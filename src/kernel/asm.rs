@@ -129,7 +129,14 @@ impl Asm {
 
     /// A new search of the `n`x`n` board (`n` from 1 to 16) for the
     /// solutions whose row-0 queen stands in a column of `first_row` (bit
-    /// `c` for column `c`; `u32::MAX` for all).
+    /// `c` for column `c`; `u32::MAX` for all; any `first_row`, its bits
+    /// from `n` up ignored).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::SizeOutOfRange`] unless `n` is from 1 to 16: the machine
+    /// has no row 0 for N = 0 (the kernel's [`Solver`] methods answer the
+    /// empty board themselves) and 16 columns.
     pub fn search(self, n: usize, first_row: u32) -> Result<Search, Error> {
         if !(1..=MAX_N).contains(&n) {
             return Err(Error::SizeOutOfRange {
@@ -214,7 +221,9 @@ impl Machine {
 }
 
 /// One solution as the assembly writes it: row `r`'s queen as the bit of
-/// its column in `masks()[r]`, for the rows of the board; zero beyond.
+/// its column in `masks()[r]`, for the rows of the board; zero beyond
+/// (the assembly writes only the board's rows, and [`Search::fill`] clears
+/// the others, which a buffer used for a larger board may still hold).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RowMasks([u16; MAX_N]);
@@ -234,13 +243,25 @@ impl RowMasks {
         columns
     }
 
-    /// The `n`x`n` board these masks describe, if they place exactly one
-    /// queen per row and per column (every record the kernel writes does).
+    /// The `n`x`n` board these masks describe: any `n`, but only masks that
+    /// place exactly one queen in each of the first `n` rows and columns,
+    /// and none below, are a board (every record the kernel writes for
+    /// `n` is).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidBoard`] if the masks are not such a board, which
+    /// they never are for `n` over 16.
     pub fn to_board(&self, n: usize) -> Result<Board, Error> {
-        if n > MAX_N || self.0[..n].iter().any(|m| !m.is_power_of_two()) {
+        let one_per_row = self
+            .0
+            .get(..n)
+            .is_some_and(|rows| rows.iter().all(|m| m.is_power_of_two()));
+        let none_below = self.0.iter().skip(n).all(|&m| m == 0);
+        if !one_per_row || !none_below {
             return Err(Error::InvalidBoard(format!(
                 "{:?} is not one queen per row of an {n}x{n} board",
-                &self.0[..n.min(MAX_N)]
+                self.0
             )));
         }
         Board::from_columns(&self.columns(n)[..n])
@@ -268,9 +289,10 @@ impl Search {
     }
 
     /// Runs the search until `out` is full or the search is finished, and
-    /// returns how many solutions it wrote to the front of `out`. The next
-    /// call continues where this one stopped. Returns 0 only when the
-    /// search is finished (or `out` is empty).
+    /// returns how many solutions it wrote to the front of `out`, each a
+    /// whole record (rows from N on zero). The next call continues where
+    /// this one stopped. Returns 0 only when the search is finished (or
+    /// `out` is empty). Any `out`, of any length and contents.
     pub fn fill(&mut self, out: &mut [RowMasks]) -> usize {
         if out.is_empty() {
             return 0;
@@ -281,7 +303,13 @@ impl Search {
         // by the assembly, so its depth and last row stay below 16 and
         // every frame it touches is inside `frames`. `out` is valid for
         // `out.len() >= 1` records, the most the assembly writes.
-        unsafe { (self.entry)(&mut self.machine, out.as_mut_ptr(), out.len()) }
+        let written = unsafe { (self.entry)(&mut self.machine, out.as_mut_ptr(), out.len()) };
+        // The assembly writes rows 0..N only.
+        let n = self.n();
+        for record in out.iter_mut().take(written) {
+            record.0[n..].fill(0);
+        }
+        written
     }
 
     /// Runs the search to the end, counting the solutions not yet found.
@@ -411,5 +439,10 @@ mod tests {
         masks.0[3] = 0b101;
         assert!(masks.to_board(4).is_err());
         assert!(masks.to_board(17).is_err());
+        // A queen below the board's rows.
+        masks.0[3] = 1 << 2;
+        masks.0[4] = 1;
+        assert!(masks.to_board(4).is_err());
+        assert!(masks.to_board(usize::MAX).is_err());
     }
 }

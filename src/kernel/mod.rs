@@ -95,6 +95,8 @@ pub trait Solver: Send + Sync {
     /// board (where every canonical form has it) and keeps those that are
     /// their own canonical form; kernels that search by class override it.
     fn for_each_fundamental(&self, n: usize, visit: Visit<'_>) -> Result<ControlFlow<()>, Error> {
+        // First, as the mask below is only defined for the kernels' sizes.
+        self.kernel().check_size(n)?;
         // A canonical form has its row-0 queen in column c with 2c <= n - 1:
         // the left-right mirror would otherwise be smaller.
         let left_half = (1u32 << n.div_ceil(2)) - 1;
@@ -304,23 +306,31 @@ impl Kernel {
 
     /// The concrete kernel that would count size `n`: `Auto` and `Asm`
     /// resolved, any other kernel itself. (`Asm` stays itself where no
-    /// encoding runs.) Short for `resolve_for(n, Task::Count)`.
+    /// encoding runs, `Auto` for sizes no kernel accepts.) Defined for
+    /// every `n`: [`Kernel::check_size`] and [`Kernel::solver`] tell
+    /// whether the kernel accepts it. Short for `resolve_for(n, Task::Count)`.
     pub fn resolve(self, n: usize) -> Kernel {
         self.resolve_for(n, Task::Count)
     }
 
     /// The concrete kernel that would do `task` for size `n`: `Auto`
     /// resolved for that task, `Asm` to its best encoding, any other kernel
-    /// itself.
+    /// itself. Defined for every `n`, as [`Kernel::resolve`]: for sizes no
+    /// kernel accepts, `Auto` stays itself, and its size check reports them
+    /// in its own name.
     pub fn resolve_for(self, n: usize, task: Task) -> Kernel {
         match self {
-            Kernel::Auto => dispatch::auto_kernel(n, task),
+            Kernel::Auto => dispatch::auto_kernel(n, task).unwrap_or(Kernel::Auto),
             Kernel::Asm => dispatch::asm_kernel(),
             other => other,
         }
     }
 
-    /// Errors unless the kernel accepts size `n`.
+    /// Errors unless the kernel accepts size `n`; defined for every `n`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::SizeOutOfRange`] if `n` is outside [`Kernel::sizes`].
     pub fn check_size(self, n: usize) -> Result<(), Error> {
         let sizes = self.sizes();
         if sizes.contains(&n) {
@@ -343,7 +353,15 @@ impl Kernel {
 
     /// The solver for `task` at size `n`: `Auto` resolved for that task,
     /// availability and size checked.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::SizeOutOfRange`] if `n` is outside [`Kernel::sizes`]
+    /// (checked first, in the name asked: `auto`'s range is 0 to 32,
+    /// `asm`'s 0 to 16), [`Error::KernelUnavailable`] if this CPU or build
+    /// cannot run the kernel.
     pub fn solver_for(self, n: usize, task: Task) -> Result<Box<dyn Solver>, Error> {
+        self.check_size(n)?;
         let kernel = self.resolve_for(n, task);
         kernel.check_size(n)?;
         dispatch::solver(kernel)

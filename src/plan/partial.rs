@@ -34,6 +34,10 @@ pub struct PartialBoard {
 
 impl PartialBoard {
     /// An empty `n`x`n` board, `n` from 0 to 32.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::SizeOutOfRange`] if `n` is over 32.
     pub fn new(n: usize) -> Result<PartialBoard, Error> {
         Kernel::Symmetric.check_size(n)?;
         Ok(PartialBoard {
@@ -42,15 +46,17 @@ impl PartialBoard {
         })
     }
 
-    /// This board with a queen at (`row`, `column`). Fails if the square is
-    /// off the board or its row already has a queen; queens that attack
-    /// each other are allowed, and leave no solution.
+    /// This board with a queen at (`row`, `column`), both below N. Queens
+    /// that attack each other are allowed, and leave no solution.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::SquareOffBoard`] if the square is off the board, and
+    /// [`Error::InvalidBoard`] if its row already has a queen.
     pub fn with_queen(mut self, row: usize, column: usize) -> Result<PartialBoard, Error> {
         let n = self.n;
         if row >= n || column >= n {
-            return Err(Error::InvalidBoard(format!(
-                "square ({row}, {column}) is off the {n}x{n} board"
-            )));
+            return Err(Error::SquareOffBoard { row, column, n });
         }
         match self.queens.binary_search_by_key(&row, |&(r, _)| r) {
             Ok(_) => Err(Error::InvalidBoard(format!(

@@ -63,10 +63,26 @@ impl Bitboard64 {
     }
 }
 
-/// Whether a queen on square `idx` (0..64) would be safe on board `t`: no
-/// queen on its line, its column or either of its diagonals.
+/// Whether a queen on square `idx` would be safe on board `t`: no queen on
+/// its line, its column or either of its diagonals. Any `t`; `idx` is
+/// `row * 8 + col`, from 0 to 63.
+///
+/// # Errors
+///
+/// [`Error::BitboardSquareOutOfRange`] if `idx` is 64 or more: its shifts
+/// would leave the board.
+pub fn ok(t: u64, idx: usize) -> Result<bool, Error> {
+    if idx >= 64 {
+        return Err(Error::BitboardSquareOutOfRange { square: idx });
+    }
+    Ok(is_safe(t, idx))
+}
+
+/// [`ok`] for a square the caller keeps below 64: the search's own, which
+/// never leaves the `n`x`n` corner.
 #[inline]
-pub fn ok(t: u64, idx: usize) -> bool {
+fn is_safe(t: u64, idx: usize) -> bool {
+    debug_assert!(idx < 64);
     let y = (idx / 8) as i32;
     let x = (idx % 8) as i32;
     let d1 = x - y;
@@ -107,7 +123,7 @@ where
     if idx >= 8 * n {
         return ControlFlow::Continue(());
     }
-    if ok(t, idx) {
+    if is_safe(t, idx) {
         let t = t | 1 << idx; // sq(idx)
         let qleft = qleft - 1;
         if qleft == 0 {
@@ -169,11 +185,12 @@ mod tests {
         for idx in 0..64 {
             let (y, x) = (idx / 8, idx % 8);
             let attacked = y == 3 || x == 3 || x == y || x + y == 6;
-            assert_eq!(!ok(t, idx), attacked, "square ({y}, {x})");
+            assert_eq!(ok(t, idx), Ok(!attacked), "square ({y}, {x})");
         }
         // The diagonals do not wrap round the board's edge.
-        assert!(ok(1 << 7, 8)); // (0, 7) and (1, 0)
-        assert!(ok(1 << 8, 7));
+        assert_eq!(ok(1 << 7, 8), Ok(true)); // (0, 7) and (1, 0)
+        assert_eq!(ok(1 << 8, 7), Ok(true));
+        assert!(ok(0, 64).is_err());
     }
 
     #[test]

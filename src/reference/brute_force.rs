@@ -71,9 +71,28 @@ const fn set(row: u32, column: u32) -> u64 {
 }
 
 /// Every square a queen on (`row`, `column`) reaches: its row, its column and
-/// both diagonals (and its own square). `row` and `column` are below 8.
+/// both diagonals (and its own square). `row` and `column` from 0 to 7.
+///
+/// # Errors
+///
+/// [`Error::SquareOffBoard`] if `row` or `column` is 8 or more: the masks'
+/// shifts would leave the 8x8 board.
+pub const fn queen_mask(row: u32, column: u32) -> Result<u64, Error> {
+    if row >= COLUMNS || column >= COLUMNS {
+        return Err(Error::SquareOffBoard {
+            row: row as usize,
+            column: column as usize,
+            n: COLUMNS as usize,
+        });
+    }
+    Ok(reach(row, column))
+}
+
+/// [`queen_mask`] for a square the caller keeps on the 8x8 board: the
+/// search's own, which only decodes columns below N <= 8.
 #[inline]
-pub const fn queen_mask(row: u32, column: u32) -> u64 {
+const fn reach(row: u32, column: u32) -> u64 {
+    debug_assert!(row < COLUMNS && column < COLUMNS);
     // The diagonals only move by whole rows, so nothing wraps round an edge.
     let mut left_diagonal = LEFT_DIAGONAL;
     if row > column {
@@ -114,7 +133,7 @@ where
             let column = sub_state % N;
             sub_state /= N;
             // Only check the field if there is at least one other piece.
-            if field > 0 && field & queen_mask(row, column) != 0 {
+            if field > 0 && field & reach(row, column) != 0 {
                 is_good = false;
             }
             field |= set(row, column);
@@ -182,7 +201,7 @@ mod tests {
         for row in 0..8 {
             for column in 0..8 {
                 let square = (row * 8 + column) as usize;
-                assert_eq!(queen_mask(row, column), !THREAT_MASKS[square]);
+                assert_eq!(queen_mask(row, column), Ok(!THREAT_MASKS[square]));
             }
         }
     }

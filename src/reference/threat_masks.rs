@@ -75,9 +75,27 @@ const fn board_position_to_move((row, col): BoardPosition) -> Move {
     row * 8 + col
 }
 
-/// Whether queens on squares `a` and `b` (each `row * 8 + col`) threaten
-/// each other: same column, row or diagonal. A square threatens itself.
-pub const fn is_threatened(a: usize, b: usize) -> bool {
+/// Whether queens on squares `a` and `b` (each `row * 8 + col`, from 0 to
+/// 63) threaten each other: same column, row or diagonal. A square
+/// threatens itself.
+///
+/// # Errors
+///
+/// [`Error::BitboardSquareOutOfRange`] for the first of `a` and `b` that is
+/// 64 or more: it would wrap onto a square of the board.
+pub const fn is_threatened(a: usize, b: usize) -> Result<bool, Error> {
+    if a >= 64 {
+        return Err(Error::BitboardSquareOutOfRange { square: a });
+    }
+    if b >= 64 {
+        return Err(Error::BitboardSquareOutOfRange { square: b });
+    }
+    Ok(threaten_each_other(a, b))
+}
+
+/// [`is_threatened`] for squares the caller keeps below 64: the threat
+/// table's.
+const fn threaten_each_other(a: Move, b: Move) -> bool {
     let (row_a, col_a) = move_to_board_position(a);
     let (row_b, col_b) = move_to_board_position(b);
     col_a == col_b
@@ -87,13 +105,13 @@ pub const fn is_threatened(a: usize, b: usize) -> bool {
         || col_a + row_b == col_b + row_a
 }
 
-/// What a queen on square `m` leaves unthreatened: every square for which
-/// [`is_threatened`] holds cleared from [`EMPTY_MASK`].
+/// What a queen on square `m` (below 64) leaves unthreatened: every square
+/// for which [`is_threatened`] holds cleared from [`EMPTY_MASK`].
 const fn threat_mask(m: Move) -> ThreatMask {
     let mut mask = EMPTY_MASK;
     let mut square = 0;
     while square < 64 {
-        if is_threatened(m, square) {
+        if threaten_each_other(m, square) {
             mask &= !(1 << square);
         }
         square += 1;
@@ -192,8 +210,32 @@ fn apply_on_masks(f: Symmetry, n: usize, mmask: MoveMask) -> MoveMask {
 }
 
 /// The seed's canonical form of a solution on an `n`x`n` board: the
-/// smallest of its eight images as a [`MoveMask`].
-pub fn canonical(n: usize, mmask: MoveMask) -> MoveMask {
+/// smallest of its eight images as a [`MoveMask`]. `n` from 0 to 8, and
+/// every queen (0 bit) of `mmask` on the `n`x`n` board; any such set of
+/// queens has its images, solution or not.
+///
+/// # Errors
+///
+/// [`Error::BitboardTooSmall`] if `n` is over 8, and
+/// [`Error::SquareOffBoard`] for the first queen in a row or column at or
+/// past `n` (its images would fall off the board).
+pub fn canonical(n: usize, mmask: MoveMask) -> Result<MoveMask, Error> {
+    if n > 8 {
+        return Err(Error::BitboardTooSmall { n });
+    }
+    let row = (1u64 << n) - 1;
+    let board = (0..n).fold(0, |board, r| board | row << (8 * r));
+    let off_board = !mmask & !board;
+    if off_board != 0 {
+        let (row, column) = move_to_board_position(off_board.trailing_zeros() as Move);
+        return Err(Error::SquareOffBoard { row, column, n });
+    }
+    Ok(smallest_image(n, mmask))
+}
+
+/// [`canonical`] for a move mask whose queens the caller keeps on the
+/// `n`x`n` board: the search's solutions.
+fn smallest_image(n: usize, mmask: MoveMask) -> MoveMask {
     SQUARE_SYMMETRIES
         .iter()
         .map(|&f| apply_on_masks(f, n, mmask))
@@ -213,7 +255,7 @@ pub fn fundamental(n: usize) -> Result<Vec<Board>, Error> {
     let mut classes: Vec<MoveMask> = Vec::new();
     // The closure never breaks.
     let _ = search(n, &mut |mmask| {
-        let representative = canonical(n, mmask);
+        let representative = smallest_image(n, mmask);
         if !classes.contains(&representative) {
             classes.push(representative);
         }
@@ -262,7 +304,7 @@ mod tests {
         assert_eq!(THREAT_MASKS[3 * 8 + 3].count_zeros(), 28);
         for (a, &mask) in THREAT_MASKS.iter().enumerate() {
             for b in 0..64 {
-                assert_eq!(mask & 1 << b == 0, is_threatened(a, b));
+                assert_eq!(is_threatened(a, b), Ok(mask & 1 << b == 0));
             }
         }
     }

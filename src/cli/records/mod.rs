@@ -27,6 +27,9 @@
 
 mod tally;
 
+use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
+
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -74,6 +77,23 @@ impl std::fmt::Display for PlanId {
             "N = {} (plan {}, {} subproblems)",
             self.n, self.fingerprint, self.subproblems
         )
+    }
+}
+
+/// The plans records are checked against, built once per N: a merge of
+/// many records of one N builds one plan.
+#[derive(Debug, Default)]
+pub struct Plans {
+    plans: BTreeMap<usize, Plan>,
+}
+
+impl Plans {
+    /// The plan of `n` (0 to 32).
+    pub fn get(&mut self, n: usize) -> Result<&Plan, String> {
+        match self.plans.entry(n) {
+            Entry::Occupied(known) => Ok(known.into_mut()),
+            Entry::Vacant(slot) => Ok(slot.insert(Plan::new(n).map_err(|e| e.to_string())?)),
+        }
     }
 }
 
@@ -205,7 +225,7 @@ fn to_bytes<F: RecordFile>(mut file: F) -> Vec<u8> {
 
 /// Parses `bytes` as a record of `F`'s format, checks its checksum and
 /// builds its plan: the checks that need nothing but the file.
-fn parse_file<F: RecordFile>(bytes: &[u8]) -> Result<(F, Plan), String> {
+fn parse_file<F: RecordFile>(bytes: &[u8]) -> Result<F, String> {
     let what = F::FORMAT;
     // A first look for the format and version, so that another kind of
     // file, or another version, is named as such.
@@ -248,8 +268,7 @@ fn parse_file<F: RecordFile>(bytes: &[u8]) -> Result<(F, Plan), String> {
     if n > MAX_N {
         return Err(format!("is for N = {n}, but N is at most {MAX_N}"));
     }
-    let plan = Plan::new(n).map_err(|e| e.to_string())?;
-    Ok((file, plan))
+    Ok(file)
 }
 
 /// The checks shared by both kinds: the plan, the shard, the tally and its
@@ -290,7 +309,8 @@ fn check_tally(
         if sub_count % step != 0 {
             return Err(format!(
                 "says subproblem {index} ({}) has {sub_count} solutions, but its count is always a multiple of {step}",
-                plan.get(index).map_or_else(String::new, |s| s.kind().to_string())
+                plan.get(index)
+                    .map_or_else(String::new, |s| s.kind().to_string())
             ));
         }
     }
@@ -353,10 +373,11 @@ fn parse_decimal(text: &str) -> Result<Count, String> {
 impl ShardRecord {
     /// Parses and checks a shard record (see the module's documentation);
     /// one line saying what is wrong otherwise, to follow the file's name.
-    pub fn parse(bytes: &[u8]) -> Result<(ShardRecord, Plan), String> {
-        let (file, plan) = parse_file::<ShardFile>(bytes)?;
+    pub fn parse(bytes: &[u8], plans: &mut Plans) -> Result<ShardRecord, String> {
+        let file = parse_file::<ShardFile>(bytes)?;
+        let plan = plans.get(file.n)?;
         let (id, shard, tally, count) = check_tally(
-            &plan,
+            plan,
             &file.plan,
             file.subproblems_in_plan,
             &file.shard,
@@ -393,7 +414,7 @@ impl ShardRecord {
             threads: file.threads,
             seconds: file.seconds,
         };
-        Ok((record, plan))
+        Ok(record)
     }
 
     /// The record as written: pretty JSON with its checksum, ending in a
@@ -421,10 +442,11 @@ impl ShardRecord {
 impl Checkpoint {
     /// Parses and checks a checkpoint (see the module's documentation); one
     /// line saying what is wrong otherwise, to follow the file's name.
-    pub fn parse(bytes: &[u8]) -> Result<(Checkpoint, Plan), String> {
-        let (file, plan) = parse_file::<CheckpointFile>(bytes)?;
+    pub fn parse(bytes: &[u8], plans: &mut Plans) -> Result<Checkpoint, String> {
+        let file = parse_file::<CheckpointFile>(bytes)?;
+        let plan = plans.get(file.n)?;
         let (id, shard, tally, count) = check_tally(
-            &plan,
+            plan,
             &file.plan,
             file.subproblems_in_plan,
             &file.shard,
@@ -449,7 +471,7 @@ impl Checkpoint {
             count,
             seconds: file.seconds,
         };
-        Ok((checkpoint, plan))
+        Ok(checkpoint)
     }
 
     /// The checkpoint as written: pretty JSON with its checksum, ending in
@@ -499,9 +521,10 @@ mod tests {
     #[test]
     fn a_record_round_trips() {
         let written = record(9, Shard::new(1, 3).unwrap());
-        let (read, plan) = ShardRecord::parse(&written.to_bytes()).unwrap();
+        let mut plans = Plans::default();
+        let read = ShardRecord::parse(&written.to_bytes(), &mut plans).unwrap();
         assert_eq!(read, written);
-        assert_eq!(plan.n(), 9);
+        assert_eq!(plans.get(9).unwrap().len(), written.plan.subproblems);
         let checkpoint = Checkpoint {
             plan: written.plan.clone(),
             shard: written.shard,
@@ -509,14 +532,20 @@ mod tests {
             count: written.count,
             seconds: 1.5,
         };
-        assert_eq!(Checkpoint::parse(&checkpoint.to_bytes()).unwrap().0, checkpoint);
+        assert_eq!(
+            Checkpoint::parse(&checkpoint.to_bytes(), &mut plans).unwrap(),
+            checkpoint
+        );
     }
 
     #[test]
     fn one_kind_is_not_the_other() {
         let written = record(8, Shard::WHOLE);
-        let refused = Checkpoint::parse(&written.to_bytes()).unwrap_err();
-        assert!(refused.contains("is a queens-simd shard record"), "{refused}");
+        let refused = Checkpoint::parse(&written.to_bytes(), &mut Plans::default()).unwrap_err();
+        assert!(
+            refused.contains("is a queens-simd shard record"),
+            "{refused}"
+        );
     }
 
     #[test]
@@ -525,7 +554,8 @@ mod tests {
         // must hold for every honest count.
         for n in [4, 5, 8, 9, 10, 12] {
             let honest = record(n, Shard::WHOLE);
-            assert!(ShardRecord::parse(&honest.to_bytes()).is_ok(), "N = {n}");
+            let read = ShardRecord::parse(&honest.to_bytes(), &mut Plans::default());
+            assert!(read.is_ok(), "N = {n}");
         }
     }
 }

@@ -112,7 +112,10 @@ impl Tally {
                 bitmap.len()
             ));
         }
-        let mut items = (!counts.is_empty()).then(|| counts.split(',')).into_iter().flatten();
+        let mut items = (!counts.is_empty())
+            .then(|| counts.split(','))
+            .into_iter()
+            .flatten();
         let mut tally = Tally::empty(plan_len);
         for (at, pair) in bitmap.as_bytes().chunks(2).enumerate() {
             let byte = (hex_digit(pair[0])? << 4) | hex_digit(pair[1])?;
@@ -202,7 +205,10 @@ mod tests {
             assert!(Tally::decode(&bitmap, &counts, plan_len + 8).is_err());
         }
         let empty = Tally::empty(9);
-        assert_eq!((empty.bitmap().as_str(), empty.counts().as_str()), ("0000", ""));
+        assert_eq!(
+            (empty.bitmap().as_str(), empty.counts().as_str()),
+            ("0000", "")
+        );
         assert_eq!(Tally::decode("0000", "", 9), Ok(empty));
     }
 
@@ -211,22 +217,25 @@ mod tests {
         let good = tally(9, &[(0, 8), (8, 0x10)]);
         assert_eq!(Tally::decode("0101", "8,10", 9), Ok(good));
         for (bitmap, counts) in [
-            ("0101", "8"),          // a count missing
-            ("0101", "8,10,1"),     // one too many
-            ("0101", "8,,10"),      // an empty item
-            ("0101", "8,010"),      // a leading zero
-            ("0101", "8,1G"),       // not hex
-            ("0101", "8,1A"),       // upper case
-            ("0101", "8,+1"),       // a sign
-            ("0101", "8, 10"),      // a space
+            ("0101", "8"),                                   // a count missing
+            ("0101", "8,10,1"),                              // one too many
+            ("0101", "8,,10"),                               // an empty item
+            ("0101", "8,010"),                               // a leading zero
+            ("0101", "8,1G"),                                // not hex
+            ("0101", "8,1A"),                                // upper case
+            ("0101", "8,+1"),                                // a sign
+            ("0101", "8, 10"),                               // a space
             ("0101", "8,100000000000000000000000000000000"), // 33 digits
-            ("0102", "8,10"),       // a bit past the plan
-            ("01A1", "8,10"),       // upper-case bitmap
-            ("010", "8"),           // odd length
-            ("010100", "8,10"),     // too long
-            ("0000", "8"),          // a count for nothing
+            ("0102", "8,10"),                                // a bit past the plan
+            ("01A1", "8,10"),                                // upper-case bitmap
+            ("010", "8"),                                    // odd length
+            ("010100", "8,10"),                              // too long
+            ("0000", "8"),                                   // a count for nothing
         ] {
-            assert!(Tally::decode(bitmap, counts, 9).is_err(), "{bitmap} {counts}");
+            assert!(
+                Tally::decode(bitmap, counts, 9).is_err(),
+                "{bitmap} {counts}"
+            );
         }
         assert!(Tally::decode("01", &format!("{:x}", Count::MAX), 1).is_ok());
     }

@@ -1,0 +1,72 @@
+//! What must hold for any command line: never a panic; a refusal is one
+//! line; whatever is accepted is a combination the program honours.
+//! Shared by the fuzz target and by tests/fuzz_corpus.rs.
+
+use std::ffi::OsString;
+
+use queens_simd::Kernel;
+use queens_simd::cli::args::{Format, Parsed, Request, parse_from};
+
+/// The words of a command line: `bytes` split at NUL bytes.
+pub fn words(bytes: &[u8]) -> Vec<OsString> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStringExt;
+        bytes
+            .split(|&b| b == 0)
+            .map(|w| OsString::from_vec(w.to_vec()))
+            .collect()
+    }
+    #[cfg(not(unix))]
+    {
+        bytes
+            .split(|&b| b == 0)
+            .map(|w| OsString::from(String::from_utf8_lossy(w).into_owned()))
+            .collect()
+    }
+}
+
+/// Parses `bytes` as the words after the program's name.
+pub fn check(bytes: &[u8]) {
+    let mut line = vec![OsString::from("queens-simd")];
+    line.extend(words(bytes));
+    match parse_from(line) {
+        Err(why) => {
+            assert!(!why.is_empty() && !why.contains('\n'), "{why:?}");
+        }
+        Ok(Parsed::Print(text)) => assert!(!text.is_empty()),
+        Ok(Parsed::Request(request)) => check_request(&request),
+    }
+}
+
+fn check_request(request: &Request) {
+    match request {
+        Request::Kernels => {}
+        Request::Verify { max_n } => assert!(*max_n <= queens_simd::verify::MAX_VERIFY_N),
+        Request::Merge(merge) => {
+            assert!(!merge.files.is_empty());
+            if let Some(recount) = &merge.recount {
+                assert!(recount.subproblems >= 1);
+            }
+        }
+        Request::Solve(solve) => {
+            assert!(solve.n <= queens_simd::MAX_N);
+            if solve.format == Format::Hex {
+                assert!(solve.n <= 8);
+            }
+            if solve.count && solve.format != Format::Board {
+                assert_eq!(solve.format, Format::Json);
+            }
+            if let Some(plan) = &solve.plan {
+                assert!(solve.count);
+                assert!(matches!(
+                    solve.kernel,
+                    Kernel::Auto | Kernel::Symmetric | Kernel::SymmetricBmi
+                ));
+                if plan.shard.is_some() || plan.checkpoint.is_some() {
+                    assert!(!solve.time);
+                }
+            }
+        }
+    }
+}
