@@ -636,3 +636,31 @@ fn each_checkpoint_is_one_write() {
     assert!(renames > 100, "{renames} checkpoints");
     assert_eq!(writes, renames, "one write per checkpoint");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_path_with_a_newline_is_still_one_line() {
+    let dir = scratch("newline");
+    let odd = dir.join("two\nlines.json");
+    fs::write(&odd, "not a record").unwrap();
+    for args in [
+        vec!["merge".to_owned(), odd.display().to_string()],
+        vec![
+            "12".to_owned(),
+            "--count".to_owned(),
+            "--checkpoint".to_owned(),
+            odd.display().to_string(),
+        ],
+    ] {
+        let out = queens()
+            .args(&args)
+            .assert()
+            .code(2)
+            .stdout("")
+            .get_output()
+            .clone();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("two\\nlines.json"), "{err}");
+    }
+}

@@ -7,6 +7,17 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
+/// `path` for a message of one line: as it is, or quoted with escapes if
+/// it holds a control character (a newline would split the message).
+pub fn path_text(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    if text.chars().any(char::is_control) {
+        format!("{text:?}")
+    } else {
+        text.into_owned()
+    }
+}
+
 /// The largest record read: well above the largest a count can write
 /// (N = 32 in one shard, about 1.3 MB: 37,086 subproblems with a count of
 /// up to 32 hex digits each), far below what would strain memory.
@@ -16,7 +27,7 @@ pub const MAX_RECORD_BYTES: u64 = 4 << 20;
 /// [`MAX_RECORD_BYTES`]; one line saying why not otherwise. A FIFO, a
 /// device or a directory is refused without being read (nor waited on).
 pub fn read_record(path: &Path) -> Result<Vec<u8>, String> {
-    let shown = path.display();
+    let shown = path_text(path);
     let mut options = OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -55,7 +66,7 @@ pub fn read_record(path: &Path) -> Result<Vec<u8>, String> {
 fn too_large(path: &Path, bytes: u64) -> String {
     format!(
         "{} has {bytes} bytes or more, over the {MAX_RECORD_BYTES} a record can have",
-        path.display()
+        path_text(path)
     )
 }
 
@@ -139,7 +150,7 @@ impl CheckpointLock {
     /// or the lock file cannot be opened (a link is refused, not followed).
     pub fn take(checkpoint: &Path) -> Result<CheckpointLock, String> {
         let path = CheckpointLock::path_for(checkpoint);
-        let shown = path.display();
+        let shown = path_text(&path);
         let mut options = OpenOptions::new();
         options.read(true).write(true).create(true).truncate(false);
         #[cfg(unix)]
@@ -160,7 +171,7 @@ impl CheckpointLock {
             Ok(()) => Ok(CheckpointLock { _file: file }),
             Err(fs::TryLockError::WouldBlock) => Err(format!(
                 "checkpoint {} is in use by another run ({shown} is locked); wait for it to finish or give another file",
-                checkpoint.display()
+                path_text(checkpoint)
             )),
             Err(fs::TryLockError::Error(e)) => Err(format!(
                 "cannot lock the checkpoint's lock file {shown}: {e}"

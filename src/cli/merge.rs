@@ -6,14 +6,14 @@
 use std::collections::BTreeSet;
 use std::hash::BuildHasher;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::Count;
 use crate::plan::{Options, Plan};
 
 use super::Failure;
 use super::args::{Merge, Recount};
-use super::files;
+use super::files::{self, path_text};
 use super::records::{Plans, ShardRecord};
 
 /// How many missing subproblems, or shards, a refusal names.
@@ -24,7 +24,7 @@ pub fn merge(request: &Merge, out: &mut impl Write) -> Result<(), Failure> {
     let mut records: Vec<(&Path, ShardRecord)> = Vec::new();
     let mut plans = Plans::default();
     for path in &request.files {
-        let shown = path.display();
+        let shown = path_text(path);
         let bytes = files::read_record(path).map_err(refuse)?;
         let record = ShardRecord::parse(&bytes, &mut plans)
             .map_err(|why| refuse(format!("{shown} {why}")))?;
@@ -34,7 +34,7 @@ pub fn merge(request: &Merge, out: &mut impl Write) -> Result<(), Failure> {
             return Err(refuse(format!(
                 "{shown} is for {}, but {} is for {}",
                 record.plan,
-                first_path.display(),
+                path_text(first_path),
                 first.plan
             )));
         }
@@ -57,9 +57,9 @@ pub fn merge(request: &Merge, out: &mut impl Write) -> Result<(), Failure> {
                 let (other_path, other_record) = &records[other];
                 return Err(refuse(format!(
                     "subproblem {index} is counted twice: by {} (shard {}) and by {} (shard {})",
-                    other_path.display(),
+                    path_text(other_path),
                     other_record.shard,
-                    path.display(),
+                    path_text(path),
                     record.shard
                 )));
             }
@@ -67,7 +67,7 @@ pub fn merge(request: &Merge, out: &mut impl Write) -> Result<(), Failure> {
         total = total.checked_add(record.count).ok_or_else(|| {
             refuse(format!(
                 "the counts add up to more than 128 bits at {}",
-                path.display()
+                path_text(path)
             ))
         })?;
     }
@@ -150,7 +150,7 @@ fn spot_check(
         let (path, record) = &records[owner[index].expect("checked above")];
         return Err(Failure::Refused(format!(
             "{} says subproblem {index} has {} solutions, but it has {count} (recounted here with --seed {seed})",
-            PathBuf::from(path).display(),
+            path_text(path),
             record.tally.get(index).unwrap_or_default()
         )));
     }

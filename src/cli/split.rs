@@ -11,7 +11,7 @@ use crate::plan::{Plan, Shard};
 
 use super::Failure;
 use super::args::{Format, PlanCount, Solve};
-use super::files::{self, CheckpointLock};
+use super::files::{self, CheckpointLock, path_text};
 use super::output;
 use super::records::{Checkpoint, PlanId, Plans, ShardRecord, Tally};
 
@@ -48,7 +48,7 @@ pub fn count(solve: &Solve, request: &PlanCount, out: &mut impl Write) -> Result
     {
         eprintln!(
             "queens-simd: resuming from checkpoint {}: {} of {} subproblems done",
-            path.display(),
+            path_text(path),
             progress.tally.len(),
             mine.len()
         );
@@ -81,7 +81,7 @@ pub fn count(solve: &Solve, request: &PlanCount, out: &mut impl Write) -> Result
     // now rather than after hours of work.
     if let Some((path, _)) = &request.checkpoint {
         save(&progress, previous_seconds).map_err(|e| {
-            Failure::Checkpoint(format!("cannot write checkpoint {}: {e}", path.display()))
+            Failure::Checkpoint(format!("cannot write checkpoint {}: {e}", path_text(path)))
         })?;
     }
     let interval = request
@@ -126,7 +126,7 @@ pub fn count(solve: &Solve, request: &PlanCount, out: &mut impl Write) -> Result
         let e = write_failed.take().unwrap_or(e);
         eprintln!(
             "queens-simd: warning: the count is finished, but checkpoint {} could not be saved ({e}); it may still show an earlier state",
-            path.display()
+            path_text(path)
         );
     }
 
@@ -162,7 +162,7 @@ fn total_of(tally: &Tally) -> std::io::Result<crate::Count> {
 /// the same plan and shard.
 fn resume(path: &Path, plan: &Plan, shard: Shard) -> Result<Progress, Failure> {
     let refuse = Failure::Refused;
-    let shown = path.display();
+    let shown = path_text(path);
     let bytes = files::read_record(path).map_err(refuse)?;
     // Its own plan (rebuilt, once): the checkpoint may be of another N.
     let record = Checkpoint::parse(&bytes, &mut Plans::default())

@@ -142,13 +142,22 @@ pub struct Solutions {
 
 impl Solutions {
     /// The solutions on an `n`x`n` board, `n` from 0 to 32.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::SizeOutOfRange`] if `n` is over 32.
     pub fn new(n: usize) -> Result<Solutions, Error> {
         Solutions::in_first_row(n, u32::MAX)
     }
 
     /// The solutions on an `n`x`n` board whose row-0 queen stands in a
-    /// column of `first_row` (bit `c` for column `c`); the search never
-    /// enters the other columns of row 0. For N = 0 the empty board.
+    /// column of `first_row` (bit `c` for column `c`; any `first_row`, its
+    /// bits from `n` up ignored); the search never enters the other columns
+    /// of row 0. For N = 0 the empty board.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::SizeOutOfRange`] if `n` is over 32.
     pub fn in_first_row(n: usize, first_row: u32) -> Result<Solutions, Error> {
         Kernel::Portable.check_size(n)?;
         let full = if n == 0 { 0 } else { full_row(n) };
@@ -242,6 +251,12 @@ impl Solver for Portable {
 mod tests {
     use super::*;
 
+    /// The largest N the enumeration tests solve. Miri (`.ci/miri`) runs
+    /// this code some thousand times slower than a native build, so under it
+    /// the same assertions run on boards up to N = 7 (40 solutions) instead
+    /// of N = 9 (352).
+    const ENUMERATED_UP_TO: usize = if cfg!(miri) { 7 } else { 9 };
+
     #[test]
     fn small_counts() {
         let counts: Vec<Count> = (0..=8).map(|n| Portable(()).count(n).unwrap()).collect();
@@ -250,7 +265,7 @@ mod tests {
 
     #[test]
     fn iterator_matches_count_and_is_fused() {
-        for n in 0..=9 {
+        for n in 0..=ENUMERATED_UP_TO {
             let mut it = Solutions::new(n).unwrap();
             let listed = it.by_ref().count() as Count;
             assert_eq!(listed, Portable(()).count(n).unwrap(), "n = {n}");
@@ -258,9 +273,66 @@ mod tests {
         }
     }
 
+    /// `for_each_solution` visits the iterator's solutions in its order;
+    /// `for_each_solution_in_first_row` those with their row-0 queen in the
+    /// given columns (bits from N up ignored); a `Break` stops the search.
+    #[test]
+    fn for_each_solution_follows_the_iterator_and_stops_on_break() {
+        let collect = |n: usize, first_row: u32| {
+            let mut found = Vec::new();
+            let flow = Portable(())
+                .for_each_solution_in_first_row(n, first_row, &mut |board| {
+                    found.push(*board);
+                    ControlFlow::Continue(())
+                })
+                .unwrap();
+            assert_eq!(flow, ControlFlow::Continue(()), "n = {n}");
+            found
+        };
+        for n in 0..=ENUMERATED_UP_TO {
+            let expected: Vec<Board> = Solutions::new(n).unwrap().collect();
+            let mut all = Vec::new();
+            let flow = Portable(())
+                .for_each_solution(n, &mut |board| {
+                    all.push(*board);
+                    ControlFlow::Continue(())
+                })
+                .unwrap();
+            assert_eq!(flow, ControlFlow::Continue(()), "n = {n}");
+            assert_eq!(all, expected, "n = {n}");
+            assert!(all.iter().all(|b| b.n() == n && b.is_solution()), "n = {n}");
+            for col in 0..n {
+                let in_col: Vec<Board> = expected
+                    .iter()
+                    .filter(|b| usize::from(b.columns()[0]) == col)
+                    .copied()
+                    .collect();
+                assert_eq!(collect(n, 1 << col), in_col, "n = {n}, column {col}");
+            }
+            if n > 0 {
+                assert_eq!(collect(n, u32::MAX << n), [], "n = {n}");
+            }
+            let mut visited = 0;
+            let flow = Portable(())
+                .for_each_solution(n, &mut |_| {
+                    visited += 1;
+                    ControlFlow::Break(())
+                })
+                .unwrap();
+            let stopped = !expected.is_empty();
+            assert_eq!(flow.is_break(), stopped, "n = {n}");
+            assert_eq!(visited, usize::from(stopped), "n = {n}");
+        }
+    }
+
     #[test]
     fn rejects_n_above_32() {
         assert!(Portable(()).count(33).is_err());
         assert!(Solutions::new(33).is_err());
+        assert!(
+            Portable(())
+                .for_each_solution(33, &mut |_| ControlFlow::Continue(()))
+                .is_err()
+        );
     }
 }

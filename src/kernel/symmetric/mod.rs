@@ -130,7 +130,7 @@ impl SymmetricBmi {
 /// 2` or at or above `c + 2`: when `c >= lo + 2` or `c <= hi - 2` for the
 /// lowest and highest bits `lo` and `hi` of `ahead`. `ahead | -ahead` sets
 /// every bit from `lo` up; a shift right by the leading zeros, every bit up
-/// to `hi`. An empty `ahead` gives no column.
+/// to `hi`. Defined for every `ahead`: an empty one gives no column.
 #[inline(always)]
 pub fn alive_columns(ahead: u32) -> u32 {
     let from_lo = ahead | ahead.wrapping_neg();
@@ -164,7 +164,12 @@ fn for_each_small_class(
 }
 
 /// Calls `visit` with the canonical form of every class of solutions on an
-/// `n`x`n` board and the size of its orbit, until it returns `Break`.
+/// `n`x`n` board (`n` from 0 to 32) and the size of its orbit, until it
+/// returns `Break`.
+///
+/// # Errors
+///
+/// [`Error::SizeOutOfRange`] if `n` is over 32.
 pub fn for_each_class(
     n: usize,
     visit: &mut dyn FnMut(&Board, u32) -> ControlFlow<()>,
@@ -365,9 +370,14 @@ mod tests {
         }
     }
 
+    /// The largest N the tests below solve. Miri (`.ci/miri`) runs this
+    /// code some thousand times slower than a native build, so under it the
+    /// same assertions run on boards up to N = 8 instead of N = 10.
+    const SOLVED_UP_TO: usize = if cfg!(miri) { 8 } else { 10 };
+
     #[test]
     fn every_class_is_found_once_as_its_canonical_form() {
-        for n in 0..=10 {
+        for n in 0..=SOLVED_UP_TO {
             let mut found = Vec::new();
             let _ = for_each_class(n, &mut |board, orbit| {
                 assert_eq!(crate::symmetry::canonical(board), *board, "N = {n}");
@@ -379,6 +389,106 @@ mod tests {
             expected.sort_unstable();
             found.sort_unstable();
             assert_eq!(found, expected, "N = {n}");
+        }
+    }
+
+    /// The builds of the symmetric kernel this CPU runs (under Miri: those
+    /// whose features the build enables, see `.ci/miri`).
+    fn builds() -> Vec<Box<dyn Solver>> {
+        let mut builds: Vec<Box<dyn Solver>> = vec![Box::new(Symmetric(()))];
+        #[cfg(all(target_arch = "x86_64", not(queens_simd_force_portable)))]
+        builds.extend(SymmetricBmi::new().map(|k| Box::new(k) as Box<dyn Solver>));
+        builds
+    }
+
+    /// Where BMI1, BMI2, LZCNT and POPCNT are enabled at compile time (as in
+    /// the second run of `.ci/miri`), the BMI build is there: the tests run
+    /// it rather than skip it.
+    #[test]
+    #[cfg(all(target_arch = "x86_64", not(queens_simd_force_portable)))]
+    fn bmi_build_is_there_where_its_features_are_enabled() {
+        let enabled = cfg!(all(
+            target_feature = "bmi1",
+            target_feature = "bmi2",
+            target_feature = "lzcnt",
+            target_feature = "popcnt"
+        ));
+        if enabled {
+            assert!(SymmetricBmi::new().is_some());
+        }
+    }
+
+    /// Counts, solutions and fundamental solutions of every build, against
+    /// the portable kernel's.
+    #[test]
+    fn builds_solve_as_the_portable_kernel_does() {
+        let portable = crate::kernel::portable::Portable::new().unwrap();
+        for build in builds() {
+            let kernel = build.kernel();
+            for n in 0..=SOLVED_UP_TO {
+                let expected = portable.count(n).unwrap();
+                assert_eq!(build.count(n).unwrap(), expected, "{kernel:?}, N = {n}");
+                let mut solutions = Vec::new();
+                let flow = build
+                    .for_each_solution(n, &mut |board| {
+                        solutions.push(*board);
+                        ControlFlow::Continue(())
+                    })
+                    .unwrap();
+                assert!(flow.is_continue(), "{kernel:?}, N = {n}");
+                solutions.sort_unstable();
+                let mut portable_solutions = Vec::new();
+                let _ = portable.for_each_solution(n, &mut |board| {
+                    portable_solutions.push(*board);
+                    ControlFlow::Continue(())
+                });
+                portable_solutions.sort_unstable();
+                assert_eq!(solutions, portable_solutions, "{kernel:?}, N = {n}");
+
+                let classes = crate::fundamental::solutions(Kernel::Portable, n).unwrap();
+                let mut fundamental = Vec::new();
+                let _ = build.for_each_fundamental(n, &mut |board| {
+                    fundamental.push(*board);
+                    ControlFlow::Continue(())
+                });
+                fundamental.sort_unstable();
+                assert_eq!(fundamental, classes, "{kernel:?}, N = {n}");
+                assert_eq!(
+                    build.count_fundamental(n).unwrap(),
+                    classes.len() as Count,
+                    "{kernel:?}, N = {n}"
+                );
+            }
+            assert!(build.count(33).is_err(), "{kernel:?}");
+            assert!(build.count_fundamental(33).is_err(), "{kernel:?}");
+        }
+    }
+
+    /// Each engine counts subproblems listed by the caller one by one, each
+    /// reported once under its name, adding up to the board's count.
+    #[test]
+    fn engines_count_listed_subproblems_one_by_one() {
+        let mut engines = vec![Engine::of(Kernel::Symmetric).unwrap()];
+        #[cfg(all(target_arch = "x86_64", not(queens_simd_force_portable)))]
+        engines.extend(Engine::of(Kernel::SymmetricBmi).ok());
+        let portable = crate::kernel::portable::Portable::new().unwrap();
+        for engine in engines {
+            let kernel = engine.kernel();
+            assert!(matches!(kernel, Kernel::Symmetric | Kernel::SymmetricBmi));
+            for n in 4..=SOLVED_UP_TO {
+                let mut total: Count = 0;
+                for ties in [false, true] {
+                    let subs: Vec<Subproblem> = subproblems(n, Some(ties)).collect();
+                    let mut reported = vec![0; subs.len()];
+                    let mut listed = subs.iter().enumerate();
+                    engine.count(&mut listed, ties, false, &mut |id, count| {
+                        reported[id] += 1;
+                        total += count;
+                    });
+                    assert!(reported.iter().all(|&r| r == 1), "{kernel:?}, N = {n}");
+                }
+                assert_eq!(total, portable.count(n).unwrap(), "{kernel:?}, N = {n}");
+            }
         }
     }
 }

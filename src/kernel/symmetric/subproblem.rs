@@ -419,3 +419,156 @@ pub(crate) fn unsplit_subproblems(n: usize) -> impl Iterator<Item = Subproblem> 
         .flatten()
         .flatten()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The largest N whose subproblems the tests below search. Miri
+    /// (`.ci/miri`) runs this code some thousand times slower than a native
+    /// build, so under it the same assertions search boards up to N = 8
+    /// instead of N = 11. (Building the subproblems, without searching
+    /// them, is cheap: `split_from_12_on` builds them up to N = 14 also
+    /// under Miri.)
+    const SEARCHED_UP_TO: usize = if cfg!(miri) { 8 } else { 11 };
+
+    /// Everything that defines a subproblem, to compare two.
+    #[allow(clippy::type_complexity)]
+    fn fields(sub: &Subproblem) -> (usize, Kind, usize, u32, &[u32], u32, u32, u32, &[u32]) {
+        (
+            sub.n,
+            sub.kind,
+            sub.start,
+            sub.fixed_rows,
+            &sub.queens[..],
+            sub.columns,
+            sub.left,
+            sub.right,
+            &sub.forbidden[..],
+        )
+    }
+
+    /// The canonical forms a subproblem's search finds, with their orbits.
+    fn classes(sub: &Subproblem) -> Vec<(Board, u32)> {
+        let mut found = Vec::new();
+        let flow = sub.for_each_class(&mut |board, orbit| {
+            found.push((*board, orbit));
+            ControlFlow::Continue(())
+        });
+        assert!(flow.is_continue());
+        found
+    }
+
+    /// `subproblems` lists the unsplit subproblems, ties or the others as
+    /// asked, and from N = 12 up the large ones split one row further: one
+    /// part per live square of their first free row, in order.
+    #[test]
+    fn split_from_12_on() {
+        for n in 4..=14 {
+            let mut expected = Vec::new();
+            for sub in unsplit_subproblems(n) {
+                if n >= 12 && !sub.kind.is_tie() && sub.start + 1 < n - 2 {
+                    let mut live = sub.live();
+                    assert_ne!(live, 0, "N = {n}: {sub:?}");
+                    while live != 0 {
+                        let bit = live & live.wrapping_neg();
+                        live ^= bit;
+                        expected.push(sub.with_queen(bit));
+                    }
+                } else {
+                    expected.push(sub);
+                }
+            }
+            let all: Vec<Subproblem> = subproblems(n, None).collect();
+            let all_fields: Vec<_> = all.iter().map(fields).collect();
+            let expected_fields: Vec<_> = expected.iter().map(fields).collect();
+            assert_eq!(all_fields, expected_fields, "N = {n}");
+            for ties in [true, false] {
+                let listed: Vec<Subproblem> = subproblems(n, Some(ties)).collect();
+                let kept = all.iter().filter(|s| s.kind.is_tie() == ties).map(fields);
+                assert!(listed.iter().map(fields).eq(kept), "N = {n}, ties: {ties}");
+            }
+        }
+    }
+
+    /// Every board a subproblem finds is a canonical solution with its
+    /// orbit, holds the subproblem's placed and pre-placed queens, and is
+    /// of the subproblem's kind; a tie's orbit is computed, the others' is
+    /// 8. The subproblems' boards together are all classes, each once.
+    #[test]
+    fn subproblems_find_their_own_boards_and_together_every_class_once() {
+        for n in 4..=SEARCHED_UP_TO {
+            let m = n - 1;
+            let mut found = Vec::new();
+            for sub in unsplit_subproblems(n) {
+                for (board, orbit) in classes(&sub) {
+                    let cols = board.columns();
+                    assert!(board.is_solution(), "N = {n}: {board:?}");
+                    assert_eq!(crate::symmetry::canonical(&board), board, "N = {n}");
+                    assert_eq!(crate::symmetry::orbit_size(&board) as u32, orbit);
+                    for (row, &queen) in sub.queens[..sub.start].iter().enumerate() {
+                        assert_eq!(1 << cols[row], queen, "N = {n}: {board:?} in {sub:?}");
+                    }
+                    for (row, &col) in cols.iter().enumerate() {
+                        let queen = 1 << col;
+                        if sub.fixed_rows & 1 << row != 0 {
+                            let only = !sub.forbidden[row] & (u32::MAX >> (MAX_N - n));
+                            assert_eq!(queen, only, "N = {n}: {board:?} in {sub:?}");
+                        }
+                        assert_eq!(sub.forbidden[row] & queen, 0, "N = {n}: {board:?}");
+                    }
+                    match sub.kind {
+                        Kind::Corner => assert_eq!(cols[0], 0),
+                        Kind::Edge { k } | Kind::Tie { k } => {
+                            assert_eq!(usize::from(cols[0]), k);
+                            assert!(2 * k < m);
+                        }
+                        Kind::Plain => unreachable!("the search has no plain subproblems"),
+                    }
+                    if !sub.kind.is_tie() {
+                        assert_eq!(orbit, 8, "N = {n}: {board:?}");
+                    }
+                    found.push(board);
+                }
+            }
+            found.sort_unstable();
+            let expected = crate::fundamental::solutions(crate::Kernel::Portable, n).unwrap();
+            assert_eq!(found, expected, "N = {n}");
+        }
+    }
+
+    /// A subproblem split on its first free row (`with_queen` on each live
+    /// square, as `subproblems` does from N = 12 up) finds the same boards
+    /// in its parts, in the same order.
+    #[test]
+    fn parts_find_what_their_subproblem_finds() {
+        for n in 5..=SEARCHED_UP_TO {
+            for sub in unsplit_subproblems(n).filter(|s| s.start < n - 2) {
+                let mut parts = Vec::new();
+                let mut live = sub.live();
+                while live != 0 {
+                    let bit = live & live.wrapping_neg();
+                    live ^= bit;
+                    let part = sub.with_queen(bit);
+                    assert_eq!(part.start, sub.start + 1);
+                    assert_eq!(part.queens[sub.start], bit);
+                    parts.extend(classes(&part));
+                }
+                assert_eq!(parts, classes(&sub), "N = {n}: {sub:?}");
+            }
+        }
+    }
+
+    /// A subproblem whose queens attack each other is `None`; so is one
+    /// whose pre-placed queen stands on a forbidden square.
+    #[test]
+    fn attacking_queens_make_no_subproblem() {
+        assert!(Subproblem::new(8, Kind::Plain, &[0, 1], &[], &[]).is_none());
+        assert!(Subproblem::new(8, Kind::Plain, &[0], &[(1, 1)], &[]).is_none());
+        assert!(Subproblem::new(8, Kind::Plain, &[3], &[(5, 3)], &[]).is_none());
+        assert!(Subproblem::new(8, Kind::Plain, &[0], &[(4, 2)], &[(4, 1 << 2)]).is_none());
+        let sub = Subproblem::new(8, Kind::Plain, &[0], &[(7, 5)], &[]).unwrap();
+        assert_eq!((sub.start, sub.fixed_rows), (1, 1 << 7));
+        assert_eq!(sub.forbidden[7], 0xFF & !(1 << 5));
+    }
+}

@@ -324,3 +324,75 @@ pub(super) fn count_all(n: usize, classes: bool) -> Count {
     );
     total
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::symmetric::subproblem::unsplit_subproblems;
+
+    /// Solutions (OEIS A000170) and classes (A002562) for N from 0 to 13.
+    const SOLUTIONS: [Count; 14] = [1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712];
+    const CLASSES: [Count; 14] = [1, 1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233];
+
+    /// The largest N the tests below count. Miri (`.ci/miri`) runs this
+    /// code some thousand times slower than a native build, so under it the
+    /// same assertions count boards up to N = 8 instead of N = 13 (or 11
+    /// where each subproblem is also searched by the branching search).
+    const COUNTED_UP_TO: usize = if cfg!(miri) { 8 } else { 13 };
+    const CHECKED_UP_TO: usize = if cfg!(miri) { 8 } else { 11 };
+
+    #[test]
+    fn count_all_gives_the_known_totals() {
+        for n in 4..=COUNTED_UP_TO {
+            assert_eq!(count_all(n, false), SOLUTIONS[n], "N = {n}");
+            assert_eq!(count_all(n, true), CLASSES[n], "N = {n}, classes");
+        }
+    }
+
+    /// Each subproblem, walked by walkers that take turns, counts the
+    /// solutions (or classes) that the branching search finds in it, and
+    /// is reported exactly once under its name.
+    #[test]
+    fn each_subproblem_counts_what_the_branching_search_finds() {
+        for n in 4..=CHECKED_UP_TO {
+            for ties in [false, true] {
+                // Unsplit and split (N from 12 up) alike.
+                let subs: Vec<Subproblem> = unsplit_subproblems(n)
+                    .filter(|s| s.kind.is_tie() == ties)
+                    .chain(subproblems(n, Some(ties)))
+                    .collect();
+                for classes in [false, true] {
+                    let mut counted = vec![None; subs.len()];
+                    let mut listed = subs.iter().enumerate();
+                    count_listed(&mut listed, ties, classes, &mut |id, count| {
+                        assert_eq!(counted[id].replace(count), None, "N = {n}: {id} twice");
+                    });
+                    for (id, sub) in subs.iter().enumerate() {
+                        let mut expected: Count = 0;
+                        let _ = sub.for_each_class(&mut |_, orbit| {
+                            expected += if classes { 1 } else { Count::from(orbit) };
+                            ControlFlow::Continue(())
+                        });
+                        let what = (n, classes, sub);
+                        assert_eq!(counted[id], Some(expected), "N, classes, sub: {what:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// On plain partial boards every completion counts once: with the
+    /// row-0 queen pre-placed in each column in turn, all solutions.
+    #[test]
+    fn plain_subproblems_count_every_completion_once() {
+        for (n, &solutions) in SOLUTIONS.iter().enumerate().take(CHECKED_UP_TO + 1).skip(4) {
+            let subs: Vec<Subproblem> = (0..n)
+                .map(|col| Subproblem::new(n, Kind::Plain, &[], &[(0, col)], &[]).unwrap())
+                .collect();
+            let mut total: Count = 0;
+            let mut listed = subs.iter().enumerate();
+            count_listed(&mut listed, false, false, &mut |_, count| total += count);
+            assert_eq!(total, solutions, "N = {n}");
+        }
+    }
+}
