@@ -247,16 +247,7 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
         (&["8", "9"], "unexpected argument '9'"),
     ];
     for (args, message) in cases {
-        let out = queens()
-            .args(*args)
-            .assert()
-            .code(2)
-            .stdout("")
-            .get_output()
-            .clone();
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-        assert!(err.starts_with("queens-simd: error: "), "{args:?}: {err}");
+        let err = common::refusal(*args);
         assert!(
             err.contains(message),
             "{args:?}: expected {message:?} in {err}"

@@ -7,19 +7,9 @@ mod common;
 use common::queens;
 use predicates::prelude::*;
 
-/// Runs `args` and checks it is refused: exit 2, nothing on stdout, one
-/// line on stderr containing `why`.
+/// Runs `args` and checks it is refused with one line containing `why`.
 fn refused(args: &[&str], why: &str) {
-    let out = queens()
-        .args(args)
-        .assert()
-        .code(2)
-        .stdout("")
-        .get_output()
-        .clone();
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-    assert!(err.starts_with("queens-simd: error: "), "{args:?}: {err}");
+    let err = common::refusal(args);
     assert!(err.contains(why), "{args:?}: expected {why:?} in {err}");
 }
 
@@ -46,6 +36,11 @@ const SOLVE_FLAGS: &[&[&str]] = &[
     &["--quiet"],
     &["--time"],
 ];
+
+/// `flag` as [`SOLVE_FLAGS`] gives it, with its value.
+fn given(flag: &str) -> &'static [&'static str] {
+    SOLVE_FLAGS.iter().find(|f| f[0] == flag).unwrap()
+}
 
 #[test]
 fn kernels_takes_nothing_else() {
@@ -108,9 +103,8 @@ fn merge_takes_its_own_options_only() {
 #[test]
 fn counting_flags_need_count() {
     for flag in ["--threads", "--shard", "--checkpoint", "--quiet"] {
-        let args: Vec<&str> = SOLVE_FLAGS.iter().find(|f| f[0] == flag).unwrap().to_vec();
         let mut with_n = vec!["8"];
-        with_n.extend(&args);
+        with_n.extend(given(flag));
         refused(&with_n, &format!("{flag} goes with --count"));
     }
     refused(&["8", "--max-n", "5"], "--max-n goes with --verify");
@@ -149,7 +143,7 @@ fn formats_apply_where_they_mean_something() {
 #[test]
 fn plans_refuse_what_they_cannot_do() {
     for flag in ["--threads", "--shard", "--checkpoint"] {
-        let value = SOLVE_FLAGS.iter().find(|f| f[0] == flag).unwrap()[1];
+        let value = given(flag)[1];
         refused(
             &["8", "--count", "--unique", flag, value],
             "fundamental solutions (--unique) are counted on one thread",

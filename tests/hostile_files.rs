@@ -87,14 +87,26 @@ fn merge(files: &[PathBuf]) -> assert_cmd::assert::Assert {
 
 /// `merge` refuses: exit 2, no total, one line naming `file` and `why`.
 fn merge_refuses(files: &[PathBuf], file: &Path, why: &str) {
-    let out = merge(files).code(2).stdout("").get_output().clone();
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.lines().count(), 1, "{err}");
+    let err = common::refusal(
+        std::iter::once("merge".as_ref()).chain(files.iter().map(|f| f.as_os_str())),
+    );
     assert!(
         err.contains(&file.display().to_string()),
         "{file:?} in {err}"
     );
     assert!(err.contains(why), "{why:?} in {err}");
+}
+
+/// Changes the count of `record`'s first subproblem by `change`, and its
+/// total by as much: a forgery whose arithmetic holds.
+fn change_first_count(record: &mut ShardRecord, change: impl Fn(Count) -> Count) {
+    let (first, _) = record.tally.iter().next().unwrap();
+    let mut tally = Tally::empty(record.plan.subproblems);
+    for (index, count) in record.tally.iter() {
+        tally.insert(index, if index == first { change(count) } else { count });
+    }
+    record.tally = tally;
+    record.count = record.tally.total().unwrap_or(Count::MAX);
 }
 
 #[test]
@@ -133,15 +145,7 @@ fn an_edited_count_is_refused() {
     // One subproblem's count and the total edited together, checksum redone:
     // consistent, so only a recount can tell.
     fs::write(&files[1], &original).unwrap();
-    forge(&files[1], |r| {
-        let (index, count) = r.tally.iter().next().unwrap();
-        let mut tally = Tally::empty(r.plan.subproblems);
-        for (i, c) in r.tally.iter() {
-            tally.insert(i, if i == index { count + 8 } else { c });
-        }
-        r.tally = tally;
-        r.count += 8;
-    });
+    forge(&files[1], |r| change_first_count(r, |c| c + 8));
     merge(&files).success().stdout("14208\n");
     queens()
         .arg("merge")
@@ -156,15 +160,7 @@ fn an_edited_count_is_refused() {
         );
     // Not a multiple of what its kind counts per board.
     fs::write(&files[1], &original).unwrap();
-    forge(&files[1], |r| {
-        let (index, count) = r.tally.iter().next().unwrap();
-        let mut tally = Tally::empty(r.plan.subproblems);
-        for (i, c) in r.tally.iter() {
-            tally.insert(i, if i == index { count + 1 } else { c });
-        }
-        r.tally = tally;
-        r.count += 1;
-    });
+    forge(&files[1], |r| change_first_count(r, |c| c + 1));
     merge_refuses(&files, &files[1], "is always a multiple of");
 }
 
@@ -191,17 +187,8 @@ fn recount_passes_honest_records_and_prints_its_seed() {
 fn counts_that_would_wrap_are_refused() {
     let dir = scratch("wrap");
     let files = shard_files(&dir, 12, 2);
-    let huge = Count::MAX - 7;
     for file in &files {
-        forge(file, |r| {
-            let (index, _) = r.tally.iter().next().unwrap();
-            let mut tally = Tally::empty(r.plan.subproblems);
-            for (i, c) in r.tally.iter() {
-                tally.insert(i, if i == index { huge } else { c });
-            }
-            r.count = tally.total().unwrap_or(huge);
-            r.tally = tally;
-        });
+        forge(file, |r| change_first_count(r, |_| Count::MAX - 7));
     }
     // Each alone is refused already: its sum overflows, or is more than
     // 12! arrangements.
@@ -652,15 +639,7 @@ fn a_path_with_a_newline_is_still_one_line() {
             odd.display().to_string(),
         ],
     ] {
-        let out = queens()
-            .args(&args)
-            .assert()
-            .code(2)
-            .stdout("")
-            .get_output()
-            .clone();
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(err.lines().count(), 1, "{err}");
+        let err = common::refusal(&args);
         assert!(err.contains("two\\nlines.json"), "{err}");
     }
 }

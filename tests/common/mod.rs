@@ -96,3 +96,24 @@ pub fn tool(name: &str) -> Option<std::path::PathBuf> {
     }
     found
 }
+
+/// Runs `queens-simd ARGS` and checks that it is refused as bad input:
+/// exit status 2, nothing on stdout, one line on stderr that starts with
+/// `queens-simd: error: `. Returns that line.
+pub fn refusal<I, S>(args: I) -> String
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let out = queens()
+        .args(args)
+        .assert()
+        .code(2)
+        .stdout("")
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("queens-simd: error: "), "{err}");
+    err
+}

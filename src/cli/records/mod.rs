@@ -177,7 +177,23 @@ struct CheckpointFile {
 trait RecordFile: Serialize + DeserializeOwned {
     const FORMAT: &'static str;
     fn checksum(&mut self) -> &mut Option<String>;
-    fn n(&self) -> usize;
+    fn fields(&self) -> Fields<'_>;
+}
+
+/// The fields both kinds of file have, under their names in each.
+struct Fields<'a> {
+    n: usize,
+    fingerprint: &'a str,
+    subproblems_in_plan: usize,
+    shard: &'a str,
+    /// How many subproblems it says it lists (`subproblems`,
+    /// `subproblems_done`).
+    listed: usize,
+    /// Which (`covered`, `done`).
+    bitmap: &'a str,
+    counts: &'a str,
+    count: &'a str,
+    seconds: f64,
 }
 
 impl RecordFile for ShardFile {
@@ -185,8 +201,18 @@ impl RecordFile for ShardFile {
     fn checksum(&mut self) -> &mut Option<String> {
         &mut self.checksum
     }
-    fn n(&self) -> usize {
-        self.n
+    fn fields(&self) -> Fields<'_> {
+        Fields {
+            n: self.n,
+            fingerprint: &self.plan,
+            subproblems_in_plan: self.subproblems_in_plan,
+            shard: &self.shard,
+            listed: self.subproblems,
+            bitmap: &self.covered,
+            counts: &self.counts,
+            count: &self.count,
+            seconds: self.seconds,
+        }
     }
 }
 
@@ -195,8 +221,18 @@ impl RecordFile for CheckpointFile {
     fn checksum(&mut self) -> &mut Option<String> {
         &mut self.checksum
     }
-    fn n(&self) -> usize {
-        self.n
+    fn fields(&self) -> Fields<'_> {
+        Fields {
+            n: self.n,
+            fingerprint: &self.plan,
+            subproblems_in_plan: self.subproblems_in_plan,
+            shard: &self.shard,
+            listed: self.subproblems_done,
+            bitmap: &self.done,
+            counts: &self.counts,
+            count: &self.count,
+            seconds: self.seconds,
+        }
     }
 }
 
@@ -264,40 +300,41 @@ fn parse_file<F: RecordFile>(bytes: &[u8]) -> Result<F, String> {
             "does not match its checksum: it was changed or damaged after it was written".into(),
         );
     }
-    let n = file.n();
+    let n = file.fields().n;
     if n > MAX_N {
         return Err(format!("is for N = {n}, but N is at most {MAX_N}"));
     }
     Ok(file)
 }
 
-/// The checks shared by both kinds: the plan, the shard, the tally and its
-/// arithmetic. Every subproblem of the tally must be in the shard.
-fn check_tally(
-    plan: &Plan,
-    fingerprint: &str,
-    subproblems_in_plan: usize,
-    shard: &str,
-    bitmap: &str,
-    counts: &str,
-    count: &str,
-) -> Result<(PlanId, Shard, Tally, Count), String> {
+/// What both kinds of record prove: the plan, the shard, the tally and its
+/// arithmetic (every subproblem of the tally is in the shard), the
+/// number it says it lists, and a time that is a time.
+struct Checked {
+    id: PlanId,
+    shard: Shard,
+    tally: Tally,
+    count: Count,
+}
+
+fn check_fields(plan: &Plan, fields: &Fields<'_>) -> Result<Checked, String> {
     let expected = PlanId::of(plan);
     let id = PlanId {
         n: plan.n(),
-        fingerprint: fingerprint.to_owned(),
-        subproblems: subproblems_in_plan,
+        fingerprint: fields.fingerprint.to_owned(),
+        subproblems: fields.subproblems_in_plan,
     };
     if id != expected {
         return Err(format!(
             "is for {id}, but this version splits it as {expected}"
         ));
     }
-    let shard: Shard = shard
+    let shard: Shard = fields
+        .shard
         .parse()
         .map_err(|e: crate::Error| format!("has {e}"))?;
-    let tally = Tally::decode(bitmap, counts, plan.len())?;
-    let count = parse_decimal(count)?;
+    let tally = Tally::decode(fields.bitmap, fields.counts, plan.len())?;
+    let count = parse_decimal(fields.count)?;
     let in_shard = shard_members(plan, shard);
     if let Some((index, _)) = tally.iter().find(|&(index, _)| !in_shard[index]) {
         return Err(format!(
@@ -333,7 +370,22 @@ fn check_tally(
             tally.len()
         ));
     }
-    Ok((expected, shard, tally, count))
+    if fields.listed != tally.len() {
+        return Err(format!(
+            "says it lists {} subproblems, but its bitmap has {}",
+            fields.listed,
+            tally.len()
+        ));
+    }
+    if !(fields.seconds.is_finite() && fields.seconds >= 0.0) {
+        return Err(format!("has {} seconds, not a time", fields.seconds));
+    }
+    Ok(Checked {
+        id: expected,
+        shard,
+        tally,
+        count,
+    })
 }
 
 /// Whether each subproblem of `plan` is in `shard`.
@@ -376,15 +428,12 @@ impl ShardRecord {
     pub fn parse(bytes: &[u8], plans: &mut Plans) -> Result<ShardRecord, String> {
         let file = parse_file::<ShardFile>(bytes)?;
         let plan = plans.get(file.n)?;
-        let (id, shard, tally, count) = check_tally(
-            plan,
-            &file.plan,
-            file.subproblems_in_plan,
-            &file.shard,
-            &file.covered,
-            &file.counts,
-            &file.count,
-        )?;
+        let Checked {
+            id,
+            shard,
+            tally,
+            count,
+        } = check_fields(plan, &file.fields())?;
         let wanted = plan.shard(shard);
         if tally.len() != wanted.len() {
             let missing = wanted.iter().find(|&&i| !tally.contains(i));
@@ -395,17 +444,10 @@ impl ShardRecord {
                 missing.map_or_else(String::new, |i| format!(" (not {i})"))
             ));
         }
-        if file.subproblems != tally.len() {
-            return Err(format!(
-                "says it covers {} subproblems but lists {}",
-                file.subproblems,
-                tally.len()
-            ));
+        if file.threads == 0 {
+            return Err("says it counted on 0 threads".into());
         }
-        if !(file.seconds.is_finite() && file.seconds >= 0.0) || file.threads == 0 {
-            return Err("has a negative time or no thread".into());
-        }
-        let record = ShardRecord {
+        Ok(ShardRecord {
             plan: id,
             shard,
             tally,
@@ -413,8 +455,7 @@ impl ShardRecord {
             kernel: file.kernel,
             threads: file.threads,
             seconds: file.seconds,
-        };
-        Ok(record)
+        })
     }
 
     /// The record as written: pretty JSON with its checksum, ending in a
@@ -445,33 +486,19 @@ impl Checkpoint {
     pub fn parse(bytes: &[u8], plans: &mut Plans) -> Result<Checkpoint, String> {
         let file = parse_file::<CheckpointFile>(bytes)?;
         let plan = plans.get(file.n)?;
-        let (id, shard, tally, count) = check_tally(
-            plan,
-            &file.plan,
-            file.subproblems_in_plan,
-            &file.shard,
-            &file.done,
-            &file.counts,
-            &file.count,
-        )?;
-        if file.subproblems_done != tally.len() {
-            return Err(format!(
-                "says {} subproblems are done but lists {}",
-                file.subproblems_done,
-                tally.len()
-            ));
-        }
-        if !(file.seconds.is_finite() && file.seconds >= 0.0) {
-            return Err("has a negative time".into());
-        }
-        let checkpoint = Checkpoint {
+        let Checked {
+            id,
+            shard,
+            tally,
+            count,
+        } = check_fields(plan, &file.fields())?;
+        Ok(Checkpoint {
             plan: id,
             shard,
             tally,
             count,
             seconds: file.seconds,
-        };
-        Ok(checkpoint)
+        })
     }
 
     /// The checkpoint as written: pretty JSON with its checksum, ending in
