@@ -299,12 +299,12 @@ pub fn auto_kernel(n: usize, task: Task) -> Result<Kernel, Error> {
         Task::Enumerate => &AUTO_CHOICE[1],
         Task::Fundamental => &AUTO_CHOICE[2],
     };
-    // A size past the cache has no choice to read, and `auto_preference`
-    // refuses it.
-    let cached = choices.get(n);
-    if let Some(&kernel) = cached.and_then(|cached| {
+    // Past MAX_N there is no choice, and no slot of the cache.
+    Kernel::Auto.check_size(n)?;
+    let cached = &choices[n];
+    if let Some(&kernel) =
         Kernel::ALL.get(usize::from(cached.load(Ordering::Relaxed)).wrapping_sub(1))
-    }) {
+    {
         return Ok(kernel);
     }
     let kernel = auto_preference(n, task)?
@@ -312,8 +312,7 @@ pub fn auto_kernel(n: usize, task: Task) -> Result<Kernel, Error> {
         .copied()
         .find(|k| k.role() == Role::Fast && is_available(*k) && k.sizes().contains(&n))
         .unwrap_or(Kernel::Portable);
-    let index = Kernel::ALL.iter().position(|&k| k == kernel);
-    if let (Some(cached), Some(index)) = (cached, index) {
+    if let Some(index) = Kernel::ALL.iter().position(|&k| k == kernel) {
         // Racing threads compute the same choice; either store is right.
         cached.store(index as u8 + 1, Ordering::Relaxed);
     }

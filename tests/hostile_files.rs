@@ -10,31 +10,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{A000170, queens, stdout_of};
+use common::{A000170, binary, merge, queens, scratch, shard_files, stdout_of};
 use predicates::prelude::*;
 use queens_simd::Count;
 use queens_simd::cli::records::{Checkpoint, Plans, ShardRecord, Tally};
 use queens_simd::plan::Shard;
-
-/// A fresh directory under the target directory for one test's files.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hostile-{name}"));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// Counts every shard of `m` into `dir` and returns the files.
-fn shard_files(dir: &Path, n: usize, m: usize) -> Vec<PathBuf> {
-    (0..m)
-        .map(|i| {
-            let json = stdout_of(&[&n.to_string(), "--count", "--shard", &format!("{i}/{m}")]);
-            let path = dir.join(format!("shard-{i}-of-{m}.json"));
-            fs::write(&path, json).unwrap();
-            path
-        })
-        .collect()
-}
 
 fn read_record(path: &Path) -> ShardRecord {
     ShardRecord::parse(&fs::read(path).unwrap(), &mut Plans::default()).unwrap()
@@ -79,10 +59,6 @@ fn rechecksum(path: &Path) {
     let line = text.lines().find(|l| l.contains("\"checksum\"")).unwrap();
     let fixed = format!("  \"checksum\": \"{}\"", documented_checksum(&text));
     fs::write(path, text.replace(line, &fixed)).unwrap();
-}
-
-fn merge(files: &[PathBuf]) -> assert_cmd::assert::Assert {
-    queens().arg("merge").args(files).assert()
 }
 
 /// `merge` refuses: exit 2, no total, one line naming `file` and `why`.
@@ -491,7 +467,7 @@ fn a_finished_count_survives_a_failed_last_write() {
     // last (646 counts). Writing past it fails with EFBIG, as on a full
     // disk, once SIGXFSZ is ignored.
     let limit = 1500;
-    let mut command = Process::new(assert_cmd::cargo::cargo_bin("queens-simd"));
+    let mut command = Process::new(binary());
     command
         .args(["12", "--count", "--checkpoint"])
         .arg(&checkpoint);
@@ -544,7 +520,7 @@ fn two_runs_on_one_checkpoint_are_kept_apart() {
     let checkpoint = dir.join("count.json");
     // Long enough to still be running when the second one starts.
     let n = if cfg!(debug_assertions) { 15 } else { 17 };
-    let mut first = Process::new(assert_cmd::cargo::cargo_bin("queens-simd"))
+    let mut first = Process::new(binary())
         .args([&n.to_string(), "--count", "--threads", "1", "--checkpoint"])
         .arg(&checkpoint)
         .stdout(Stdio::null())
@@ -600,7 +576,7 @@ fn each_checkpoint_is_one_write() {
             "-o",
         ])
         .arg(&log)
-        .arg(assert_cmd::cargo::cargo_bin("queens-simd"))
+        .arg(binary())
         .args([
             "12",
             "--count",

@@ -7,20 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{A000170, queens, stdout_of};
+use common::{A000170, binary, merge, queens, scratch, shard_files, stdout_of};
 use predicates::prelude::*;
-
-fn binary() -> PathBuf {
-    assert_cmd::cargo::cargo_bin("queens-simd")
-}
-
-/// A fresh directory under the target directory for one test's files.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn max_n() -> usize {
     if cfg!(debug_assertions) { 12 } else { 16 }
@@ -59,25 +47,6 @@ fn bad_thread_requests_are_refused() {
         .args(["12", "--count", "--unique", "--threads", "2"])
         .assert()
         .code(2);
-}
-
-/// Runs every shard of `m` into files and returns their paths.
-fn shard_files(dir: &Path, n: usize, m: usize) -> Vec<PathBuf> {
-    (0..m)
-        .map(|i| {
-            let json = stdout_of(&[&n.to_string(), "--count", "--shard", &format!("{i}/{m}")]);
-            let record: serde_json::Value = serde_json::from_str(&json).unwrap();
-            assert_eq!(record["shard"], format!("{i}/{m}"));
-            assert_eq!(record["n"], n);
-            let path = dir.join(format!("shard-{i}-of-{m}.json"));
-            std::fs::write(&path, json).unwrap();
-            path
-        })
-        .collect()
-}
-
-fn merge(files: &[PathBuf]) -> assert_cmd::assert::Assert {
-    queens().arg("merge").args(files).assert()
 }
 
 #[test]
@@ -318,12 +287,8 @@ fn the_progress_bar_shows_on_a_terminal_only() {
         .success()
         .stderr("");
     // On a terminal (util-linux's `script` gives the command a pty).
-    let Ok(script) = which("script") else {
-        assert!(
-            !common::require_all(),
-            "`script` (util-linux) is needed for this test"
-        );
-        eprintln!("SKIPPED: no `script` to run the command on a terminal");
+    // (util-linux's)
+    let Some(script) = common::tool("script") else {
         return;
     };
     let on_terminal = |extra: &str| {
@@ -345,13 +310,4 @@ fn the_progress_bar_shows_on_a_terminal_only() {
     let quiet = on_terminal(" --quiet");
     assert!(!quiet.contains("subproblems"), "{quiet}");
     assert!(quiet.contains("14772512"));
-}
-
-fn which(program: &str) -> Result<PathBuf, ()> {
-    std::env::var_os("PATH")
-        .iter()
-        .flat_map(std::env::split_paths)
-        .map(|dir| dir.join(program))
-        .find(|path| path.is_file())
-        .ok_or(())
 }

@@ -15,12 +15,6 @@ use super::files::{self, CheckpointLock, path_text};
 use super::output;
 use super::records::{Checkpoint, PlanId, Plans, ShardRecord, Tally};
 
-/// What is known of a count before this run: from the checkpoint, if any.
-struct Progress {
-    tally: Tally,
-    seconds: f64,
-}
-
 /// Counts N (or one shard of it) through its plan and prints the total, or
 /// with `--shard` the shard's record.
 pub fn count(solve: &Solve, request: &PlanCount, out: &mut impl Write) -> Result<(), Failure> {
@@ -36,10 +30,15 @@ pub fn count(solve: &Solve, request: &PlanCount, out: &mut impl Write) -> Result
         Some((path, _)) => Some(CheckpointLock::take(path).map_err(Failure::Refused)?),
         None => None,
     };
+    // What is counted so far: from the checkpoint, if there is one. Its
+    // count grows with the tally, and it is what each save writes.
     let mut progress = match &request.checkpoint {
         Some((path, _)) if std::fs::symlink_metadata(path).is_ok() => resume(path, &plan, shard)?,
-        _ => Progress {
+        _ => Checkpoint {
+            plan: PlanId::of(&plan),
+            shard,
             tally: Tally::empty(plan.len()),
+            count: 0,
             seconds: 0.0,
         },
     };
@@ -62,17 +61,11 @@ pub fn count(solve: &Solve, request: &PlanCount, out: &mut impl Write) -> Result
     let bar = progress_bar(request.quiet, &plan, &mine, &todo);
     let started = Instant::now();
     let previous_seconds = progress.seconds;
-    let save = |progress: &Progress, seconds: f64| -> std::io::Result<()> {
+    let save = |progress: &mut Checkpoint, seconds: f64| -> std::io::Result<()> {
         match &request.checkpoint {
             Some((path, _)) => {
-                let checkpoint = Checkpoint {
-                    plan: PlanId::of(&plan),
-                    shard,
-                    count: total_of(&progress.tally)?,
-                    tally: progress.tally.clone(),
-                    seconds,
-                };
-                files::replace(path, &checkpoint.to_bytes())
+                progress.seconds = seconds;
+                files::replace(path, &progress.to_bytes())
             }
             None => Ok(()),
         }
@@ -80,7 +73,7 @@ pub fn count(solve: &Solve, request: &PlanCount, out: &mut impl Write) -> Result
     // Written before counting, so that a path that cannot be written fails
     // now rather than after hours of work.
     if let Some((path, _)) = &request.checkpoint {
-        save(&progress, previous_seconds).map_err(|e| {
+        save(&mut progress, previous_seconds).map_err(|e| {
             Failure::Checkpoint(format!("cannot write checkpoint {}: {e}", path_text(path)))
         })?;
     }
@@ -92,6 +85,9 @@ pub fn count(solve: &Solve, request: &PlanCount, out: &mut impl Write) -> Result
     let mut write_failed = None;
     plan.count(&todo, &options, |index, count| {
         progress.tally.insert(index, count);
+        // At most N! in the checkpoint (checked when it is read) and N! in
+        // this run's counts: no overflow.
+        progress.count += count;
         if !bar.is_hidden() {
             bar.inc(plan.get(index).map_or(1, |s| s.estimate()));
             bar.set_message(format!(
@@ -103,7 +99,7 @@ pub fn count(solve: &Solve, request: &PlanCount, out: &mut impl Write) -> Result
         if last_write.elapsed() >= interval {
             last_write = Instant::now();
             let elapsed = previous_seconds + started.elapsed().as_secs_f64();
-            if let Err(e) = save(&progress, elapsed) {
+            if let Err(e) = save(&mut progress, elapsed) {
                 if write_failed.is_none() {
                     bar.suspend(|| {
                         eprintln!(
@@ -117,9 +113,8 @@ pub fn count(solve: &Solve, request: &PlanCount, out: &mut impl Write) -> Result
     })?;
     bar.finish_and_clear();
     let seconds = previous_seconds + started.elapsed().as_secs_f64();
-    let count = total_of(&progress.tally).map_err(|e| Failure::Refused(e.to_string()))?;
     if let Some((path, _)) = &request.checkpoint
-        && let Err(e) = save(&progress, seconds)
+        && let Err(e) = save(&mut progress, seconds)
     {
         // The count is finished and is printed below: only the record of
         // it on disk is behind. The earliest failure is the one to show.
@@ -132,9 +127,9 @@ pub fn count(solve: &Solve, request: &PlanCount, out: &mut impl Write) -> Result
 
     if let Some(shard) = request.shard {
         let record = ShardRecord {
-            plan: PlanId::of(&plan),
+            plan: progress.plan,
             shard,
-            count,
+            count: progress.count,
             tally: progress.tally,
             kernel: kernel.to_string(),
             threads: options.threads,
@@ -143,24 +138,16 @@ pub fn count(solve: &Solve, request: &PlanCount, out: &mut impl Write) -> Result
         out.write_all(&record.to_bytes())?;
     } else if solve.format == Format::Json {
         output::write_json_fields(out, solve.n, kernel, false)?;
-        writeln!(out, ",\"count\":{count}}}")?;
+        writeln!(out, ",\"count\":{}}}", progress.count)?;
     } else {
-        writeln!(out, "{count}")?;
+        writeln!(out, "{}", progress.count)?;
     }
     Ok(())
 }
 
-/// The sum of a tally's counts. A checkpoint's counts are at most N!
-/// (checked when it is read), and so are this run's: their sum fits.
-fn total_of(tally: &Tally) -> std::io::Result<crate::Count> {
-    tally
-        .total()
-        .ok_or_else(|| std::io::Error::other("the counts add up to more than 128 bits"))
-}
-
 /// The progress of a count from its checkpoint file, which must belong to
 /// the same plan and shard.
-fn resume(path: &Path, plan: &Plan, shard: Shard) -> Result<Progress, Failure> {
+fn resume(path: &Path, plan: &Plan, shard: Shard) -> Result<Checkpoint, Failure> {
     let refuse = Failure::Refused;
     let shown = path_text(path);
     let bytes = files::read_record(path).map_err(refuse)?;
@@ -180,10 +167,7 @@ fn resume(path: &Path, plan: &Plan, shard: Shard) -> Result<Progress, Failure> {
             record.shard
         )));
     }
-    Ok(Progress {
-        tally: record.tally,
-        seconds: record.seconds,
-    })
+    Ok(record)
 }
 
 /// A bar on stderr, weighted by the subproblems' estimates, if stderr is a

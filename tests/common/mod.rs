@@ -65,6 +65,41 @@ pub fn require_all() -> bool {
     std::env::var("QUEENS_SIMD_REQUIRE_ALL").is_ok_and(|v| v == "1")
 }
 
+/// The path of this build's `queens-simd` binary.
+pub fn binary() -> std::path::PathBuf {
+    assert_cmd::cargo::cargo_bin("queens-simd")
+}
+
+/// A fresh, empty directory under the target directory for one test's
+/// files (`name` unique across the test files).
+pub fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Counts every shard `i/m` of N into a record file in `dir`, checking that
+/// each record names its N and shard, and returns the files.
+pub fn shard_files(dir: &std::path::Path, n: usize, m: usize) -> Vec<std::path::PathBuf> {
+    (0..m)
+        .map(|i| {
+            let json = stdout_of(&[&n.to_string(), "--count", "--shard", &format!("{i}/{m}")]);
+            let record: serde_json::Value = serde_json::from_str(&json).unwrap();
+            assert_eq!(record["shard"], format!("{i}/{m}"));
+            assert_eq!(record["n"], n);
+            let path = dir.join(format!("shard-{i}-of-{m}.json"));
+            std::fs::write(&path, json).unwrap();
+            path
+        })
+        .collect()
+}
+
+/// `queens-simd merge FILES`, run.
+pub fn merge(files: &[std::path::PathBuf]) -> assert_cmd::assert::Assert {
+    queens().arg("merge").args(files).assert()
+}
+
 /// The `queens-simd` binary of this build, ready for arguments.
 pub fn queens() -> assert_cmd::Command {
     assert_cmd::Command::cargo_bin("queens-simd").unwrap()

@@ -313,6 +313,8 @@ fn parse_file<F: RecordFile>(bytes: &[u8]) -> Result<F, String> {
 struct Checked {
     id: PlanId,
     shard: Shard,
+    /// How many subproblems the shard has.
+    shard_size: usize,
     tally: Tally,
     count: Count,
 }
@@ -335,7 +337,11 @@ fn check_fields(plan: &Plan, fields: &Fields<'_>) -> Result<Checked, String> {
         .map_err(|e: crate::Error| format!("has {e}"))?;
     let tally = Tally::decode(fields.bitmap, fields.counts, plan.len())?;
     let count = parse_decimal(fields.count)?;
-    let in_shard = shard_members(plan, shard);
+    let members = plan.shard(shard);
+    let mut in_shard = vec![false; plan.len()];
+    for &index in &members {
+        in_shard[index] = true;
+    }
     if let Some((index, _)) = tally.iter().find(|&(index, _)| !in_shard[index]) {
         return Err(format!(
             "counts subproblem {index}, which is not in shard {shard}"
@@ -383,18 +389,10 @@ fn check_fields(plan: &Plan, fields: &Fields<'_>) -> Result<Checked, String> {
     Ok(Checked {
         id: expected,
         shard,
+        shard_size: members.len(),
         tally,
         count,
     })
-}
-
-/// Whether each subproblem of `plan` is in `shard`.
-pub fn shard_members(plan: &Plan, shard: Shard) -> Vec<bool> {
-    let mut member = vec![false; plan.len()];
-    for index in plan.shard(shard) {
-        member[index] = true;
-    }
-    member
 }
 
 /// What every count of subproblem `index` is a multiple of: each board of a
@@ -431,16 +429,16 @@ impl ShardRecord {
         let Checked {
             id,
             shard,
+            shard_size,
             tally,
             count,
         } = check_fields(plan, &file.fields())?;
-        let wanted = plan.shard(shard);
-        if tally.len() != wanted.len() {
-            let missing = wanted.iter().find(|&&i| !tally.contains(i));
+        // Every subproblem of the tally is in the shard: as many means all.
+        if tally.len() != shard_size {
+            let missing = plan.shard(shard).into_iter().find(|&i| !tally.contains(i));
             return Err(format!(
-                "covers {} of the {} subproblems of shard {shard}{}",
+                "covers {} of the {shard_size} subproblems of shard {shard}{}",
                 tally.len(),
-                wanted.len(),
                 missing.map_or_else(String::new, |i| format!(" (not {i})"))
             ));
         }
@@ -491,6 +489,7 @@ impl Checkpoint {
             shard,
             tally,
             count,
+            ..
         } = check_fields(plan, &file.fields())?;
         Ok(Checkpoint {
             plan: id,

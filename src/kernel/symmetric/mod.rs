@@ -437,11 +437,7 @@ mod tests {
                     .unwrap();
                 assert!(flow.is_continue(), "{kernel:?}, N = {n}");
                 solutions.sort_unstable();
-                let mut portable_solutions = Vec::new();
-                let _ = portable.for_each_solution(n, &mut |board| {
-                    portable_solutions.push(*board);
-                    ControlFlow::Continue(())
-                });
+                let mut portable_solutions = portable.solutions(n).unwrap();
                 portable_solutions.sort_unstable();
                 assert_eq!(solutions, portable_solutions, "{kernel:?}, N = {n}");
 
