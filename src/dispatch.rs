@@ -1,190 +1,115 @@
 //! The one place that maps a [`Kernel`] to a running [`Solver`] and decides
-//! what `auto` means on this CPU.
+//! what `auto` and `asm` mean on this CPU.
 //!
-//! `auto` walks [`auto_preference`] for the N and the task asked (the
-//! symmetric kernels first from N = [`SYMMETRIC_FROM`] up, from
-//! [`SYMMETRIC_FUNDAMENTAL_FROM`] for fundamental solutions; below, the
-//! portable one first for counting and davidad's machine first for
-//! enumerating), fastest first, and takes the first kernel that this CPU
-//! runs and that accepts the size; the choice for each task and N is made
-//! once and cached in an atomic. The SIMD kernels' types can only be
-//! constructed where the CPU has their features (`Sse41::new`, `Avx::new`,
-//! which ask `is_x86_feature_detected!`; the standard library caches the
-//! answer, and the check folds to a constant when the build already enables
-//! the feature). The asm kernel's two encodings are detected the same way
-//! (`Asm::sse41`, `Asm::avx`), and the name `asm` resolves to the best one
-//! that runs ([`asm_kernel`]). A build with `--cfg queens_simd_force_portable`
-//! (or `QUEENS_SIMD_FORCE_PORTABLE=1` at build time) compiles the SIMD and
-//! asm kernels out, as does any target other than x86-64; the asm kernel is
-//! also absent from x86-64 targets other than Linux (its assembly is ELF).
+//! * **Solvers are `&'static`.** Every kernel type is a zero-sized proof
+//!   that this CPU runs it (its `new()` asks [`crate::cpu`] for the
+//!   features of its row in the kernel table), so [`Kernel::solver_for`]
+//!   hands out a `&'static dyn Solver`: no allocation, nothing to drop,
+//!   and a caller may hold it and call it in a loop with no check per call.
+//! * **The CPU is asked once.** Feature checks are cached (by the standard
+//!   library with `std`, by [`crate::cpu`] without), and `auto`'s choice for
+//!   each task and N is cached in an atomic after its first use.
+//! * **`auto`** walks [`auto_preference`] for the task and N asked, fastest
+//!   first, and takes the first kernel that this build carries, this CPU
+//!   runs and that accepts the size. The lists are the same in every build:
+//!   a kernel the build lacks is skipped like one the CPU lacks. Why each
+//!   list is in its order is measured in BENCHMARKS.md (`simd/count`,
+//!   `simd/enumerate`); the doc comments below keep only the decision.
+//! * **Which builds carry which kernel** comes from `build.rs`'s cfg
+//!   aliases: `x86_kernels` (x86-64, not forced portable: `symmetric-bmi`),
+//!   `simd_kernels` (and vector registers: `sse41`, `avx`) and
+//!   `asm_kernels` (and Linux: `asm-sse41`, `asm-avx`). A build with
+//!   `--cfg queens_simd_force_portable` (or `QUEENS_SIMD_FORCE_PORTABLE=1`
+//!   at build time) has only the portable, symmetric and reference kernels.
+//!
+//! Holding the fastest counter for one size, with no dispatch per call:
+//!
+//! ```
+//! use queens_simd::{Kernel, kernel::Task};
+//!
+//! let solver = Kernel::Auto.solver_for(10, Task::Count)?; // &'static dyn Solver
+//! let mut total = 0;
+//! for _ in 0..3 {
+//!     total += solver.count(10)?;
+//! }
+//! assert_eq!(total, 3 * 724);
+//! # Ok::<(), queens_simd::Error>(())
+//! ```
 
+use core::ops::ControlFlow;
 use core::sync::atomic::{AtomicU8, Ordering};
 
-use crate::Error;
 use crate::board::MAX_N;
 use crate::kernel::portable::Portable;
-use crate::kernel::symmetric::Symmetric;
-use crate::kernel::{Kernel, Role, Solver, Task};
+use crate::kernel::symmetric::{Engine, Symmetric};
+use crate::kernel::{Build, Kernel, Role, Solver, Task, Visit};
 use crate::reference::bitboard64::Bitboard64;
 use crate::reference::brute_force::BruteForce;
 use crate::reference::heap_permutations::HeapPermutations;
 use crate::reference::threat_masks::ThreatMasks;
+use crate::{Count, Error};
 
-cfg_if::cfg_if! {
-    if #[cfg(all(target_arch = "x86_64", not(queens_simd_force_portable)))] {
-        use crate::kernel::avx::Avx;
-        use crate::kernel::sse41::Sse41;
+/// Kernels `auto` may choose to count below N = [`SYMMETRIC_FROM`],
+/// fastest first: on small boards the symmetric kernels' fixed cost
+/// (building their subproblems and walkers) outweighs the search they
+/// save, and the portable kernel is ahead of davidad's machine, whose path
+/// from one queen to the next crosses between general and xmm registers
+/// twice.
+const SMALL_N_PREFERENCE: &[Kernel] = &[
+    Kernel::Portable,
+    Kernel::AsmAvx,
+    Kernel::Avx,
+    Kernel::AsmSse41,
+    Kernel::Sse41,
+    Kernel::SymmetricBmi,
+    Kernel::Symmetric,
+];
 
-        /// Kernels `auto` may choose for N below [`SYMMETRIC_FROM`],
-        /// fastest first, as measured on the reference machine (2-core AMD
-        /// EPYC; criterion, `simd/count`, BENCHMARKS.md). On small boards
-        /// the symmetric kernels' fixed cost (building about 6 N
-        /// subproblems and their walkers) outweighs the search: at N = 8
-        /// `portable` counts in 3.5 µs, `symmetric-bmi` in 5.7 µs. Among
-        /// the others, the portable kernel is level with `asm-avx` up to
-        /// N = 10 and ahead of every form of davidad's machine beyond
-        /// (N = 12: 4.5 ms against 6.4 to 7.0 ms for `asm-avx`, `avx`,
-        /// `asm-sse41` and `sse41`), whose path from one queen to
-        /// the next crosses between general and xmm registers twice. The
-        /// asm kernels are in the list only where they are built (x86-64
-        /// Linux); elsewhere `is_available` skips them.
-        const SMALL_N_PREFERENCE: &[Kernel] = &[
-            Kernel::Portable,
-            Kernel::AsmAvx,
-            Kernel::Avx,
-            Kernel::AsmSse41,
-            Kernel::Sse41,
-            Kernel::SymmetricBmi,
-            Kernel::Symmetric,
-        ];
+/// Kernels `auto` may choose to enumerate below N = [`SYMMETRIC_FROM`]
+/// (and to find fundamental solutions below [`SYMMETRIC_FUNDAMENTAL_FROM`]),
+/// fastest first: davidad's machine, where built, takes about half of the
+/// portable kernel's time; its encodings are within noise of each other,
+/// and `sse41` needs the least of the CPU.
+const SMALL_N_ENUMERATION_PREFERENCE: &[Kernel] = &[
+    Kernel::Sse41,
+    Kernel::AsmAvx,
+    Kernel::Avx,
+    Kernel::AsmSse41,
+    Kernel::Portable,
+    Kernel::SymmetricBmi,
+    Kernel::Symmetric,
+];
 
-        /// Kernels `auto` may choose to enumerate below N =
-        /// [`SYMMETRIC_FROM`] (and to find fundamental solutions below
-        /// [`SYMMETRIC_FUNDAMENTAL_FROM`]), fastest first (criterion,
-        /// `simd/enumerate`, BENCHMARKS.md): davidad's machine takes less
-        /// than half of `portable`'s time there (N = 8: `sse41` 5.4 µs,
-        /// `asm-avx` 5.6 µs, `avx` 6.3 µs, `asm-sse41` 6.0 µs,
-        /// `symmetric-bmi` 9.3 µs, `portable` 12.5 µs), its encodings within
-        /// noise of each other: `sse41` first, as it needs the least of the
-        /// CPU.
-        const SMALL_N_ENUMERATION_PREFERENCE: &[Kernel] = &[
-            Kernel::Sse41,
-            Kernel::AsmAvx,
-            Kernel::Avx,
-            Kernel::AsmSse41,
-            Kernel::Portable,
-            Kernel::SymmetricBmi,
-            Kernel::Symmetric,
-        ];
-
-        /// Kernels `auto` may choose from N = [`SYMMETRIC_FROM`] up,
-        /// fastest first: the symmetric search visits about an eighth of
-        /// the boards. Measured the same way: N = 10, `symmetric-bmi`
-        /// 44 µs, `symmetric` 64 µs, `portable` 61 µs; N = 12, 0.77 ms,
-        /// 1.19 ms and 4.49 ms.
-        const LARGE_N_PREFERENCE: &[Kernel] = &[
-            Kernel::SymmetricBmi,
-            Kernel::Symmetric,
-            Kernel::Portable,
-            Kernel::AsmAvx,
-            Kernel::Avx,
-            Kernel::AsmSse41,
-            Kernel::Sse41,
-        ];
-
-        fn sse41() -> Option<Box<dyn Solver>> {
-            Sse41::new().map(|k| Box::new(k) as Box<dyn Solver>)
-        }
-
-        fn symmetric_bmi() -> Option<Box<dyn Solver>> {
-            crate::kernel::symmetric::SymmetricBmi::new().map(|k| Box::new(k) as Box<dyn Solver>)
-        }
-
-        fn avx() -> Option<Box<dyn Solver>> {
-            Avx::new().map(|k| Box::new(k) as Box<dyn Solver>)
-        }
-
-        /// Why the SIMD kernels may be missing in this build.
-        const SIMD_ABSENT_BECAUSE: Option<&str> = None;
-    } else {
-        /// Kernels `auto` may choose for N below [`SYMMETRIC_FROM`]: this
-        /// build has neither SIMD nor asm kernels, and the symmetric
-        /// kernel's fixed cost outweighs its search on small boards.
-        const SMALL_N_PREFERENCE: &[Kernel] = &[Kernel::Portable, Kernel::Symmetric];
-
-        /// Kernels `auto` may choose from N = [`SYMMETRIC_FROM`] up.
-        const LARGE_N_PREFERENCE: &[Kernel] = &[Kernel::Symmetric, Kernel::Portable];
-
-        /// Kernels `auto` may choose to enumerate below N =
-        /// [`SYMMETRIC_FROM`]: as for counting.
-        const SMALL_N_ENUMERATION_PREFERENCE: &[Kernel] = SMALL_N_PREFERENCE;
-
-        fn sse41() -> Option<Box<dyn Solver>> {
-            None
-        }
-
-        fn symmetric_bmi() -> Option<Box<dyn Solver>> {
-            None
-        }
-
-        fn avx() -> Option<Box<dyn Solver>> {
-            None
-        }
-
-        const SIMD_ABSENT_BECAUSE: Option<&str> = Some(if cfg!(queens_simd_force_portable) {
-            FORCED_BECAUSE
-        } else {
-            "it needs an x86-64 target"
-        });
-    }
-}
-
-cfg_if::cfg_if! {
-    if #[cfg(all(target_arch = "x86_64", target_os = "linux", not(queens_simd_force_portable)))] {
-        use crate::kernel::asm::Asm;
-
-        fn asm_sse41() -> Option<Box<dyn Solver>> {
-            Asm::sse41().map(|k| Box::new(k) as Box<dyn Solver>)
-        }
-
-        fn asm_avx() -> Option<Box<dyn Solver>> {
-            Asm::avx().map(|k| Box::new(k) as Box<dyn Solver>)
-        }
-
-        /// Why the asm kernel may be missing in this build.
-        const ASM_ABSENT_BECAUSE: Option<&str> = None;
-    } else {
-        fn asm_sse41() -> Option<Box<dyn Solver>> {
-            None
-        }
-
-        fn asm_avx() -> Option<Box<dyn Solver>> {
-            None
-        }
-
-        const ASM_ABSENT_BECAUSE: Option<&str> = Some(if cfg!(queens_simd_force_portable) {
-            FORCED_BECAUSE
-        } else if cfg!(target_arch = "x86_64") {
-            "its assembly is ELF for the System V ABI, built for x86-64 Linux only"
-        } else {
-            "it needs an x86-64 target"
-        });
-    }
-}
+/// Kernels `auto` may choose from N = [`SYMMETRIC_FROM`] up, fastest first:
+/// the symmetric search visits about an eighth of the boards.
+const LARGE_N_PREFERENCE: &[Kernel] = &[
+    Kernel::SymmetricBmi,
+    Kernel::Symmetric,
+    Kernel::Portable,
+    Kernel::AsmAvx,
+    Kernel::Avx,
+    Kernel::AsmSse41,
+    Kernel::Sse41,
+];
 
 /// The smallest N for which `auto` prefers the symmetric kernels: below it,
-/// their fixed cost outweighs the eighth of the search they save (measured
-/// crossover, reference machine, criterion: N = 9 `portable` 14.2 µs
-/// against `symmetric-bmi` 16.3 µs; N = 10, 63 µs against 48 µs).
+/// their fixed cost outweighs the eighth of the search they save (the
+/// crossover in BENCHMARKS.md).
 pub const SYMMETRIC_FROM: usize = 10;
 
 /// The smallest N for which `auto` prefers the symmetric kernels to find
 /// fundamental solutions: they search one board per class, where the
-/// others enumerate half the solutions and check each for canonical form
-/// (`queens-simd N --unique --time`, reference machine: N = 7,
-/// `symmetric-bmi` 3.1 µs, `asm-avx` 3.3 µs; N = 6, 1.9 µs against
-/// 0.44 µs).
+/// others enumerate half the solutions and check each for canonical form.
 pub const SYMMETRIC_FUNDAMENTAL_FROM: usize = 7;
+
+/// Whether this build was made with `queens_simd_force_portable`, which
+/// leaves `auto` only the portable and symmetric kernels.
+pub const PORTABLE_FORCED: bool = cfg!(queens_simd_force_portable);
+
+/// What `--kernels` says of such a build, and why a SIMD or asm kernel is
+/// missing from it.
+pub const FORCED_BECAUSE: &str =
+    "this build forces the portable kernel (queens_simd_force_portable)";
 
 /// The kernels `auto` may choose for `task` at size `n`, fastest first on
 /// the reference machine; `auto` takes the first that runs here and
@@ -210,78 +135,76 @@ pub fn auto_preference(n: usize, task: Task) -> Result<&'static [Kernel], Error>
     })
 }
 
-/// Whether this build was made with `queens_simd_force_portable`, which
-/// leaves `auto` only the portable and symmetric kernels.
-pub const PORTABLE_FORCED: bool = cfg!(queens_simd_force_portable);
+/// Why this build does not carry `kernel` at all, or `None` if it does.
+fn absent_because(kernel: Kernel) -> Option<&'static str> {
+    const NEEDS_X86: &str = "it needs an x86-64 target";
+    let forced = PORTABLE_FORCED.then_some(FORCED_BECAUSE);
+    match kernel.build() {
+        Build::Everywhere | Build::Alias => None,
+        Build::X86 if cfg!(x86_kernels) => None,
+        Build::Simd if cfg!(simd_kernels) => None,
+        Build::Asm if cfg!(asm_kernels) => None,
+        Build::X86 => Some(forced.unwrap_or(NEEDS_X86)),
+        Build::Simd | Build::Asm if !cfg!(x86_kernels) => Some(forced.unwrap_or(NEEDS_X86)),
+        Build::Simd => Some("this target has no vector registers (a soft-float target)"),
+        Build::Asm if !cfg!(simd_kernels) => {
+            Some("this target has no vector registers (a soft-float target)")
+        }
+        Build::Asm => Some("its assembly is ELF for the System V ABI, built for x86-64 Linux only"),
+    }
+}
 
-/// What `--kernels` says of such a build, and why a SIMD or asm kernel is
-/// missing from it.
-pub const FORCED_BECAUSE: &str =
-    "this build forces the portable kernel (queens_simd_force_portable)";
-
-/// The solver behind a concrete `kernel`, or `None` where this CPU or build
-/// cannot run it. Every kernel type is a zero-sized proof that it can run
-/// here, so these boxes do not allocate.
-fn try_solver(kernel: Kernel) -> Option<Box<dyn Solver>> {
+/// The solver behind a concrete `kernel`, or `None` where this build or
+/// CPU cannot run it: the one map from names to kernel types.
+fn try_solver(kernel: Kernel) -> Option<&'static dyn Solver> {
     match kernel {
         Kernel::Auto | Kernel::Asm => None,
-        Kernel::Portable => Portable::new().map(|k| Box::new(k) as Box<dyn Solver>),
-        Kernel::Symmetric => Symmetric::new().map(|k| Box::new(k) as Box<dyn Solver>),
-        Kernel::SymmetricBmi => symmetric_bmi(),
-        Kernel::Sse41 => sse41(),
-        Kernel::Avx => avx(),
-        Kernel::AsmSse41 => asm_sse41(),
-        Kernel::AsmAvx => asm_avx(),
-        Kernel::Bitboard64 => Bitboard64::new().map(|k| Box::new(k) as Box<dyn Solver>),
-        Kernel::ThreatMasks => ThreatMasks::new().map(|k| Box::new(k) as Box<dyn Solver>),
-        Kernel::BruteForce => BruteForce::new().map(|k| Box::new(k) as Box<dyn Solver>),
-        Kernel::HeapPermutations => HeapPermutations::new().map(|k| Box::new(k) as Box<dyn Solver>),
+        Kernel::Portable => Portable::new().map(|k| k.as_static() as &dyn Solver),
+        Kernel::Symmetric => Symmetric::new().map(|k| k.as_static() as &dyn Solver),
+        #[cfg(x86_kernels)]
+        Kernel::SymmetricBmi => {
+            crate::kernel::symmetric::SymmetricBmi::new().map(|k| k.as_static() as &dyn Solver)
+        }
+        #[cfg(simd_kernels)]
+        Kernel::Sse41 => crate::kernel::sse41::Sse41::new().map(|k| k.as_static() as &dyn Solver),
+        #[cfg(simd_kernels)]
+        Kernel::Avx => crate::kernel::avx::Avx::new().map(|k| k.as_static() as &dyn Solver),
+        #[cfg(asm_kernels)]
+        Kernel::AsmSse41 => crate::kernel::asm::Asm::sse41().map(|k| k.as_static() as &dyn Solver),
+        #[cfg(asm_kernels)]
+        Kernel::AsmAvx => crate::kernel::asm::Asm::avx().map(|k| k.as_static() as &dyn Solver),
+        Kernel::Bitboard64 => Bitboard64::new().map(|k| k.as_static() as &dyn Solver),
+        Kernel::ThreatMasks => ThreatMasks::new().map(|k| k.as_static() as &dyn Solver),
+        Kernel::BruteForce => BruteForce::new().map(|k| k.as_static() as &dyn Solver),
+        Kernel::HeapPermutations => HeapPermutations::new().map(|k| k.as_static() as &dyn Solver),
+        // Kernels this build does not carry.
+        #[allow(unreachable_patterns)]
+        _ => None,
     }
 }
 
-/// Whether this CPU and build can run `kernel`.
-pub fn is_available(kernel: Kernel) -> bool {
-    match kernel {
-        Kernel::Auto => true,
-        Kernel::Asm => asm_kernel() != Kernel::Asm,
-        _ => try_solver(kernel).is_some(),
-    }
-}
-
-/// Why this CPU or build cannot run `kernel`, or `None` if it can.
-pub fn unavailable_because(kernel: Kernel) -> Option<&'static str> {
-    if is_available(kernel) {
-        return None;
-    }
-    const LACKS_SSE41: &str = "this CPU lacks SSE4.1";
-    const LACKS_AVX: &str = "this CPU or its operating system lacks AVX";
-    // The build's reason comes first; a CPU reason only where it is built.
-    let (absent_from_build, cpu_lacks) = match kernel {
-        Kernel::Sse41 => (SIMD_ABSENT_BECAUSE, LACKS_SSE41),
-        Kernel::Avx => (SIMD_ABSENT_BECAUSE, LACKS_AVX),
-        // `asm` needs at least its SSE4.1 encoding.
-        Kernel::Asm | Kernel::AsmSse41 => (ASM_ABSENT_BECAUSE, LACKS_SSE41),
-        Kernel::AsmAvx => (ASM_ABSENT_BECAUSE, LACKS_AVX),
-        Kernel::SymmetricBmi => (
-            SIMD_ABSENT_BECAUSE,
-            "this CPU lacks one of BMI1, BMI2, LZCNT and POPCNT",
-        ),
-        _ => return Some("it is not built in"),
-    };
-    Some(absent_from_build.unwrap_or(cpu_lacks))
+/// The best encoding of the asm kernel this CPU runs: AVX where it runs,
+/// else SSE4.1. The one place that decides what the name `asm` means.
+#[cfg(asm_kernels)]
+pub fn best_asm() -> Option<crate::kernel::asm::Asm> {
+    use crate::kernel::asm::Asm;
+    Asm::avx().or_else(Asm::sse41)
 }
 
 /// The concrete kernel the name `asm` stands for: the AVX encoding where it
 /// runs, else the SSE4.1 one, else `Asm` itself (unavailable).
 pub fn asm_kernel() -> Kernel {
-    [Kernel::AsmAvx, Kernel::AsmSse41]
-        .into_iter()
-        .find(|&k| try_solver(k).is_some())
-        .unwrap_or(Kernel::Asm)
+    cfg_if::cfg_if! {
+        if #[cfg(asm_kernels)] {
+            best_asm().map_or(Kernel::Asm, |asm| asm.kernel())
+        } else {
+            Kernel::Asm
+        }
+    }
 }
 
-/// `auto`'s choice for each task (in [`Task`] order) and N: 0 while not
-/// yet made, else 1 + the kernel's index in [`Kernel::ALL`].
+/// `auto`'s choice for each task (in [`Task::ALL`] order) and N: 0 while
+/// not yet made, else 1 + the kernel's index in [`Kernel::ALL`].
 static AUTO_CHOICE: [[AtomicU8; MAX_N + 1]; 3] =
     [const { [const { AtomicU8::new(0) }; MAX_N + 1] }; 3];
 
@@ -294,14 +217,10 @@ static AUTO_CHOICE: [[AtomicU8; MAX_N + 1]; 3] =
 /// [`Error::SizeOutOfRange`] (for `auto`) if `n` is over [`MAX_N`], which
 /// no kernel accepts.
 pub fn auto_kernel(n: usize, task: Task) -> Result<Kernel, Error> {
-    let choices = match task {
-        Task::Count => &AUTO_CHOICE[0],
-        Task::Enumerate => &AUTO_CHOICE[1],
-        Task::Fundamental => &AUTO_CHOICE[2],
-    };
     // Past MAX_N there is no choice, and no slot of the cache.
     Kernel::Auto.check_size(n)?;
-    let cached = &choices[n];
+    let slot = Task::ALL.iter().position(|&t| t == task).unwrap_or(0);
+    let cached = &AUTO_CHOICE[slot][n];
     if let Some(&kernel) =
         Kernel::ALL.get(usize::from(cached.load(Ordering::Relaxed)).wrapping_sub(1))
     {
@@ -310,7 +229,7 @@ pub fn auto_kernel(n: usize, task: Task) -> Result<Kernel, Error> {
     let kernel = auto_preference(n, task)?
         .iter()
         .copied()
-        .find(|k| k.role() == Role::Fast && is_available(*k) && k.sizes().contains(&n))
+        .find(|k| k.role() == Role::Fast && k.is_available() && k.sizes().contains(&n))
         .unwrap_or(Kernel::Portable);
     if let Some(index) = Kernel::ALL.iter().position(|&k| k == kernel) {
         // Racing threads compute the same choice; either store is right.
@@ -319,34 +238,206 @@ pub fn auto_kernel(n: usize, task: Task) -> Result<Kernel, Error> {
     Ok(kernel)
 }
 
-/// The solver behind a concrete `kernel`, or why there is none.
-pub fn solver(kernel: Kernel) -> Result<Box<dyn Solver>, Error> {
-    try_solver(kernel).ok_or(Error::KernelUnavailable(kernel))
+/// The symmetric kernel's walkers behind `kernel`, for counting a plan's
+/// subproblems: `symmetric`, `symmetric-bmi`, or for `auto` the faster of
+/// the two this CPU runs.
+///
+/// # Errors
+///
+/// [`Error::KernelUnavailable`] if this CPU or build cannot run the
+/// kernel, [`Error::NotSplittable`] for a kernel that does not count
+/// subproblems.
+#[cfg_attr(not(feature = "std"), allow(dead_code))] // for the plan (`std`)
+pub(crate) fn engine(asked: Kernel) -> Result<Engine, Error> {
+    let kernel = match asked {
+        Kernel::Auto => auto_kernel(MAX_N, Task::Count)?,
+        other => other,
+    };
+    // Availability first: a kernel this CPU lacks is unavailable, whether
+    // or not it would split.
+    kernel.solver_for(0, Task::Count)?;
+    match kernel {
+        Kernel::Symmetric => Ok(Engine::Baseline),
+        #[cfg(x86_kernels)]
+        Kernel::SymmetricBmi => crate::kernel::symmetric::SymmetricBmi::new()
+            .map(Engine::Bmi)
+            .ok_or(Error::KernelUnavailable {
+                kernel,
+                because: "this CPU lacks one of BMI1, BMI2, LZCNT and POPCNT",
+            }),
+        _ => Err(Error::NotSplittable(asked)),
+    }
+}
+
+impl Kernel {
+    /// Whether this CPU and build can run the kernel. Always true for
+    /// `Auto`, which falls back to `Portable`; true for `Asm` where either
+    /// encoding runs.
+    pub fn is_available(self) -> bool {
+        match self {
+            Kernel::Auto => true,
+            Kernel::Asm => asm_kernel() != Kernel::Asm,
+            _ => try_solver(self).is_some(),
+        }
+    }
+
+    /// Why this CPU or build cannot run the kernel, or `None` if it can.
+    /// The build's reason comes first; the CPU's only where it is built.
+    pub fn unavailable_because(self) -> Option<&'static str> {
+        if self.is_available() {
+            return None;
+        }
+        // `asm` needs at least its SSE4.1 encoding.
+        let needs = if self == Kernel::Asm {
+            Kernel::AsmSse41
+        } else {
+            self
+        };
+        Some(absent_because(needs).unwrap_or(match needs.cpu_features() {
+            [crate::cpu::Feature::Sse41] => "this CPU lacks SSE4.1",
+            [crate::cpu::Feature::Avx] => "this CPU or its operating system lacks AVX",
+            [] => "it is not built in",
+            _ => "this CPU lacks one of BMI1, BMI2, LZCNT and POPCNT",
+        }))
+    }
+
+    /// The concrete kernel that would count size `n`: `Auto` and `Asm`
+    /// resolved, any other kernel itself. (`Asm` stays itself where no
+    /// encoding runs, `Auto` for sizes no kernel accepts.) Defined for
+    /// every `n`: [`Kernel::check_size`] and [`Kernel::solver`] tell
+    /// whether the kernel accepts it. Short for `resolve_for(n, Task::Count)`.
+    pub fn resolve(self, n: usize) -> Kernel {
+        self.resolve_for(n, Task::Count)
+    }
+
+    /// The concrete kernel that would do `task` for size `n`: `Auto`
+    /// resolved for that task, `Asm` to its best encoding, any other kernel
+    /// itself. Defined for every `n`, as [`Kernel::resolve`]: for sizes no
+    /// kernel accepts, `Auto` stays itself, and its size check reports them
+    /// in its own name.
+    pub fn resolve_for(self, n: usize, task: Task) -> Kernel {
+        match self {
+            Kernel::Auto => auto_kernel(n, task).unwrap_or(Kernel::Auto),
+            Kernel::Asm => asm_kernel(),
+            other => other,
+        }
+    }
+
+    /// The solver that counts size `n`: `Auto` resolved, availability and
+    /// size checked. Short for `solver_for(n, Task::Count)`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Kernel::solver_for`].
+    pub fn solver(self, n: usize) -> Result<&'static dyn Solver, Error> {
+        self.solver_for(n, Task::Count)
+    }
+
+    /// The solver for `task` at size `n`: `Auto` resolved for that task,
+    /// availability and size checked. The reference is `'static`: hold it
+    /// to call the same kernel many times with no dispatch per call.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::SizeOutOfRange`] if `n` is outside [`Kernel::sizes`]
+    /// (checked first, in the name asked: `auto`'s range is 0 to 32,
+    /// `asm`'s 0 to 16), [`Error::KernelUnavailable`] if this CPU or build
+    /// cannot run the kernel.
+    pub fn solver_for(self, n: usize, task: Task) -> Result<&'static dyn Solver, Error> {
+        self.check_size(n)?;
+        let kernel = self.resolve_for(n, task);
+        kernel.check_size(n)?;
+        try_solver(kernel).ok_or_else(|| Error::KernelUnavailable {
+            kernel,
+            because: kernel
+                .unavailable_because()
+                .unwrap_or("this CPU or build cannot run it"),
+        })
+    }
+
+    /// Number of solutions on an `n`x`n` board.
+    ///
+    /// # Errors
+    ///
+    /// As [`Kernel::solver_for`].
+    pub fn count(self, n: usize) -> Result<Count, Error> {
+        self.solver(n)?.count(n)
+    }
+
+    /// Calls `visit` for every solution until it returns `Break`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Kernel::solver_for`].
+    pub fn for_each_solution(self, n: usize, visit: Visit<'_>) -> Result<ControlFlow<()>, Error> {
+        self.solver_for(n, Task::Enumerate)?
+            .for_each_solution(n, visit)
+    }
+
+    /// Calls `visit` for every solution whose row-0 queen stands in a
+    /// column of `first_row` (bit `c` for column `c`), until it returns
+    /// `Break`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Kernel::solver_for`].
+    pub fn for_each_solution_in_first_row(
+        self,
+        n: usize,
+        first_row: u32,
+        visit: Visit<'_>,
+    ) -> Result<ControlFlow<()>, Error> {
+        self.solver_for(n, Task::Enumerate)?
+            .for_each_solution_in_first_row(n, first_row, visit)
+    }
+
+    /// Every solution, in the kernel's own order.
+    ///
+    /// # Errors
+    ///
+    /// As [`Kernel::solver_for`].
+    #[cfg(feature = "alloc")]
+    pub fn solutions(self, n: usize) -> Result<alloc::vec::Vec<crate::Board>, Error> {
+        self.solver_for(n, Task::Enumerate)?.solutions(n)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[cfg(all(target_arch = "x86_64", not(queens_simd_force_portable)))]
+    #[cfg(simd_kernels)]
     #[test]
     fn simd_kernels_exist_exactly_where_the_cpu_has_their_feature() {
+        use crate::kernel::{avx::Avx, sse41::Sse41};
         let sse41 = std::arch::is_x86_feature_detected!("sse4.1");
         let avx = std::arch::is_x86_feature_detected!("avx");
         assert_eq!(Sse41::new().is_some(), sse41);
         assert_eq!(Avx::new().is_some(), avx);
-        assert_eq!(is_available(Kernel::Sse41), sse41);
-        assert_eq!(is_available(Kernel::Avx), avx);
+        assert_eq!(Kernel::Sse41.is_available(), sse41);
+        assert_eq!(Kernel::Avx.is_available(), avx);
     }
 
-    #[cfg(not(all(target_arch = "x86_64", not(queens_simd_force_portable))))]
+    #[cfg(not(simd_kernels))]
     #[test]
     fn simd_kernels_are_absent_from_this_build() {
-        for kernel in [Kernel::Sse41, Kernel::Avx, Kernel::SymmetricBmi] {
-            assert!(!is_available(kernel));
-            assert_eq!(unavailable_because(kernel), SIMD_ABSENT_BECAUSE);
-            assert_eq!(solver(kernel).err(), Some(Error::KernelUnavailable(kernel)));
+        for kernel in [Kernel::Sse41, Kernel::Avx] {
+            assert!(!kernel.is_available());
+            assert_eq!(
+                kernel.unavailable_because(),
+                absent_because(kernel),
+                "{kernel}"
+            );
+            assert!(matches!(
+                kernel.solver(8).err(),
+                Some(Error::KernelUnavailable { kernel: k, .. }) if k == kernel
+            ));
         }
+        let symmetric_kernel = if Kernel::SymmetricBmi.is_available() {
+            Kernel::SymmetricBmi
+        } else {
+            Kernel::Symmetric
+        };
         for n in 0..=MAX_N {
             for task in Task::ALL {
                 let symmetric_from = if task == Task::Fundamental {
@@ -357,7 +448,7 @@ mod tests {
                 let expected = if n < symmetric_from {
                     Kernel::Portable
                 } else {
-                    Kernel::Symmetric
+                    symmetric_kernel
                 };
                 assert_eq!(auto_kernel(n, task), Ok(expected), "N = {n}, {task:?}");
             }
@@ -366,13 +457,27 @@ mod tests {
 
     #[test]
     fn a_reason_is_given_exactly_for_unavailable_kernels() {
-        for &kernel in Kernel::ALL {
+        for &kernel in Kernel::ALL.iter().chain(Kernel::ALIASES) {
             assert_eq!(
-                unavailable_because(kernel).is_none(),
-                is_available(kernel),
+                kernel.unavailable_because().is_none(),
+                kernel.is_available(),
                 "{kernel}"
             );
-            assert_eq!(solver(kernel).is_ok(), is_available(kernel), "{kernel}");
+            let fits = *kernel.sizes().start();
+            assert_eq!(
+                kernel.solver(fits).is_ok(),
+                kernel.is_available(),
+                "{kernel}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_solver_is_the_kernel_asked_for() {
+        for &kernel in Kernel::ALL {
+            if let Some(solver) = try_solver(kernel) {
+                assert_eq!(solver.kernel(), kernel);
+            }
         }
     }
 
@@ -383,7 +488,7 @@ mod tests {
                 let picked = auto_kernel(n, task).unwrap();
                 assert_eq!(picked.role(), Role::Fast, "N = {n}, {task:?}");
                 assert!(
-                    is_available(picked) && picked.sizes().contains(&n),
+                    picked.is_available() && picked.sizes().contains(&n),
                     "N = {n}, {task:?}"
                 );
                 // No kernel ahead of it in the preference list could have
@@ -394,13 +499,13 @@ mod tests {
                     .take_while(|&&k| k != picked)
                 {
                     assert!(
-                        !is_available(ahead) || !ahead.sizes().contains(&n),
+                        !ahead.is_available() || !ahead.sizes().contains(&n),
                         "N = {n}, {task:?}: {ahead} could serve before {picked}"
                     );
                 }
                 // The second call reads the cache and agrees.
                 assert_eq!(auto_kernel(n, task), Ok(picked), "N = {n}, {task:?}");
-                assert!(solver(picked).is_ok());
+                assert!(try_solver(picked).is_some());
             }
             for n in [MAX_N + 1, usize::MAX] {
                 let refused = Kernel::Auto.check_size(n).unwrap_err();
@@ -411,7 +516,7 @@ mod tests {
     }
 
     #[test]
-    fn both_preferences_list_every_fast_kernel_once() {
+    fn every_preference_lists_every_fast_kernel_once() {
         for n in [0, SYMMETRIC_FUNDAMENTAL_FROM, SYMMETRIC_FROM, MAX_N] {
             for task in Task::ALL {
                 let mut listed = auto_preference(n, task).unwrap().to_vec();
@@ -419,12 +524,27 @@ mod tests {
                 let mut fast: Vec<Kernel> = Kernel::ALL
                     .iter()
                     .copied()
-                    .filter(|k| k.role() == Role::Fast && is_available(*k))
+                    .filter(|k| k.role() == Role::Fast)
                     .collect();
                 fast.sort();
-                listed.retain(|k| is_available(*k));
                 assert_eq!(listed, fast, "N = {n}, {task:?}");
             }
         }
+    }
+
+    #[test]
+    fn only_the_symmetric_kernels_split() {
+        for &kernel in Kernel::ALL {
+            let engine = engine(kernel);
+            if kernel.splits() && kernel.is_available() {
+                assert_eq!(engine.map(Engine::kernel), Ok(kernel));
+            } else {
+                assert!(engine.is_err(), "{kernel}");
+            }
+        }
+        assert_eq!(
+            engine(Kernel::Auto).map(Engine::kernel),
+            auto_kernel(MAX_N, Task::Count)
+        );
     }
 }

@@ -2,6 +2,7 @@
 
 use core::fmt;
 
+use crate::board::BoardDefect;
 use crate::kernel::Kernel;
 
 /// Why a request could not be served. Every public entry point returns this
@@ -21,15 +22,22 @@ pub enum Error {
         max: usize,
     },
     /// No kernel has this name.
-    UnknownKernel(String),
+    #[cfg(feature = "alloc")]
+    UnknownKernel(alloc::string::String),
     /// The kernel exists but this CPU (or this build) cannot run it.
-    KernelUnavailable(Kernel),
+    KernelUnavailable {
+        /// The kernel asked for (an alias resolved).
+        kernel: Kernel,
+        /// Why it cannot run here: what the build or the CPU lacks.
+        because: &'static str,
+    },
     /// Only the symmetric kernels count subproblems (and so run on several
     /// threads, in shards, or from a checkpoint).
     NotSplittable(Kernel),
     /// A shard that is not `i/m` with `0 <= i < m`, or that does not
     /// belong to the plan it is used with.
-    InvalidShard(String),
+    #[cfg(feature = "alloc")]
+    InvalidShard(alloc::string::String),
     /// A thread count of zero.
     InvalidThreads,
     /// The seed-000 bitboard has 8 columns per row: it holds boards up to 8x8.
@@ -38,7 +46,7 @@ pub enum Error {
         n: usize,
     },
     /// A bitboard or column list that is not one queen per row and column.
-    InvalidBoard(String),
+    InvalidBoard(BoardDefect),
     /// `verify` holds full solution sets in memory, up to a limit.
     VerifyTooLarge {
         /// The largest N asked for.
@@ -74,6 +82,7 @@ impl fmt::Display for Error {
                 f,
                 "kernel '{kernel}' supports N from {min} to {max}, but N = {n} was asked"
             ),
+            #[cfg(feature = "alloc")]
             Error::UnknownKernel(name) => {
                 write!(f, "unknown kernel '{name}' (known: ")?;
                 for (i, k) in Kernel::ALIASES.iter().chain(Kernel::ALL).enumerate() {
@@ -81,18 +90,16 @@ impl fmt::Display for Error {
                 }
                 write!(f, ")")
             }
-            Error::KernelUnavailable(kernel) => write!(
+            Error::KernelUnavailable { kernel, because } => write!(
                 f,
-                "kernel '{kernel}' is not available: {} (see --kernels)",
-                kernel
-                    .unavailable_because()
-                    .unwrap_or("this CPU or build cannot run it")
+                "kernel '{kernel}' is not available: {because} (see --kernels)"
             ),
             Error::NotSplittable(kernel) => write!(
                 f,
                 "kernel '{kernel}' solves whole boards only; threads, shards and checkpoints need \
                  'symmetric' or 'symmetric-bmi' (or 'auto')"
             ),
+            #[cfg(feature = "alloc")]
             Error::InvalidShard(why) => write!(f, "invalid shard: {why}"),
             Error::InvalidThreads => write!(f, "the number of threads must be at least 1"),
             Error::BitboardTooSmall { n } => write!(
@@ -115,4 +122,4 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl core::error::Error for Error {}

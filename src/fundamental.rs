@@ -12,7 +12,7 @@
 use core::ops::ControlFlow;
 
 use crate::kernel::{Task, Visit};
-use crate::{Board, Count, Error, Kernel};
+use crate::{Count, Error, Kernel};
 
 /// Calls `visit` with the canonical form of every class of solutions, in the
 /// kernel's enumeration order, until it returns `Break`.
@@ -23,8 +23,9 @@ pub fn for_each(kernel: Kernel, n: usize, visit: Visit<'_>) -> Result<ControlFlo
 }
 
 /// The canonical forms of all classes, sorted.
-pub fn solutions(kernel: Kernel, n: usize) -> Result<Vec<Board>, Error> {
-    let mut all = Vec::new();
+#[cfg(feature = "alloc")]
+pub fn solutions(kernel: Kernel, n: usize) -> Result<alloc::vec::Vec<crate::Board>, Error> {
+    let mut all = alloc::vec::Vec::new();
     // The visitor never breaks: the flow it returns carries nothing.
     let _ = for_each(kernel, n, &mut |board| {
         all.push(*board);

@@ -35,22 +35,47 @@
 //!
 //! Counts are [`Count`] (`u128`): the number of solutions of an N x N board
 //! is at most N! < 2^118 for N <= 32, so a count can never overflow.
+//!
+//! # Features
+//!
+//! Without its `std` feature the library is `#![no_std]`; what needs more
+//! than `core` comes with a feature:
+//!
+//! | feature | default | adds |
+//! |---|---|---|
+//! | (none) | | every kernel: counting ([`count`], [`Kernel::count`]), visiting each solution ([`Kernel::for_each_solution`]), holding a solver ([`Kernel::solver_for`]), [`symmetry`]; CPU features read with CPUID |
+//! | `alloc` | yes | vectors of solutions ([`solutions`], [`fundamental::solutions`]), errors with text |
+//! | `std` | yes | [`count_on_threads`], the [`plan`] of subproblems, shards and threads, [`verify`]; feature detection by the standard library |
+//! | `cli` | yes | the `queens-simd` command line ([`cli`]) and its dependencies (clap, serde, indicatif, ...) |
+//!
+//! A crate that links only the kernels depends on
+//! `queens-simd = { version = "0.1", default-features = false }` and gets
+//! `cfg-if` as its one other dependency.
 
+#![cfg_attr(not(feature = "std"), no_std)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
 pub mod board;
+#[cfg(feature = "cli")]
 pub mod cli;
+mod cpu;
 pub mod dispatch;
 mod error;
 pub mod fundamental;
 pub mod kernel;
+#[cfg(feature = "std")]
 pub mod plan;
 pub mod reference;
 pub mod symmetry;
+#[cfg(feature = "std")]
 pub mod verify;
 
-pub use board::{Board, MAX_N};
+pub use board::{Board, BoardDefect, MAX_N};
 pub use error::Error;
 pub use kernel::{Kernel, Solver};
 
@@ -59,22 +84,31 @@ pub use kernel::{Kernel, Solver};
 pub type Count = u128;
 
 /// Number of solutions on an `n`x`n` board, by the fastest kernel available.
+///
+/// # Errors
+///
+/// [`Error::SizeOutOfRange`] for `n` over [`MAX_N`].
 pub fn count(n: usize) -> Result<Count, Error> {
     Kernel::Auto.count(n)
 }
 
 /// Number of solutions on an `n`x`n` board, on `threads` threads: through
 /// a [`plan::Plan`] from [`plan::SPLIT_FROM`] up where `auto` counts with a
-/// symmetric kernel, else on this thread by `auto`'s kernel. The same
-/// count for every number of threads.
+/// kernel that splits ([`Kernel::splits`]), else on this thread by `auto`'s
+/// kernel. The same count for every number of threads.
+///
+/// # Errors
+///
+/// [`Error::InvalidThreads`] for 0 threads, [`Error::SizeOutOfRange`] for
+/// `n` over [`MAX_N`].
+#[cfg(feature = "std")]
 pub fn count_on_threads(n: usize, threads: usize) -> Result<Count, Error> {
-    use kernel::Task;
     if threads == 0 {
         return Err(Error::InvalidThreads);
     }
-    let kernel = Kernel::Auto.resolve_for(n, Task::Count);
-    let splits = matches!(kernel, Kernel::Symmetric | Kernel::SymmetricBmi);
-    if !splits || n < plan::SPLIT_FROM {
+    Kernel::Auto.check_size(n)?;
+    let kernel = Kernel::Auto.resolve_for(n, kernel::Task::Count);
+    if !kernel.splits() || n < plan::SPLIT_FROM {
         return kernel.count(n);
     }
     let plan = plan::Plan::new(n)?;
@@ -84,11 +118,16 @@ pub fn count_on_threads(n: usize, threads: usize) -> Result<Count, Error> {
 
 /// Every solution on an `n`x`n` board, by the fastest kernel available, in
 /// that kernel's order.
-pub fn solutions(n: usize) -> Result<Vec<Board>, Error> {
+///
+/// # Errors
+///
+/// [`Error::SizeOutOfRange`] for `n` over [`MAX_N`].
+#[cfg(feature = "alloc")]
+pub fn solutions(n: usize) -> Result<alloc::vec::Vec<Board>, Error> {
     Kernel::Auto.solutions(n)
 }
 
 /// The README's Rust examples run as doctests, so they stay true.
-#[cfg(doctest)]
+#[cfg(all(doctest, feature = "std"))]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;

@@ -136,13 +136,16 @@ fn sizes_outside_1_to_16_are_errors() {
 
 #[test]
 fn asm_names_the_best_encoding_that_runs() {
-    let expected = match Asm::best().map(Asm::encoding) {
+    let expected = match queens_simd::dispatch::best_asm().map(Asm::encoding) {
         Some(Encoding::Avx) => Kernel::AsmAvx,
         Some(Encoding::Sse41) => Kernel::AsmSse41,
         None => Kernel::Asm,
     };
     assert_eq!(Kernel::Asm.resolve(8), expected);
-    assert_eq!(Kernel::Asm.is_available(), Asm::best().is_some());
+    assert_eq!(
+        Kernel::Asm.is_available(),
+        queens_simd::dispatch::best_asm().is_some()
+    );
     assert_eq!("asm".parse::<Kernel>().unwrap(), Kernel::Asm);
 }
 

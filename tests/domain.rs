@@ -391,12 +391,12 @@ fn plans_and_shards_refuse_what_does_not_exist() {
     not(queens_simd_force_portable)
 ))]
 mod asm {
-    use queens_simd::kernel::asm::{Asm, MAX_N, RowMasks};
+    use queens_simd::kernel::asm::{MAX_N, RowMasks};
     use queens_simd::{Board, Error, Kernel, Solver};
 
     #[test]
     fn search_takes_1_to_16() {
-        let Some(asm) = Asm::best() else {
+        let Some(asm) = queens_simd::dispatch::best_asm() else {
             eprintln!("SKIPPED: the asm kernel does not run here");
             return;
         };
@@ -436,7 +436,7 @@ mod asm {
 
     #[test]
     fn a_buffer_reused_for_a_smaller_board_has_zero_rows_past_it() {
-        let Some(asm) = Asm::best() else {
+        let Some(asm) = queens_simd::dispatch::best_asm() else {
             eprintln!("SKIPPED: the asm kernel does not run here");
             return;
         };

@@ -150,7 +150,7 @@ fn bad_requests_are_refused() {
         assert!(
             matches!(
                 count(plan.all(), &options),
-                Err(Error::NotSplittable(_) | Error::KernelUnavailable(_))
+                Err(Error::NotSplittable(_) | Error::KernelUnavailable { .. })
             ),
             "{kernel}"
         );

@@ -430,16 +430,9 @@ impl Args {
         // plain count where auto would split (a symmetric kernel from
         // SPLIT_FROM). Below SPLIT_FROM a count runs on one thread whatever
         // --threads says, with any kernel, as auto does.
-        let splittable = matches!(
-            kernel,
-            Kernel::Auto | Kernel::Symmetric | Kernel::SymmetricBmi
-        );
-        let symmetric_count = task == Task::Count
-            && n >= SPLIT_FROM
-            && matches!(
-                kernel.resolve_for(n, task),
-                Kernel::Symmetric | Kernel::SymmetricBmi
-            );
+        let splittable = kernel.splits();
+        let symmetric_count =
+            task == Task::Count && n >= SPLIT_FROM && kernel.resolve_for(n, task).splits();
         let through_plan = self.shard.is_some() || self.checkpoint.is_some() || symmetric_count;
         if (self.shard.is_some() || self.checkpoint.is_some()) && !splittable {
             return Err(not_splittable(kernel));

@@ -13,9 +13,9 @@
 //!
 //! ```
 //! # #[cfg(all(target_arch = "x86_64", target_os = "linux"))] {
-//! use queens_simd::kernel::asm::{Asm, RowMasks};
+//! use queens_simd::kernel::asm::RowMasks;
 //!
-//! if let Some(asm) = Asm::best() {
+//! if let Some(asm) = queens_simd::dispatch::best_asm() {
 //!     // Every solution of the 8x8 board, at most 7 per call into the kernel.
 //!     let mut search = asm.search(8, u32::MAX)?;
 //!     let mut buffer = [RowMasks::default(); 7];
@@ -44,7 +44,7 @@ use core::arch::global_asm;
 use core::mem::offset_of;
 use core::ops::ControlFlow;
 
-use crate::board::Board;
+use crate::board::{Board, BoardDefect};
 use crate::kernel::{Kernel, Solver, Visit};
 use crate::{Count, Error};
 
@@ -105,21 +105,28 @@ pub struct Asm {
 impl Asm {
     /// The SSE4.1 encoding, if this CPU has SSE4.1.
     pub fn sse41() -> Option<Asm> {
-        std::arch::is_x86_feature_detected!("sse4.1").then_some(Asm {
+        crate::cpu::has_all(Kernel::AsmSse41.cpu_features()).then_some(Asm {
             encoding: Encoding::Sse41,
         })
     }
 
     /// The AVX encoding, if this CPU and its operating system support AVX.
     pub fn avx() -> Option<Asm> {
-        std::arch::is_x86_feature_detected!("avx").then_some(Asm {
+        crate::cpu::has_all(Kernel::AsmAvx.cpu_features()).then_some(Asm {
             encoding: Encoding::Avx,
         })
     }
 
-    /// The AVX encoding where it runs, else the SSE4.1 one, else `None`.
-    pub fn best() -> Option<Asm> {
-        Asm::avx().or_else(Asm::sse41)
+    /// This proof as a `'static` solver: what the dispatcher hands out.
+    pub(crate) fn as_static(self) -> &'static Asm {
+        match self.encoding {
+            Encoding::Sse41 => &Asm {
+                encoding: Encoding::Sse41,
+            },
+            Encoding::Avx => &Asm {
+                encoding: Encoding::Avx,
+            },
+        }
     }
 
     /// The encoding this value runs.
@@ -259,10 +266,20 @@ impl RowMasks {
             .is_some_and(|rows| rows.iter().all(|m| m.is_power_of_two()));
         let none_below = self.0.iter().skip(n).all(|&m| m == 0);
         if !one_per_row || !none_below {
-            return Err(Error::InvalidBoard(format!(
-                "{:?} is not one queen per row of an {n}x{n} board",
-                self.0
-            )));
+            // The first row of the board without exactly one queen, or the
+            // first with any below it.
+            let one_queen = |row: usize| self.0.get(row).is_some_and(|m| m.is_power_of_two());
+            let defect = match (0..n).find(|&row| !one_queen(row)) {
+                Some(row) => BoardDefect::QueensInRow {
+                    row,
+                    queens: self.0.get(row).map_or(0, |m| m.count_ones() as usize),
+                },
+                None => BoardDefect::RowOffBoard {
+                    row: (n..self.0.len()).find(|&r| self.0[r] != 0).unwrap_or(n),
+                    n,
+                },
+            };
+            return Err(Error::InvalidBoard(defect));
         }
         Board::from_columns(&self.columns(n)[..n])
     }
@@ -324,6 +341,7 @@ impl Search {
 /// Solutions per call into the assembly when iterating.
 const BATCH: usize = 64;
 
+#[cfg(feature = "alloc")]
 impl IntoIterator for Search {
     type Item = Board;
     type IntoIter = Solutions;
@@ -331,7 +349,7 @@ impl IntoIterator for Search {
     fn into_iter(self) -> Solutions {
         Solutions {
             search: self,
-            batch: vec![RowMasks::default(); BATCH].into_boxed_slice(),
+            batch: alloc::vec![RowMasks::default(); BATCH].into_boxed_slice(),
             filled: 0,
             next: 0,
         }
@@ -339,16 +357,18 @@ impl IntoIterator for Search {
 }
 
 /// Every solution of a [`Search`], fetched from the assembly 64 at a time.
+#[cfg(feature = "alloc")]
 #[derive(Clone, Debug)]
 pub struct Solutions {
     search: Search,
     /// On the heap, sized exactly, so that memory checkers (valgrind's
     /// memcheck, in CI) would see the assembly write past it.
-    batch: Box<[RowMasks]>,
+    batch: alloc::boxed::Box<[RowMasks]>,
     filled: usize,
     next: usize,
 }
 
+#[cfg(feature = "alloc")]
 impl Iterator for Solutions {
     type Item = Board;
 
@@ -395,10 +415,20 @@ impl Solver for Asm {
         if n == 0 {
             return Ok(visit(&Board::EMPTY));
         }
-        Ok(self
-            .search(n, first_row)?
-            .into_iter()
-            .try_for_each(|board| visit(&board)))
+        // A batch on the stack, so that visiting needs no allocator.
+        let mut search = self.search(n, first_row)?;
+        let mut batch = [RowMasks::default(); BATCH];
+        loop {
+            let written = search.fill(&mut batch);
+            if written == 0 {
+                return Ok(ControlFlow::Continue(()));
+            }
+            for masks in &batch[..written] {
+                if visit(&Board::from_permutation(&masks.columns(n)[..n])).is_break() {
+                    return Ok(ControlFlow::Break(()));
+                }
+            }
+        }
     }
 }
 

@@ -16,10 +16,16 @@ pub struct Avx(());
 
 impl Avx {
     /// `Some` if this CPU has AVX and the operating system has enabled it
-    /// (`is_x86_feature_detected!` checks both). Cached by the standard
-    /// library; folds to a constant when the build enables AVX.
+    /// (asked once, see `crate::cpu`; a constant when the build enables
+    /// AVX).
     pub fn new() -> Option<Avx> {
-        std::arch::is_x86_feature_detected!("avx").then_some(Avx(()))
+        crate::cpu::has_all(Kernel::Avx.cpu_features()).then_some(Avx(()))
+    }
+
+    /// This proof as a `'static` solver: what the dispatcher hands out
+    /// (the type is zero-sized, so the reference costs nothing).
+    pub(crate) fn as_static(self) -> &'static Avx {
+        &Avx(())
     }
 }
 

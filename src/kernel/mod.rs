@@ -1,40 +1,38 @@
 //! Kernels: every algorithm that counts and enumerates N-Queens solutions,
-//! behind one trait ([`Solver`]) and one name space ([`Kernel`]).
+//! behind one trait ([`Solver`]) and one name space ([`Kernel`]). This
+//! module is the interface only: it says what a kernel is, never which one
+//! runs; [`crate::dispatch`] decides that, and nothing here imports it.
 //!
 //! Adding a kernel takes three steps, none of them in the CLI:
 //! 1. a module with a type that implements [`Solver`] (constructible only
-//!    where it can run: `new() -> Option<Self>`);
-//! 2. a variant in [`Kernel`] with its row in [`Kernel::ALL`] and its
-//!    name, description, sizes and role below;
-//! 3. its arm in [`crate::dispatch`], the one place that maps a kernel to a
-//!    solver and decides what `auto` means.
+//!    where it can run: `new() -> Option<Self>`, asking the CPU for its
+//!    row's features);
+//! 2. a variant in [`Kernel`], its row in `FACTS` (name, description,
+//!    sizes, role, builds, CPU features) and its place in [`Kernel::ALL`];
+//! 3. its arm in the dispatcher's `solver`, and its place in `auto`'s
+//!    preference lists.
 
 pub mod portable;
 pub mod symmetric;
 
 // The hand-written assembly is ELF for the System V ABI: x86-64 Linux only.
-// Elsewhere its `Kernel` variants stay and report themselves unavailable.
-#[cfg(all(
-    target_arch = "x86_64",
-    target_os = "linux",
-    not(queens_simd_force_portable)
-))]
+// Elsewhere its `Kernel` variants stay (so their names parse) and report
+// themselves unavailable; so do davidad's intrinsics kernels where the
+// target has no vector registers or the portable kernel is forced.
+#[cfg(asm_kernels)]
 pub mod asm;
-// davidad's machine and its two instances exist only on x86-64, and not in a
-// build that forces the portable kernel; elsewhere their `Kernel` variants
-// stay (so their names parse) and report themselves unavailable.
-#[cfg(all(target_arch = "x86_64", not(queens_simd_force_portable)))]
+#[cfg(simd_kernels)]
 pub mod avx;
-#[cfg(all(target_arch = "x86_64", not(queens_simd_force_portable)))]
+#[cfg(simd_kernels)]
 pub mod davidad;
-#[cfg(all(target_arch = "x86_64", not(queens_simd_force_portable)))]
+#[cfg(simd_kernels)]
 pub mod sse41;
 
 use core::fmt;
 use core::ops::{ControlFlow, RangeInclusive};
-use core::str::FromStr;
 
-use crate::{Board, Count, Error, dispatch};
+use crate::cpu::Feature;
+use crate::{Board, Count, Error};
 
 /// What a kernel calls for each solution it finds; `Break` stops the search.
 pub type Visit<'a> = &'a mut dyn FnMut(&Board) -> ControlFlow<()>;
@@ -42,6 +40,7 @@ pub type Visit<'a> = &'a mut dyn FnMut(&Board) -> ControlFlow<()>;
 /// What a solve does, for `auto`'s choice: the fastest kernel for counting
 /// is not always the fastest for visiting every solution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Task {
     /// Counting solutions.
     Count,
@@ -122,8 +121,9 @@ pub trait Solver: Send + Sync {
     }
 
     /// Every solution, in the kernel's own order.
-    fn solutions(&self, n: usize) -> Result<Vec<Board>, Error> {
-        let mut all = Vec::new();
+    #[cfg(feature = "alloc")]
+    fn solutions(&self, n: usize) -> Result<alloc::vec::Vec<Board>, Error> {
+        let mut all = alloc::vec::Vec::new();
         // The visitor never breaks: the flow it returns carries nothing.
         let _ = self.for_each_solution(n, &mut |board| {
             all.push(*board);
@@ -193,6 +193,189 @@ pub enum Kernel {
     HeapPermutations,
 }
 
+/// Which builds carry a kernel's code (see `build.rs` for the cfgs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Build {
+    /// Every build: plain Rust.
+    Everywhere,
+    /// x86-64 builds that do not force the portable kernel (`x86_kernels`).
+    X86,
+    /// Those whose target has vector registers (`simd_kernels`).
+    Simd,
+    /// Those on Linux, for the ELF assembly (`asm_kernels`).
+    Asm,
+    /// A name for another kernel, resolved by the dispatcher.
+    Alias,
+}
+
+/// Everything fixed about a kernel, one row per kernel in [`FACTS`].
+struct Facts {
+    kernel: Kernel,
+    name: &'static str,
+    description: &'static str,
+    sizes: RangeInclusive<usize>,
+    role: Role,
+    /// Whether it counts a [`crate::plan`]'s subproblems (threads, shards,
+    /// checkpoints).
+    splits: bool,
+    build: Build,
+    cpu: &'static [Feature],
+}
+
+/// The sizes of davidad's machine: 16-bit words in one xmm register.
+const DAVIDAD_SIZES: RangeInclusive<usize> = RangeInclusive::new(0, 16);
+const ALL_SIZES: RangeInclusive<usize> = RangeInclusive::new(0, crate::MAX_N);
+const BMI: &[Feature] = &[
+    Feature::Bmi1,
+    Feature::Bmi2,
+    Feature::Lzcnt,
+    Feature::Popcnt,
+];
+
+/// One row per kernel, in the order of [`Kernel`]'s variants (checked at
+/// compile time below).
+const FACTS: [Facts; 13] = [
+    Facts {
+        kernel: Kernel::Auto,
+        name: "auto",
+        description: "the fastest kernel available on this CPU",
+        sizes: ALL_SIZES,
+        role: Role::Fast,
+        splits: true,
+        build: Build::Alias,
+        cpu: &[],
+    },
+    Facts {
+        kernel: Kernel::Portable,
+        name: "portable",
+        description: "bitmask backtracking, explicit stack, any target",
+        sizes: ALL_SIZES,
+        role: Role::Fast,
+        splits: false,
+        build: Build::Everywhere,
+        cpu: &[],
+    },
+    Facts {
+        kernel: Kernel::Symmetric,
+        name: "symmetric",
+        description: "one search per symmetry class, dead ends pruned a row ahead, any target",
+        sizes: ALL_SIZES,
+        role: Role::Fast,
+        splits: true,
+        build: Build::Everywhere,
+        cpu: &[],
+    },
+    Facts {
+        kernel: Kernel::SymmetricBmi,
+        name: "symmetric-bmi",
+        description: "the symmetric kernel built with BMI1, BMI2, LZCNT and POPCNT",
+        sizes: ALL_SIZES,
+        role: Role::Fast,
+        splits: true,
+        build: Build::X86,
+        cpu: BMI,
+    },
+    Facts {
+        kernel: Kernel::Sse41,
+        name: "sse41",
+        description: "seed 002, davidad's xmm state machine, SSE4.1 encoding",
+        sizes: DAVIDAD_SIZES,
+        role: Role::Fast,
+        splits: false,
+        build: Build::Simd,
+        cpu: &[Feature::Sse41],
+    },
+    Facts {
+        kernel: Kernel::Avx,
+        name: "avx",
+        description: "seed 002, davidad's xmm state machine, AVX (VEX) encoding",
+        sizes: DAVIDAD_SIZES,
+        role: Role::Fast,
+        splits: false,
+        build: Build::Simd,
+        cpu: &[Feature::Avx],
+    },
+    Facts {
+        kernel: Kernel::Asm,
+        name: "asm",
+        description: "the best encoding of the global_asm! kernel this CPU runs",
+        sizes: DAVIDAD_SIZES,
+        role: Role::Fast,
+        splits: false,
+        build: Build::Alias,
+        cpu: &[],
+    },
+    Facts {
+        kernel: Kernel::AsmSse41,
+        name: "asm-sse41",
+        description: "seed 002 by hand in global_asm!, resumable, SSE4.1 encoding",
+        sizes: DAVIDAD_SIZES,
+        role: Role::Fast,
+        splits: false,
+        build: Build::Asm,
+        cpu: &[Feature::Sse41],
+    },
+    Facts {
+        kernel: Kernel::AsmAvx,
+        name: "asm-avx",
+        description: "seed 002 by hand in global_asm!, resumable, AVX (VEX) encoding",
+        sizes: DAVIDAD_SIZES,
+        role: Role::Fast,
+        splits: false,
+        build: Build::Asm,
+        cpu: &[Feature::Avx],
+    },
+    Facts {
+        kernel: Kernel::Bitboard64,
+        name: "bitboard64",
+        description: "seed 000, \"Masquerade ball with eight queens\" (2011): u64 board, square scan",
+        sizes: RangeInclusive::new(0, 8),
+        role: Role::Reference { seed: 0 },
+        splits: false,
+        build: Build::Everywhere,
+        cpu: &[],
+    },
+    Facts {
+        kernel: Kernel::ThreatMasks,
+        name: "threat-masks",
+        description: "seed 001, \"Haskell Solution to the Eight Queens Problem\" (2014): threat masks",
+        sizes: RangeInclusive::new(0, 8),
+        role: Role::Reference { seed: 1 },
+        splits: false,
+        build: Build::Everywhere,
+        cpu: &[],
+    },
+    Facts {
+        kernel: Kernel::BruteForce,
+        name: "brute-force",
+        description: "seed 003, Andrew Que's brute force (2017): all N^N one-queen-per-row placements",
+        sizes: RangeInclusive::new(0, 8),
+        role: Role::Reference { seed: 3 },
+        splits: false,
+        build: Build::Everywhere,
+        cpu: &[],
+    },
+    Facts {
+        kernel: Kernel::HeapPermutations,
+        name: "heap",
+        description: "seed 004, Andrew Que's permutations (2017): Heap's algorithm, diagonals only",
+        sizes: RangeInclusive::new(0, 10),
+        role: Role::Reference { seed: 4 },
+        splits: false,
+        build: Build::Everywhere,
+        cpu: &[],
+    },
+];
+
+// Each row sits at its variant's index.
+const _: () = {
+    let mut i = 0;
+    while i < FACTS.len() {
+        assert!(FACTS[i].kernel as usize == i);
+        i += 1;
+    }
+};
+
 impl Kernel {
     /// Every concrete kernel (not `Auto` or `Asm`), fast kernels first.
     pub const ALL: &'static [Kernel] = &[
@@ -213,117 +396,49 @@ impl Kernel {
     /// them into one of [`Kernel::ALL`].
     pub const ALIASES: &'static [Kernel] = &[Kernel::Auto, Kernel::Asm];
 
+    const fn facts(self) -> &'static Facts {
+        &FACTS[self as usize]
+    }
+
     /// The name used on the command line.
     pub const fn name(self) -> &'static str {
-        match self {
-            Kernel::Auto => "auto",
-            Kernel::Portable => "portable",
-            Kernel::Symmetric => "symmetric",
-            Kernel::SymmetricBmi => "symmetric-bmi",
-            Kernel::Sse41 => "sse41",
-            Kernel::Avx => "avx",
-            Kernel::Asm => "asm",
-            Kernel::AsmSse41 => "asm-sse41",
-            Kernel::AsmAvx => "asm-avx",
-            Kernel::Bitboard64 => "bitboard64",
-            Kernel::ThreatMasks => "threat-masks",
-            Kernel::BruteForce => "brute-force",
-            Kernel::HeapPermutations => "heap",
-        }
+        self.facts().name
     }
 
     /// One line saying what the kernel is.
     pub const fn description(self) -> &'static str {
-        match self {
-            Kernel::Auto => "the fastest kernel available on this CPU",
-            Kernel::Portable => "bitmask backtracking, explicit stack, any target",
-            Kernel::Symmetric => {
-                "one search per symmetry class, dead ends pruned a row ahead, any target"
-            }
-            Kernel::SymmetricBmi => "the symmetric kernel built with BMI1, BMI2, LZCNT and POPCNT",
-            Kernel::Sse41 => "seed 002, davidad's xmm state machine, SSE4.1 encoding",
-            Kernel::Avx => "seed 002, davidad's xmm state machine, AVX (VEX) encoding",
-            Kernel::Asm => "the best encoding of the global_asm! kernel this CPU runs",
-            Kernel::AsmSse41 => "seed 002 by hand in global_asm!, resumable, SSE4.1 encoding",
-            Kernel::AsmAvx => "seed 002 by hand in global_asm!, resumable, AVX (VEX) encoding",
-            Kernel::Bitboard64 => {
-                "seed 000, \"Masquerade ball with eight queens\" (2011): u64 board, square scan"
-            }
-            Kernel::ThreatMasks => {
-                "seed 001, \"Haskell Solution to the Eight Queens Problem\" (2014): threat masks"
-            }
-            Kernel::BruteForce => {
-                "seed 003, Andrew Que's brute force (2017): all N^N one-queen-per-row placements"
-            }
-            Kernel::HeapPermutations => {
-                "seed 004, Andrew Que's permutations (2017): Heap's algorithm, diagonals only"
-            }
-        }
+        self.facts().description
     }
 
     /// Board sizes the kernel accepts.
-    pub fn sizes(self) -> RangeInclusive<usize> {
-        match self {
-            Kernel::Auto => 0..=crate::MAX_N,
-            Kernel::Portable | Kernel::Symmetric | Kernel::SymmetricBmi => 0..=crate::MAX_N,
-            // 16-bit words in davidad's register.
-            Kernel::Sse41 | Kernel::Avx | Kernel::Asm | Kernel::AsmSse41 | Kernel::AsmAvx => 0..=16,
-            Kernel::Bitboard64 | Kernel::ThreatMasks | Kernel::BruteForce => 0..=8,
-            Kernel::HeapPermutations => 0..=10,
-        }
+    pub const fn sizes(self) -> RangeInclusive<usize> {
+        // `RangeInclusive` is not `Copy`; its ends are.
+        let sizes = &self.facts().sizes;
+        RangeInclusive::new(*sizes.start(), *sizes.end())
     }
 
     /// Production kernel or seed reference.
     pub const fn role(self) -> Role {
-        match self {
-            Kernel::Auto
-            | Kernel::Portable
-            | Kernel::Symmetric
-            | Kernel::SymmetricBmi
-            | Kernel::Sse41
-            | Kernel::Avx
-            | Kernel::Asm
-            | Kernel::AsmSse41
-            | Kernel::AsmAvx => Role::Fast,
-            Kernel::Bitboard64 => Role::Reference { seed: 0 },
-            Kernel::ThreatMasks => Role::Reference { seed: 1 },
-            Kernel::BruteForce => Role::Reference { seed: 3 },
-            Kernel::HeapPermutations => Role::Reference { seed: 4 },
-        }
+        self.facts().role
     }
 
-    /// Whether this CPU and build can run the kernel. Always true for
-    /// `Auto`, which falls back to `Portable`; true for `Asm` where either
-    /// encoding runs.
-    pub fn is_available(self) -> bool {
-        dispatch::is_available(self)
+    /// Whether the kernel counts a [`crate::plan`]'s subproblems, and so
+    /// runs on several threads, in shards and from checkpoints: the
+    /// symmetric kernels, and `auto` (which picks one of them where it
+    /// splits).
+    pub const fn splits(self) -> bool {
+        self.facts().splits
     }
 
-    /// Why this CPU or build cannot run the kernel, or `None` if it can.
-    pub fn unavailable_because(self) -> Option<&'static str> {
-        dispatch::unavailable_because(self)
+    /// Which builds carry the kernel.
+    pub(crate) const fn build(self) -> Build {
+        self.facts().build
     }
 
-    /// The concrete kernel that would count size `n`: `Auto` and `Asm`
-    /// resolved, any other kernel itself. (`Asm` stays itself where no
-    /// encoding runs, `Auto` for sizes no kernel accepts.) Defined for
-    /// every `n`: [`Kernel::check_size`] and [`Kernel::solver`] tell
-    /// whether the kernel accepts it. Short for `resolve_for(n, Task::Count)`.
-    pub fn resolve(self, n: usize) -> Kernel {
-        self.resolve_for(n, Task::Count)
-    }
-
-    /// The concrete kernel that would do `task` for size `n`: `Auto`
-    /// resolved for that task, `Asm` to its best encoding, any other kernel
-    /// itself. Defined for every `n`, as [`Kernel::resolve`]: for sizes no
-    /// kernel accepts, `Auto` stays itself, and its size check reports them
-    /// in its own name.
-    pub fn resolve_for(self, n: usize, task: Task) -> Kernel {
-        match self {
-            Kernel::Auto => dispatch::auto_kernel(n, task).unwrap_or(Kernel::Auto),
-            Kernel::Asm => dispatch::asm_kernel(),
-            other => other,
-        }
+    /// The CPU features the kernel needs; its type's `new()` asks for
+    /// exactly these.
+    pub(crate) const fn cpu_features(self) -> &'static [Feature] {
+        self.facts().cpu
     }
 
     /// Errors unless the kernel accepts size `n`; defined for every `n`.
@@ -345,55 +460,14 @@ impl Kernel {
         }
     }
 
-    /// The solver that counts size `n`: `Auto` resolved, availability and
-    /// size checked. Short for `solver_for(n, Task::Count)`.
-    pub fn solver(self, n: usize) -> Result<Box<dyn Solver>, Error> {
-        self.solver_for(n, Task::Count)
-    }
-
-    /// The solver for `task` at size `n`: `Auto` resolved for that task,
-    /// availability and size checked.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::SizeOutOfRange`] if `n` is outside [`Kernel::sizes`]
-    /// (checked first, in the name asked: `auto`'s range is 0 to 32,
-    /// `asm`'s 0 to 16), [`Error::KernelUnavailable`] if this CPU or build
-    /// cannot run the kernel.
-    pub fn solver_for(self, n: usize, task: Task) -> Result<Box<dyn Solver>, Error> {
-        self.check_size(n)?;
-        let kernel = self.resolve_for(n, task);
-        kernel.check_size(n)?;
-        dispatch::solver(kernel)
-    }
-
-    /// Number of solutions on an `n`x`n` board.
-    pub fn count(self, n: usize) -> Result<Count, Error> {
-        self.solver(n)?.count(n)
-    }
-
-    /// Calls `visit` for every solution until it returns `Break`.
-    pub fn for_each_solution(self, n: usize, visit: Visit<'_>) -> Result<ControlFlow<()>, Error> {
-        self.solver_for(n, Task::Enumerate)?
-            .for_each_solution(n, visit)
-    }
-
-    /// Calls `visit` for every solution whose row-0 queen stands in a
-    /// column of `first_row` (bit `c` for column `c`), until it returns
-    /// `Break`.
-    pub fn for_each_solution_in_first_row(
-        self,
-        n: usize,
-        first_row: u32,
-        visit: Visit<'_>,
-    ) -> Result<ControlFlow<()>, Error> {
-        self.solver_for(n, Task::Enumerate)?
-            .for_each_solution_in_first_row(n, first_row, visit)
-    }
-
-    /// Every solution, in the kernel's own order.
-    pub fn solutions(self, n: usize) -> Result<Vec<Board>, Error> {
-        self.solver_for(n, Task::Enumerate)?.solutions(n)
+    /// The kernel called `name` on the command line, if any. (With the
+    /// `alloc` feature, `name.parse::<Kernel>()` says which names exist.)
+    pub fn from_name(name: &str) -> Option<Kernel> {
+        Kernel::ALIASES
+            .iter()
+            .chain(Kernel::ALL)
+            .copied()
+            .find(|k| k.name() == name)
     }
 }
 
@@ -403,15 +477,11 @@ impl fmt::Display for Kernel {
     }
 }
 
-impl FromStr for Kernel {
+#[cfg(feature = "alloc")]
+impl core::str::FromStr for Kernel {
     type Err = Error;
 
     fn from_str(name: &str) -> Result<Kernel, Error> {
-        Kernel::ALIASES
-            .iter()
-            .chain(Kernel::ALL)
-            .copied()
-            .find(|k| k.name() == name)
-            .ok_or_else(|| Error::UnknownKernel(name.to_owned()))
+        Kernel::from_name(name).ok_or_else(|| Error::UnknownKernel(name.into()))
     }
 }

@@ -11,11 +11,16 @@ use crate::kernel::davidad::davidad_kernel;
 pub struct Sse41(());
 
 impl Sse41 {
-    /// `Some` if this CPU has SSE4.1. The check is cached by the standard
-    /// library, and folds to a constant when the build enables SSE4.1
-    /// (`-C target-feature=+sse4.1` or a `-C target-cpu` that has it).
+    /// `Some` if this CPU has SSE4.1 (asked once, see `crate::cpu`; a
+    /// constant when the build enables SSE4.1).
     pub fn new() -> Option<Sse41> {
-        std::arch::is_x86_feature_detected!("sse4.1").then_some(Sse41(()))
+        crate::cpu::has_all(Kernel::Sse41.cpu_features()).then_some(Sse41(()))
+    }
+
+    /// This proof as a `'static` solver: what the dispatcher hands out
+    /// (the type is zero-sized, so the reference costs nothing).
+    pub(crate) fn as_static(self) -> &'static Sse41 {
+        &Sse41(())
     }
 }
 

@@ -384,7 +384,7 @@ impl Subproblem {
     /// Its share of the total, counted on this thread by `kernel`
     /// (`symmetric`, `symmetric-bmi` or `auto`).
     pub fn count(&self, kernel: Kernel) -> Result<Count, Error> {
-        let engine = Engine::of(kernel)?;
+        let engine = crate::dispatch::engine(kernel)?;
         let mut total = 0;
         self.count_with(engine, &mut |_, count| total += count);
         Ok(total)

@@ -51,7 +51,7 @@ impl Options {
     /// the faster symmetric kernel this CPU runs. Fails for kernels that do
     /// not count subproblems or cannot run here.
     pub fn counting_kernel(&self) -> Result<Kernel, Error> {
-        Engine::of(self.kernel).map(Engine::kernel)
+        crate::dispatch::engine(self.kernel).map(Engine::kernel)
     }
 }
 
@@ -102,7 +102,7 @@ pub(super) fn count(
     if options.threads == 0 {
         return Err(Error::InvalidThreads);
     }
-    let engine = Engine::of(options.kernel)?;
+    let engine = crate::dispatch::engine(options.kernel)?;
     let mut seen = vec![false; plan.len()];
     let mut rest = Vec::new();
     let mut ties = Vec::new();

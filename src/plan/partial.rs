@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use crate::kernel::symmetric::Engine;
+use crate::board::BoardDefect;
 use crate::kernel::symmetric::subproblem::{Kind, Subproblem};
 use crate::{Count, Error, Kernel, MAX_N};
 
@@ -59,9 +59,7 @@ impl PartialBoard {
             return Err(Error::SquareOffBoard { row, column, n });
         }
         match self.queens.binary_search_by_key(&row, |&(r, _)| r) {
-            Ok(_) => Err(Error::InvalidBoard(format!(
-                "row {row} already has a queen"
-            ))),
+            Ok(_) => Err(Error::InvalidBoard(BoardDefect::RowTaken { row })),
             Err(at) => {
                 self.queens.insert(at, (row, column));
                 Ok(self)
@@ -82,7 +80,7 @@ impl PartialBoard {
     /// The number of solutions that hold every queen placed, counted on
     /// this thread by `kernel` (`symmetric`, `symmetric-bmi` or `auto`).
     pub fn count(&self, kernel: Kernel) -> Result<Count, Error> {
-        let engine = Engine::of(kernel)?;
+        let engine = crate::dispatch::engine(kernel)?;
         let n = self.n;
         if n < 4 {
             // Nothing to split: the few solutions, filtered.

@@ -49,7 +49,7 @@ use core::ops::ControlFlow;
 
 use crate::kernel::{Kernel, Solver, Visit};
 use crate::reference::{count_found, visit_bitboards};
-use crate::{Board, Count, Error};
+use crate::{Count, Error};
 
 /// Squares no queen threatens: 1 = unthreatened, 0 = threatened.
 pub type ThreatMask = u64;
@@ -138,6 +138,12 @@ impl ThreatMasks {
     /// Always `Some`: plain integer arithmetic, any target.
     pub fn new() -> Option<ThreatMasks> {
         Some(ThreatMasks(()))
+    }
+
+    /// This proof as a `'static` solver: what the dispatcher hands out
+    /// (the type is zero-sized, so the reference costs nothing).
+    pub(crate) fn as_static(self) -> &'static ThreatMasks {
+        &ThreatMasks(())
     }
 }
 
@@ -250,9 +256,10 @@ fn smallest_image(n: usize, mmask: MoveMask) -> MoveMask {
 ///
 /// The representatives are the seed's, not [`crate::symmetry::canonical`]'s;
 /// map them through it to compare classes with [`crate::fundamental`].
-pub fn fundamental(n: usize) -> Result<Vec<Board>, Error> {
+#[cfg(feature = "alloc")]
+pub fn fundamental(n: usize) -> Result<alloc::vec::Vec<crate::Board>, Error> {
     Kernel::ThreatMasks.check_size(n)?;
-    let mut classes: Vec<MoveMask> = Vec::new();
+    let mut classes: alloc::vec::Vec<MoveMask> = alloc::vec::Vec::new();
     // The closure never breaks.
     let _ = search(n, &mut |mmask| {
         let representative = smallest_image(n, mmask);
@@ -263,7 +270,7 @@ pub fn fundamental(n: usize) -> Result<Vec<Board>, Error> {
     });
     classes
         .into_iter()
-        .map(|mmask| Board::from_bitboard(n, !mmask))
+        .map(|mmask| crate::Board::from_bitboard(n, !mmask))
         .collect()
 }
 
@@ -288,7 +295,7 @@ impl Solver for ThreatMasks {
 mod tests {
     use super::*;
     use crate::reference::tests::{check_break, check_solver};
-    use crate::symmetry;
+    use crate::{Board, symmetry};
 
     #[test]
     fn counts_and_boards() {

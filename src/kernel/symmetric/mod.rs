@@ -100,6 +100,12 @@ impl Symmetric {
     pub fn new() -> Option<Symmetric> {
         Some(Symmetric(()))
     }
+
+    /// This proof as a `'static` solver: what the dispatcher hands out
+    /// (the type is zero-sized, so the reference costs nothing).
+    pub(crate) fn as_static(self) -> &'static Symmetric {
+        &Symmetric(())
+    }
 }
 
 /// The symmetric kernel built with BMI1, BMI2, LZCNT and POPCNT (x86-64
@@ -107,19 +113,20 @@ impl Symmetric {
 /// shifts and leaf counts become single instructions (`tzcnt`, `lzcnt`,
 /// `blsi`, `shlx`, `popcnt`) instead of sequences. Holding one proves the
 /// CPU has those features.
-#[cfg(all(target_arch = "x86_64", not(queens_simd_force_portable)))]
+#[cfg(x86_kernels)]
 #[derive(Clone, Copy, Debug)]
 pub struct SymmetricBmi(());
 
-#[cfg(all(target_arch = "x86_64", not(queens_simd_force_portable)))]
+#[cfg(x86_kernels)]
 impl SymmetricBmi {
     /// `Some` exactly where the CPU has BMI1, BMI2, LZCNT and POPCNT.
     pub fn new() -> Option<SymmetricBmi> {
-        let detected = std::arch::is_x86_feature_detected!("bmi1")
-            && std::arch::is_x86_feature_detected!("bmi2")
-            && std::arch::is_x86_feature_detected!("lzcnt")
-            && std::arch::is_x86_feature_detected!("popcnt");
-        detected.then_some(SymmetricBmi(()))
+        crate::cpu::has_all(Kernel::SymmetricBmi.cpu_features()).then_some(SymmetricBmi(()))
+    }
+
+    /// This proof as a `'static` solver: what the dispatcher hands out.
+    pub(crate) fn as_static(self) -> &'static SymmetricBmi {
+        &SymmetricBmi(())
     }
 }
 
@@ -212,48 +219,36 @@ fn count_baseline(n: usize, classes: bool) -> Count {
 }
 
 /// [`walker::count_all`] compiled with BMI1, BMI2, LZCNT and POPCNT.
-#[cfg(all(target_arch = "x86_64", not(queens_simd_force_portable)))]
+#[cfg(x86_kernels)]
 #[target_feature(enable = "bmi1,bmi2,lzcnt,popcnt")]
 fn count_bmi(n: usize, classes: bool) -> Count {
     walker::count_all(n, classes)
 }
 
 /// Subproblems handed to an [`Engine`], each with the caller's name for it.
+#[cfg_attr(not(feature = "std"), allow(dead_code))] // for the plan (`std`)
 pub(crate) type Listed<'a> = &'a mut dyn Iterator<Item = (usize, &'a Subproblem)>;
 
 /// The walkers of one build of the symmetric kernel, for subproblems
 /// chosen by the caller (the parallel solver, shards, partial boards).
+/// [`crate::dispatch`] says which one a kernel name stands for.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(feature = "std"), allow(dead_code))] // for the plan (`std`)
 pub(crate) enum Engine {
     /// Built for the target's baseline.
     Baseline,
     /// Built with BMI1, BMI2, LZCNT and POPCNT, which the token proves.
-    #[cfg(all(target_arch = "x86_64", not(queens_simd_force_portable)))]
+    #[cfg(x86_kernels)]
     Bmi(SymmetricBmi),
 }
 
+#[cfg_attr(not(feature = "std"), allow(dead_code))] // for the plan (`std`)
 impl Engine {
-    /// The engine of `kernel`: `symmetric`, `symmetric-bmi`, or for `auto`
-    /// the faster one this CPU runs. Other kernels do not count
-    /// subproblems.
-    pub(crate) fn of(kernel: Kernel) -> Result<Engine, Error> {
-        match kernel {
-            Kernel::Symmetric => Ok(Engine::Baseline),
-            #[cfg(all(target_arch = "x86_64", not(queens_simd_force_portable)))]
-            Kernel::SymmetricBmi => SymmetricBmi::new()
-                .map(Engine::Bmi)
-                .ok_or(Error::KernelUnavailable(kernel)),
-            Kernel::Auto => Engine::of(Kernel::SymmetricBmi).or(Engine::of(Kernel::Symmetric)),
-            _ if !kernel.is_available() => Err(Error::KernelUnavailable(kernel)),
-            _ => Err(Error::NotSplittable(kernel)),
-        }
-    }
-
     /// The kernel this engine belongs to.
     pub(crate) fn kernel(self) -> Kernel {
         match self {
             Engine::Baseline => Kernel::Symmetric,
-            #[cfg(all(target_arch = "x86_64", not(queens_simd_force_portable)))]
+            #[cfg(x86_kernels)]
             Engine::Bmi(_) => Kernel::SymmetricBmi,
         }
     }
@@ -270,7 +265,7 @@ impl Engine {
     ) {
         match self {
             Engine::Baseline => count_listed(listed, ties, classes, done),
-            #[cfg(all(target_arch = "x86_64", not(queens_simd_force_portable)))]
+            #[cfg(x86_kernels)]
             // SAFETY: an `Engine::Bmi` holds a `SymmetricBmi`, which exists
             // only where `SymmetricBmi::new` found BMI1, BMI2, LZCNT and
             // POPCNT on this CPU, the features `count_listed_bmi` is
@@ -282,13 +277,15 @@ impl Engine {
 }
 
 /// [`walker::count_listed`] compiled for the target's baseline.
+#[cfg_attr(not(feature = "std"), allow(dead_code))] // for the plan (`std`)
 fn count_listed(listed: Listed<'_>, ties: bool, classes: bool, done: &mut dyn FnMut(usize, Count)) {
     walker::count_listed(listed, ties, classes, done);
 }
 
 /// [`walker::count_listed`] compiled with BMI1, BMI2, LZCNT and POPCNT.
-#[cfg(all(target_arch = "x86_64", not(queens_simd_force_portable)))]
+#[cfg(x86_kernels)]
 #[target_feature(enable = "bmi1,bmi2,lzcnt,popcnt")]
+#[cfg_attr(not(feature = "std"), allow(dead_code))] // for the plan (`std`)
 fn count_listed_bmi(
     listed: Listed<'_>,
     ties: bool,
@@ -340,7 +337,7 @@ macro_rules! symmetric_solver {
 
 symmetric_solver!(Symmetric, Kernel::Symmetric, count_baseline);
 
-#[cfg(all(target_arch = "x86_64", not(queens_simd_force_portable)))]
+#[cfg(x86_kernels)]
 symmetric_solver!(SymmetricBmi, Kernel::SymmetricBmi, |n, classes| {
     // SAFETY: a `SymmetricBmi` exists only where `SymmetricBmi::new` found
     // BMI1, BMI2, LZCNT and POPCNT on this CPU, the features `count_bmi` is
@@ -396,7 +393,7 @@ mod tests {
     /// whose features the build enables, see `.ci/miri`).
     fn builds() -> Vec<Box<dyn Solver>> {
         let mut builds: Vec<Box<dyn Solver>> = vec![Box::new(Symmetric(()))];
-        #[cfg(all(target_arch = "x86_64", not(queens_simd_force_portable)))]
+        #[cfg(x86_kernels)]
         builds.extend(SymmetricBmi::new().map(|k| Box::new(k) as Box<dyn Solver>));
         builds
     }
@@ -405,7 +402,7 @@ mod tests {
     /// the second run of `.ci/miri`), the BMI build is there: the tests run
     /// it rather than skip it.
     #[test]
-    #[cfg(all(target_arch = "x86_64", not(queens_simd_force_portable)))]
+    #[cfg(x86_kernels)]
     fn bmi_build_is_there_where_its_features_are_enabled() {
         let enabled = cfg!(all(
             target_feature = "bmi1",
@@ -464,9 +461,9 @@ mod tests {
     /// reported once under its name, adding up to the board's count.
     #[test]
     fn engines_count_listed_subproblems_one_by_one() {
-        let mut engines = vec![Engine::of(Kernel::Symmetric).unwrap()];
-        #[cfg(all(target_arch = "x86_64", not(queens_simd_force_portable)))]
-        engines.extend(Engine::of(Kernel::SymmetricBmi).ok());
+        let mut engines = vec![Engine::Baseline];
+        #[cfg(x86_kernels)]
+        engines.extend(SymmetricBmi::new().map(Engine::Bmi));
         let portable = crate::kernel::portable::Portable::new().unwrap();
         for engine in engines {
             let kernel = engine.kernel();

@@ -291,6 +291,7 @@ pub(super) fn count_with<const TIES: bool, S: Borrow<Subproblem>>(
 /// ties or (`ties == false`) none. Inlined into each of its callers, which
 /// compile it for their own target features.
 #[inline(always)]
+#[cfg_attr(not(feature = "std"), allow(dead_code))] // for the plan (`std`)
 pub(super) fn count_listed(
     listed: super::Listed<'_>,
     ties: bool,

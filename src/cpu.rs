@@ -1,0 +1,171 @@
+//! What this CPU can do: the one place that asks it.
+//!
+//! With the `std` feature the answer comes from `is_x86_feature_detected!`,
+//! which the standard library caches (and which folds to a constant for a
+//! feature the build already enables). Without `std` the crate reads CPUID
+//! itself ([`by_cpuid`]) once, and keeps the answer in an atomic. Off
+//! x86-64, or in a build that forces the portable kernel, no feature is
+//! ever reported.
+
+/// A CPU feature some kernel needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Feature {
+    /// `pblendw`, the one SSE4.1 instruction of davidad's machine.
+    Sse41,
+    /// VEX encodings, with the operating system saving the ymm state.
+    Avx,
+    /// `blsi`, `tzcnt`, `andn`.
+    Bmi1,
+    /// `shlx`, `shrx`.
+    Bmi2,
+    /// `lzcnt`.
+    Lzcnt,
+    /// `popcnt`.
+    Popcnt,
+}
+
+impl Feature {
+    /// Every feature, in the order of their bits in [`by_cpuid`]'s answer.
+    #[cfg(any(all(x86_kernels, not(feature = "std")), test))]
+    const ALL: [Feature; 6] = [
+        Feature::Sse41,
+        Feature::Avx,
+        Feature::Bmi1,
+        Feature::Bmi2,
+        Feature::Lzcnt,
+        Feature::Popcnt,
+    ];
+
+    /// This feature's bit in a set of features.
+    #[cfg(all(x86_kernels, any(not(feature = "std"), test)))]
+    const fn bit(self) -> u32 {
+        1 << self as u32
+    }
+}
+
+/// Whether this CPU (and its operating system) has every feature of
+/// `features`. Cheap after the first call: a cached answer.
+pub(crate) fn has_all(features: &[Feature]) -> bool {
+    features.iter().all(|&f| has(f))
+}
+
+/// Whether this CPU has `feature`; never off x86-64 or when the portable
+/// kernel is forced.
+pub(crate) fn has(feature: Feature) -> bool {
+    cfg_if::cfg_if! {
+        if #[cfg(all(x86_kernels, feature = "std"))] {
+            match feature {
+                Feature::Sse41 => std::arch::is_x86_feature_detected!("sse4.1"),
+                Feature::Avx => std::arch::is_x86_feature_detected!("avx"),
+                Feature::Bmi1 => std::arch::is_x86_feature_detected!("bmi1"),
+                Feature::Bmi2 => std::arch::is_x86_feature_detected!("bmi2"),
+                Feature::Lzcnt => std::arch::is_x86_feature_detected!("lzcnt"),
+                Feature::Popcnt => std::arch::is_x86_feature_detected!("popcnt"),
+            }
+        } else if #[cfg(x86_kernels)] {
+            cached() & feature.bit() != 0
+        } else {
+            let _ = feature;
+            false
+        }
+    }
+}
+
+/// [`by_cpuid`]'s answer, asked once: bit 31 marks it known.
+#[cfg(all(x86_kernels, not(feature = "std")))]
+fn cached() -> u32 {
+    use core::sync::atomic::{AtomicU32, Ordering};
+    const KNOWN: u32 = 1 << 31;
+    static FEATURES: AtomicU32 = AtomicU32::new(0);
+    let known = FEATURES.load(Ordering::Relaxed);
+    if known & KNOWN != 0 {
+        return known;
+    }
+    // Racing threads compute the same answer; either store is right.
+    let asked = by_cpuid() | KNOWN;
+    FEATURES.store(asked, Ordering::Relaxed);
+    asked
+}
+
+/// The features of [`Feature::ALL`] this CPU has, one bit each
+/// ([`Feature::bit`]), read from CPUID as the vendors document it: leaf 1
+/// ECX (SSE4.1 bit 19, POPCNT 23, OSXSAVE 27, AVX 28), leaf 7 EBX (BMI1
+/// bit 3, BMI2 8), leaf 0x8000_0001 ECX (LZCNT bit 5), and for AVX the
+/// operating system's consent in XCR0 (xmm and ymm state, bits 1 and 2).
+#[cfg(all(x86_kernels, any(not(feature = "std"), test)))]
+pub(crate) fn by_cpuid() -> u32 {
+    use core::arch::x86_64::{__cpuid, __cpuid_count};
+    let bit = |word: u32, at: u32| word >> at & 1 != 0;
+    // Every x86-64 CPU has CPUID; leaves past the maximum it reports
+    // (leaf 0 EAX, 0x8000_0000 EAX) are not asked.
+    let max_leaf = __cpuid(0).eax;
+    let max_extended = __cpuid(0x8000_0000).eax;
+    let leaf1 = __cpuid(1);
+    let leaf7 = if max_leaf >= 7 {
+        __cpuid_count(7, 0).ebx
+    } else {
+        0
+    };
+    let extended = if max_extended >= 0x8000_0001 {
+        __cpuid(0x8000_0001).ecx
+    } else {
+        0
+    };
+    let os_saves_ymm = bit(leaf1.ecx, 27) && xcr0() & 0b110 == 0b110;
+    let has = |feature: Feature| match feature {
+        Feature::Sse41 => bit(leaf1.ecx, 19),
+        Feature::Avx => bit(leaf1.ecx, 28) && os_saves_ymm,
+        Feature::Bmi1 => bit(leaf7, 3),
+        Feature::Bmi2 => bit(leaf7, 8),
+        Feature::Lzcnt => bit(extended, 5),
+        Feature::Popcnt => bit(leaf1.ecx, 23),
+    };
+    Feature::ALL
+        .into_iter()
+        .filter(|&f| has(f))
+        .fold(0, |set, f| set | f.bit())
+}
+
+/// XCR0, the state components the operating system saves; called only
+/// where CPUID reports OSXSAVE, without which `xgetbv` faults.
+#[cfg(all(x86_kernels, any(not(feature = "std"), test)))]
+fn xcr0() -> u64 {
+    let (low, high): (u32, u32);
+    // SAFETY: `by_cpuid` calls this only when CPUID leaf 1 reports OSXSAVE,
+    // which is exactly when `xgetbv` is enabled; with ECX = 0 it reads
+    // XCR0 into EDX:EAX and touches no memory, stack or flags.
+    unsafe {
+        core::arch::asm!(
+            "xgetbv",
+            in("ecx") 0u32,
+            out("eax") low,
+            out("edx") high,
+            options(nomem, nostack, preserves_flags),
+        );
+    }
+    u64::from(high) << 32 | u64::from(low)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The CPUID reader a `no_std` build uses agrees with the standard
+    /// library's detection on this machine.
+    #[cfg(all(x86_kernels, feature = "std"))]
+    #[cfg_attr(miri, ignore = "Miri runs no inline assembly")]
+    #[test]
+    fn cpuid_agrees_with_the_standard_library() {
+        let asked = by_cpuid();
+        for feature in Feature::ALL {
+            assert_eq!(asked & feature.bit() != 0, has(feature), "{feature:?}");
+        }
+    }
+
+    #[cfg(not(x86_kernels))]
+    #[test]
+    fn no_feature_is_reported_without_x86_kernels() {
+        assert!(Feature::ALL.iter().all(|&f| !has(f)));
+        assert!(has_all(&[]));
+    }
+}
