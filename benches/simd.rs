@@ -1,6 +1,6 @@
 //! `cargo bench --bench simd`: solve time per kernel, in microseconds.
 //!
-//! Five groups, named so that criterion's reports put kernels side by side:
+//! Six groups, named so that criterion's reports put kernels side by side:
 //! - `simd/count/<N>/<kernel>`: every fast kernel this CPU runs, counting,
 //!   N = 4..=12 (N = 8 is davidad's headline);
 //! - `simd/enumerate/<N>/<kernel>`: the same kernels visiting every solution;
@@ -20,6 +20,9 @@
 //!   (`queens_simd::plan`) on 1 and 2 threads, N = 14 and 15; with
 //!   `QUEENS_SIMD_BENCH_LARGE=1` also N = 17 (1 and 2 threads) and N = 18
 //!   (2 threads), about 6 minutes more.
+//! - `dispatch/8/<how>`: `auto`'s count of N = 8 through
+//!   `queens_simd::count` (`through-count`) and through a solver held
+//!   across calls (`held`): what the dispatch costs per call.
 //!
 //! Each kernel is called directly, never through `auto`. Every timed solve
 //! checks its count against OEIS (`tests/common/oracle.rs`, the tests' own
@@ -36,7 +39,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use queens_simd::kernel::Solver;
+use queens_simd::kernel::{Solver, Task};
 use queens_simd::plan::{Options, Plan};
 use queens_simd::{Count, Kernel, fundamental};
 
@@ -207,6 +210,38 @@ fn threads(c: &mut Criterion) {
     group.finish();
 }
 
+/// The size of the dispatch comparison: small enough that a call's fixed
+/// cost would show.
+const DISPATCH_N: usize = 8;
+
+/// `dispatch/8/<how>`: the same count (`auto`'s kernel for N = 8) through
+/// `queens_simd::count`, which resolves `auto` and finds its solver on every
+/// call, and through a solver held across calls (`Kernel::solver_for` once).
+/// The first may cost at most 2% more than the second.
+fn dispatch(c: &mut Criterion) {
+    let n = DISPATCH_N;
+    let mut group = c.benchmark_group(format!("dispatch/{n}"));
+    group.throughput(solutions(A000170[n]));
+    let held = Kernel::Auto
+        .solver_for(n, Task::Count)
+        .expect("auto runs everywhere");
+    group.bench_function("held", |b| {
+        b.iter(|| {
+            let count = held.count(black_box(n)).expect("counts");
+            assert_eq!(count, A000170[n], "N={n}: wrong count");
+            count
+        })
+    });
+    group.bench_function("through-count", |b| {
+        b.iter(|| {
+            let count = queens_simd::count(black_box(n)).expect("counts");
+            assert_eq!(count, A000170[n], "N={n}: wrong count");
+            count
+        })
+    });
+    group.finish();
+}
+
 fn config() -> Criterion {
     // Shorter than criterion's defaults (3 s + 5 s), so that the ~100
     // benchmarks take about 7 minutes; one second of warm-up is thousands
@@ -219,6 +254,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = simd, seeds, targets, threads
+    targets = simd, seeds, targets, threads, dispatch
 }
 criterion_main!(benches);

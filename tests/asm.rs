@@ -2,8 +2,7 @@
 //! resumable search stops and continues without losing or repeating a
 //! solution, whatever the buffer size; the System V ABI is kept (every
 //! callee-saved register intact); and the large counts hold in release.
-#![cfg(all(target_arch = "x86_64", target_os = "linux"))]
-#![cfg(not(queens_simd_force_portable))]
+#![cfg(asm_kernels)]
 
 mod common;
 

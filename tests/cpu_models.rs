@@ -22,7 +22,7 @@
 //! (`--verify`). Without `qemu-x86_64` these tests are skipped, and reported
 //! as skipped; with `QUEENS_SIMD_REQUIRE_ALL=1` (set in CI) a missing
 //! `qemu-x86_64` fails them.
-#![cfg(all(target_arch = "x86_64", not(queens_simd_force_portable)))]
+#![cfg(x86_kernels)]
 
 mod common;
 

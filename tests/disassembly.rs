@@ -9,11 +9,7 @@
 //!
 //! Release builds only (`cargo test --release`, the README's test command): in
 //! a debug build the intrinsics are calls, not instructions.
-#![cfg(all(
-    target_arch = "x86_64",
-    not(queens_simd_force_portable),
-    not(debug_assertions)
-))]
+#![cfg(all(simd_kernels, not(debug_assertions)))]
 
 use std::collections::BTreeMap;
 use std::process::Command;

@@ -385,11 +385,7 @@ fn plans_and_shards_refuse_what_does_not_exist() {
 }
 
 /// The asm kernel's own entry points, where it is built.
-#[cfg(all(
-    target_arch = "x86_64",
-    target_os = "linux",
-    not(queens_simd_force_portable)
-))]
+#[cfg(asm_kernels)]
 mod asm {
     use queens_simd::kernel::asm::{MAX_N, RowMasks};
     use queens_simd::{Board, Error, Kernel, Solver};
