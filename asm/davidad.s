@@ -41,10 +41,10 @@
 #   * The stack lives in Machine.frames, indexed by r9, not on rsp: that is
 #     what lets a call stop with its output full and a later call go on.
 #   * The bit scan is tzcnt, not bsf, and the tried square is cleared with
-#     lea + and, not btc. With the article's two instructions the loop ran
-#     N = 8 in 8.6 us instead of 3.6 us on Zen 3, where it is bound by
-#     instruction throughput (criterion, count); at N = 12, bound by
-#     mispredicted branches, the two were equal. tzcnt is encoded rep bsf,
+#     lea + and, not btc. The article's two instructions made the loop
+#     over twice as slow at N = 8, where it is bound by instruction
+#     throughput (criterion, count); at N = 12, bound by mispredicted
+#     branches, the two were equal. tzcnt is encoded rep bsf,
 #     which a CPU without BMI1 runs as bsf: the same result for the
 #     non-zero value it is given, since the zero test comes first.
 #   * The attacks on the next row are gathered from the shifted copies

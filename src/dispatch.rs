@@ -2,12 +2,12 @@
 //! what `auto` and `asm` mean on this CPU.
 //!
 //! * **Solvers are `&'static`.** Every kernel type is a zero-sized proof
-//!   that this CPU runs it (its `new()` asks [`crate::cpu`] for the
+//!   that this CPU runs it (its `new()` asks the crate's `cpu` module for the
 //!   features of its row in the kernel table), so [`Kernel::solver_for`]
 //!   hands out a `&'static dyn Solver`: no allocation, nothing to drop,
 //!   and a caller may hold it and call it in a loop with no check per call.
 //! * **The CPU is asked once.** Feature checks are cached (by the standard
-//!   library with `std`, by [`crate::cpu`] without), and `auto`'s choice for
+//!   library with `std`, by CPUID read in `cpu` without), and `auto`'s choice for
 //!   each task and N is cached in an atomic after its first use.
 //! * **`auto`** walks [`auto_preference`] for the task and N asked, fastest
 //!   first, and takes the first kernel that this build carries, this CPU

@@ -22,8 +22,8 @@
 //! [`Plan::count`] starts scoped threads that take the next subproblem from
 //! a shared atomic cursor and feed it to their three interleaved walkers, so
 //! a thread that drew small pieces takes more, and the last pieces to
-//! finish are the smallest: on the reference machine two threads count
-//! N = 14 to 17 1.91 to 1.96 times faster than one (BENCHMARKS.md). Results reach the
+//! finish are the smallest: two threads count nearly twice as fast as one
+//! (`threads/` in BENCHMARKS.md). Results reach the
 //! calling thread through a channel it drains every 50 ms (waking it per
 //! subproblem would take time from the workers), where `done` can record
 //! them: the command line's checkpoints and progress bar do.
@@ -79,10 +79,9 @@ use crate::kernel::symmetric::subproblem::{self as search, Kind};
 use crate::{Count, Error, Kernel, MAX_N};
 
 /// From this N up, a count on several threads beats one thread on the
-/// whole board; below, starting threads costs more than it saves (at
-/// N = 10: 0.05 ms on one thread, 0.14 ms on two, on the reference
-/// machine). [`crate::count_on_threads`] and the command line count through
-/// a plan from here.
+/// whole board; below, starting threads costs more than it saves (see
+/// `threads/` in BENCHMARKS.md). [`crate::count_on_threads`] and the
+/// command line count through a plan from here.
 pub const SPLIT_FROM: usize = 12;
 
 /// Changes whenever the way a plan splits a board changes, so that shards
@@ -165,8 +164,9 @@ impl fmt::Display for SubproblemKind {
 }
 
 impl Plan {
-    /// The plan of an `n`x`n` board, `n` from 0 to 32. Building it takes
-    /// well under a millisecond up to N = 20, about 20 ms at N = 32.
+    /// The plan of an `n`x`n` board, `n` from 0 to 32. Building it costs
+    /// little next to the count: it lists the subproblems, it does not
+    /// search them.
     pub fn new(n: usize) -> Result<Plan, Error> {
         Kernel::Symmetric.check_size(n)?;
         let searches: Vec<Search> = if n < 4 {

@@ -43,7 +43,7 @@
 //!   8x8 geometry; the recursion only tries the first N squares of the first
 //!   N rows, and the symmetries use `N - 1` where the article has `7`.
 //! * Solutions go to a visitor, which may stop the search, instead of being
-//!   collected in a list; [`fundamental`] returns [`Board`]s.
+//!   collected in a list; [`fundamental`] returns [`Board`](crate::Board)s.
 
 use core::ops::ControlFlow;
 
