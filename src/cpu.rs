@@ -45,12 +45,15 @@ impl Feature {
 
 /// Whether this CPU (and its operating system) has every feature of
 /// `features`. Cheap after the first call: a cached answer.
+// Off x86-64 no kernel asks.
+#[cfg_attr(not(x86_kernels), allow(dead_code))]
 pub(crate) fn has_all(features: &[Feature]) -> bool {
     features.iter().all(|&f| has(f))
 }
 
 /// Whether this CPU has `feature`; never off x86-64 or when the portable
 /// kernel is forced.
+#[cfg_attr(not(x86_kernels), allow(dead_code))]
 pub(crate) fn has(feature: Feature) -> bool {
     cfg_if::cfg_if! {
         if #[cfg(all(x86_kernels, feature = "std"))] {

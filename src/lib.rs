@@ -93,9 +93,9 @@ pub fn count(n: usize) -> Result<Count, Error> {
 }
 
 /// Number of solutions on an `n`x`n` board, on `threads` threads: through
-/// a [`plan::Plan`] from [`plan::SPLIT_FROM`] up where `auto` counts with a
-/// kernel that splits ([`Kernel::splits`]), else on this thread by `auto`'s
-/// kernel. The same count for every number of threads.
+/// a [`plan::Plan`] where [`plan::counts_through_plan`] says so (from
+/// [`plan::SPLIT_FROM`] up, where `auto` counts with a kernel that splits),
+/// else on this thread by `auto`'s kernel. The same count for every number of threads.
 ///
 /// # Errors
 ///
@@ -107,10 +107,10 @@ pub fn count_on_threads(n: usize, threads: usize) -> Result<Count, Error> {
         return Err(Error::InvalidThreads);
     }
     Kernel::Auto.check_size(n)?;
-    let kernel = Kernel::Auto.resolve_for(n, kernel::Task::Count);
-    if !kernel.splits() || n < plan::SPLIT_FROM {
-        return kernel.count(n);
+    if !plan::counts_through_plan(Kernel::Auto, n) {
+        return count(n);
     }
+    let kernel = Kernel::Auto.resolve_for(n, kernel::Task::Count);
     let plan = plan::Plan::new(n)?;
     let options = plan::Options::threads(threads).with_kernel(kernel);
     plan.count(plan.all(), &options, |_, _| {})

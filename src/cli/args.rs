@@ -12,7 +12,7 @@ use std::time::Duration;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::kernel::Task;
-use crate::plan::{SPLIT_FROM, Shard};
+use crate::plan::{self, SPLIT_FROM, Shard};
 use crate::{Kernel, MAX_N};
 
 /// N when none is given.
@@ -431,8 +431,7 @@ impl Args {
         // SPLIT_FROM). Below SPLIT_FROM a count runs on one thread whatever
         // --threads says, with any kernel, as auto does.
         let splittable = kernel.splits();
-        let symmetric_count =
-            task == Task::Count && n >= SPLIT_FROM && kernel.resolve_for(n, task).splits();
+        let symmetric_count = task == Task::Count && plan::counts_through_plan(kernel, n);
         let through_plan = self.shard.is_some() || self.checkpoint.is_some() || symmetric_count;
         if (self.shard.is_some() || self.checkpoint.is_some()) && !splittable {
             return Err(not_splittable(kernel));

@@ -7,10 +7,11 @@
 //! 1. a module with a type that implements [`Solver`] (constructible only
 //!    where it can run: `new() -> Option<Self>`, asking the CPU for its
 //!    row's features);
-//! 2. a variant in [`Kernel`], its row in `FACTS` (name, description,
-//!    sizes, role, builds, CPU features) and its place in [`Kernel::ALL`];
-//! 3. its arm in the dispatcher's `solver`, and its place in `auto`'s
-//!    preference lists.
+//! 2. a variant in [`Kernel`] and its row in `FACTS` (name, description,
+//!    sizes, role, builds, CPU features), both in the order of
+//!    [`Kernel::ALL`], which is the table's;
+//! 3. its arm in the dispatcher's `try_solver`, and for a fast kernel its
+//!    place in `auto`'s preference lists.
 
 pub mod portable;
 pub mod symmetric;
@@ -135,6 +136,7 @@ pub trait Solver: Send + Sync {
 
 /// What a kernel is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Role {
     /// A production kernel; `auto` chooses among these.
     Fast,
@@ -154,25 +156,25 @@ pub enum Role {
 pub enum Kernel {
     /// The fastest available kernel for the size asked.
     Auto,
-    /// Bitmask backtracking in plain Rust; runs everywhere; the oracle.
-    Portable,
+    /// The best encoding of the hand-written assembly this CPU runs:
+    /// [`Kernel::AsmAvx`], else [`Kernel::AsmSse41`]. Like `Auto`, a name
+    /// that [`Kernel::resolve`] turns into a concrete kernel.
+    Asm,
+    /// [`Kernel::Symmetric`] compiled with BMI1, BMI2, LZCNT and POPCNT
+    /// (x86-64 only).
+    SymmetricBmi,
     /// One search per class of solutions under the symmetries of the
     /// square, dead ends pruned a row ahead; plain Rust, runs everywhere
     /// (`kernel::symmetric`).
     Symmetric,
-    /// [`Kernel::Symmetric`] compiled with BMI1, BMI2, LZCNT and POPCNT
-    /// (x86-64 only).
-    SymmetricBmi,
+    /// Bitmask backtracking in plain Rust; runs everywhere; the oracle.
+    Portable,
     /// Seed 002, davidad's xmm state machine in SSE4.1 encodings
     /// (`kernel::sse41`, x86-64 only).
     Sse41,
     /// Seed 002, davidad's xmm state machine in AVX (VEX) encodings
     /// (`kernel::avx`, x86-64 only).
     Avx,
-    /// The best encoding of the hand-written assembly this CPU runs:
-    /// [`Kernel::AsmAvx`], else [`Kernel::AsmSse41`]. Like `Auto`, a name
-    /// that [`Kernel::resolve`] turns into a concrete kernel.
-    Asm,
     /// Seed 002 by hand in `asm/davidad.s`, SSE4.1 encoding, resumable
     /// explicit stack (`kernel::asm`, x86-64 Linux only).
     AsmSse41,
@@ -246,14 +248,24 @@ const FACTS: [Facts; 13] = [
         cpu: &[],
     },
     Facts {
-        kernel: Kernel::Portable,
-        name: "portable",
-        description: "bitmask backtracking, explicit stack, any target",
-        sizes: ALL_SIZES,
+        kernel: Kernel::Asm,
+        name: "asm",
+        description: "the best encoding of the global_asm! kernel this CPU runs",
+        sizes: DAVIDAD_SIZES,
         role: Role::Fast,
         splits: false,
-        build: Build::Everywhere,
+        build: Build::Alias,
         cpu: &[],
+    },
+    Facts {
+        kernel: Kernel::SymmetricBmi,
+        name: "symmetric-bmi",
+        description: "the symmetric kernel built with BMI1, BMI2, LZCNT and POPCNT",
+        sizes: ALL_SIZES,
+        role: Role::Fast,
+        splits: true,
+        build: Build::X86,
+        cpu: BMI,
     },
     Facts {
         kernel: Kernel::Symmetric,
@@ -266,14 +278,14 @@ const FACTS: [Facts; 13] = [
         cpu: &[],
     },
     Facts {
-        kernel: Kernel::SymmetricBmi,
-        name: "symmetric-bmi",
-        description: "the symmetric kernel built with BMI1, BMI2, LZCNT and POPCNT",
+        kernel: Kernel::Portable,
+        name: "portable",
+        description: "bitmask backtracking, explicit stack, any target",
         sizes: ALL_SIZES,
         role: Role::Fast,
-        splits: true,
-        build: Build::X86,
-        cpu: BMI,
+        splits: false,
+        build: Build::Everywhere,
+        cpu: &[],
     },
     Facts {
         kernel: Kernel::Sse41,
@@ -294,16 +306,6 @@ const FACTS: [Facts; 13] = [
         splits: false,
         build: Build::Simd,
         cpu: &[Feature::Avx],
-    },
-    Facts {
-        kernel: Kernel::Asm,
-        name: "asm",
-        description: "the best encoding of the global_asm! kernel this CPU runs",
-        sizes: DAVIDAD_SIZES,
-        role: Role::Fast,
-        splits: false,
-        build: Build::Alias,
-        cpu: &[],
     },
     Facts {
         kernel: Kernel::AsmSse41,
@@ -367,6 +369,24 @@ const FACTS: [Facts; 13] = [
     },
 ];
 
+/// [`Kernel::ALL`]: the table's kernels that are not aliases, in its order.
+const CONCRETE: [Kernel; FACTS.len() - ALIAS_COUNT] = {
+    let mut concrete = [Kernel::Auto; FACTS.len() - ALIAS_COUNT];
+    let (mut row, mut next) = (0, 0);
+    while row < FACTS.len() {
+        if !matches!(FACTS[row].build, Build::Alias) {
+            concrete[next] = FACTS[row].kernel;
+            next += 1;
+        }
+        row += 1;
+    }
+    assert!(next == concrete.len());
+    concrete
+};
+
+/// `auto` and `asm`.
+const ALIAS_COUNT: usize = 2;
+
 // Each row sits at its variant's index.
 const _: () = {
     let mut i = 0;
@@ -377,20 +397,9 @@ const _: () = {
 };
 
 impl Kernel {
-    /// Every concrete kernel (not `Auto` or `Asm`), fast kernels first.
-    pub const ALL: &'static [Kernel] = &[
-        Kernel::SymmetricBmi,
-        Kernel::Symmetric,
-        Kernel::Portable,
-        Kernel::Sse41,
-        Kernel::Avx,
-        Kernel::AsmSse41,
-        Kernel::AsmAvx,
-        Kernel::Bitboard64,
-        Kernel::ThreatMasks,
-        Kernel::BruteForce,
-        Kernel::HeapPermutations,
-    ];
+    /// Every concrete kernel (not `Auto` or `Asm`), fast kernels first:
+    /// the kernel table's rows, aliases left out.
+    pub const ALL: &'static [Kernel] = &CONCRETE;
 
     /// The names that stand for another kernel: [`Kernel::resolve`] turns
     /// them into one of [`Kernel::ALL`].

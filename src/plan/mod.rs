@@ -84,6 +84,14 @@ use crate::{Count, Error, Kernel, MAX_N};
 /// command line count through a plan from here.
 pub const SPLIT_FROM: usize = 12;
 
+/// Whether a count of size `n` by `kernel` goes through a plan when no
+/// shard or checkpoint asks for one: from [`SPLIT_FROM`] up, where the
+/// kernel (`auto` resolved for counting) splits. The one place that decides
+/// it, for [`crate::count_on_threads`] and the command line.
+pub fn counts_through_plan(kernel: Kernel, n: usize) -> bool {
+    n >= SPLIT_FROM && kernel.resolve_for(n, crate::kernel::Task::Count).splits()
+}
+
 /// Changes whenever the way a plan splits a board changes, so that shards
 /// and checkpoints of another split are refused (it is part of
 /// [`Plan::fingerprint`]).
