@@ -11,8 +11,11 @@
 //! that no deallocation is counted either. Each solve checks its count
 //! against OEIS and panics on a mismatch (`benches/common`).
 
+use std::hint::black_box;
+
 use iai_callgrind::{library_benchmark, library_benchmark_group, main};
-use queens_simd::kernel::Solver;
+
+use queens_simd::kernel::{Solver, Task};
 use queens_simd::{Count, Kernel};
 
 mod common;
@@ -65,5 +68,34 @@ fn count_12(solver: &'static dyn Solver) -> Count {
     common::count(solver, 12)
 }
 
-library_benchmark_group!(name = instructions; benchmarks = count_8, enumerate_8, count_12);
+// `auto`'s count of N = 8 by a solver held across calls, beside
+// `dispatch_through_count`: the two differ by what one call to
+// `queens_simd::count` spends on finding its solver.
+#[library_benchmark]
+#[bench::held(Kernel::Auto.solver_for(8, Task::Count).expect("auto runs"))]
+fn dispatch_held(solver: &'static dyn Solver) -> Count {
+    common::count(solver, 8)
+}
+
+// The same count through `queens_simd::count`, `auto`'s choice for N = 8
+// already made (in the setup, uncounted) as in any call but the first.
+#[library_benchmark]
+#[bench::through_count(warmed(8))]
+fn dispatch_through_count(n: usize) -> Count {
+    let count = queens_simd::count(black_box(n)).expect("auto counts");
+    assert_eq!(count, common::A000170[n], "N={n}: wrong count");
+    count
+}
+
+/// `n` after one count through `queens_simd::count`, which caches `auto`'s
+/// choice and the CPU's features.
+fn warmed(n: usize) -> usize {
+    queens_simd::count(n).expect("auto counts");
+    n
+}
+
+library_benchmark_group!(
+    name = instructions;
+    benchmarks = count_8, enumerate_8, count_12, dispatch_held, dispatch_through_count
+);
 main!(library_benchmark_groups = instructions);

@@ -163,6 +163,7 @@ fn run() -> Result<(), String> {
     }
     targets_table(&mut md, &medians, &instructions);
     threads_table(&mut md, &medians);
+    dispatch_table(&mut md, &medians, &instructions);
     seeds_table(&mut md, &medians);
     instruction_table(&mut md, &instructions);
     if let Some(cli) = cli {
@@ -508,6 +509,55 @@ fn threads_table(md: &mut String, medians: &Medians) {
             target
                 .zip(two)
                 .map_or("–".into(), |(t, two)| ratio(t.2 / two)),
+        );
+    }
+    let _ = writeln!(md);
+}
+
+/// The dispatch's cost per call: `auto`'s count of N = 8 through
+/// `queens_simd::count` against a held solver, in time (criterion's
+/// `dispatch/8`) and in instructions (iai's `dispatch_held` and
+/// `dispatch_through_count`), and whether it stays within 2%. Time on a
+/// shared machine varies by more than that between runs; the instruction
+/// counts do not.
+fn dispatch_table(md: &mut String, medians: &Medians, instructions: &BTreeMap<String, u64>) {
+    let group = "dispatch/8";
+    let time_of = |how: &str| median(medians, group, how, "");
+    let held_ir = instructions.get("dispatch_held.held").copied();
+    let through_ir = instructions
+        .get("dispatch_through_count.through_count")
+        .copied();
+    let held = time_of("held");
+    let through = time_of("through-count");
+    if held.is_none() && held_ir.is_none() {
+        return;
+    }
+    let _ = writeln!(
+        md,
+        "**Dispatch per call**: `auto`'s count of N = 8 through `queens_simd::count` (resolves `auto` and finds its solver on every call) and through a solver held across calls (`Kernel::solver_for` once). Target: at most 2% more. Criterion's `dispatch/8` medians vary by more than 2% from run to run on a shared machine; iai-callgrind's instruction counts (`dispatch_held`, `dispatch_through_count`) do not, and decide.\n"
+    );
+    let _ = writeln!(
+        md,
+        "| measure | held | through `count` | ratio | within 2% |"
+    );
+    let _ = writeln!(md, "|---|---|---|---|---|");
+    let verdict = |ratio: f64| if ratio <= 1.02 { "yes" } else { "no" };
+    if let (Some(held), Some(through)) = (held, through) {
+        let ratio = through / held;
+        let _ = writeln!(
+            md,
+            "| time (criterion) | {} | {} | {ratio:.3} | {} |",
+            time(held),
+            time(through),
+            verdict(ratio)
+        );
+    }
+    if let (Some(held), Some(through)) = (held_ir, through_ir) {
+        let ratio = through as f64 / held as f64;
+        let _ = writeln!(
+            md,
+            "| instructions (iai) | {held} | {through} | {ratio:.4} | {} |",
+            verdict(ratio)
         );
     }
     let _ = writeln!(md);
