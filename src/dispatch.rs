@@ -137,21 +137,22 @@ pub fn auto_preference(n: usize, task: Task) -> Result<&'static [Kernel], Error>
 
 /// Why this build does not carry `kernel` at all, or `None` if it does.
 fn absent_because(kernel: Kernel) -> Option<&'static str> {
-    const NEEDS_X86: &str = "it needs an x86-64 target";
-    let forced = PORTABLE_FORCED.then_some(FORCED_BECAUSE);
-    match kernel.build() {
-        Build::Everywhere | Build::Alias => None,
-        Build::X86 if cfg!(x86_kernels) => None,
-        Build::Simd if cfg!(simd_kernels) => None,
-        Build::Asm if cfg!(asm_kernels) => None,
-        Build::X86 => Some(forced.unwrap_or(NEEDS_X86)),
-        Build::Simd | Build::Asm if !cfg!(x86_kernels) => Some(forced.unwrap_or(NEEDS_X86)),
-        Build::Simd => Some("this target has no vector registers (a soft-float target)"),
-        Build::Asm if !cfg!(simd_kernels) => {
-            Some("this target has no vector registers (a soft-float target)")
-        }
-        Build::Asm => Some("its assembly is ELF for the System V ABI, built for x86-64 Linux only"),
-    }
+    let built = match kernel.build() {
+        Build::Everywhere | Build::Alias => true,
+        Build::X86 => cfg!(x86_kernels),
+        Build::Simd => cfg!(simd_kernels),
+        Build::Asm => cfg!(asm_kernels),
+    };
+    // The first of the aliases' conditions (see `build.rs`) that fails.
+    (!built).then_some(if PORTABLE_FORCED {
+        FORCED_BECAUSE
+    } else if !cfg!(target_arch = "x86_64") {
+        "it needs an x86-64 target"
+    } else if !cfg!(simd_kernels) {
+        "this target has no vector registers (a soft-float target)"
+    } else {
+        "its assembly is ELF for the System V ABI, built for x86-64 Linux only"
+    })
 }
 
 /// The solver behind a concrete `kernel`, or `None` where this build or
