@@ -245,6 +245,41 @@ mod tests {
     use super::*;
 
     #[test]
+    fn each_defect_is_named_with_its_place() {
+        let defect = |result: Result<Board, Error>| match result {
+            Err(Error::InvalidBoard(defect)) => defect,
+            other => panic!("not a board defect: {other:?}"),
+        };
+        assert_eq!(
+            defect(Board::from_columns(&[0; MAX_N + 1])),
+            BoardDefect::TooManyRows { rows: MAX_N + 1 }
+        );
+        assert_eq!(
+            defect(Board::from_columns(&[0, 3, 1])),
+            BoardDefect::ColumnOffBoard {
+                row: 1,
+                column: 3,
+                n: 3
+            }
+        );
+        assert_eq!(
+            defect(Board::from_columns(&[1, 0, 1])),
+            BoardDefect::ColumnTwice { column: 1 }
+        );
+        // A queen in row 2 of a 2x2 board.
+        assert_eq!(
+            defect(Board::from_bitboard(2, 0b01 | 0b10 << 8 | 1 << 16)),
+            BoardDefect::RowOffBoard { row: 2, n: 2 }
+        );
+        assert_eq!(
+            defect(Board::from_bitboard(2, 0b11)),
+            BoardDefect::QueensInRow { row: 0, queens: 2 }
+        );
+        let text = Error::InvalidBoard(BoardDefect::ColumnTwice { column: 1 }).to_string();
+        assert_eq!(text, "invalid board: column 1 holds more than one queen");
+    }
+
+    #[test]
     fn seed_000_example_round_trips() {
         let board = Board::from_bitboard(8, 577094088726155265).unwrap();
         assert_eq!(board.columns(), &[0, 4, 7, 5, 2, 6, 1, 3]);

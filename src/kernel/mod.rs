@@ -494,3 +494,37 @@ impl core::str::FromStr for Kernel {
         Kernel::from_name(name).ok_or_else(|| Error::UnknownKernel(name.into()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_finds_its_kernel_and_no_other() {
+        for &kernel in Kernel::ALIASES.iter().chain(Kernel::ALL) {
+            assert_eq!(Kernel::from_name(kernel.name()), Some(kernel));
+            assert_eq!(kernel.name().parse::<Kernel>(), Ok(kernel));
+        }
+        for name in ["", "AUTO", "sse4.1", "asm ", "symmetric_bmi"] {
+            assert_eq!(Kernel::from_name(name), None, "{name:?}");
+        }
+        assert_eq!(
+            Kernel::ALL.len() + Kernel::ALIASES.len(),
+            FACTS.len(),
+            "every row is a kernel or an alias"
+        );
+    }
+
+    #[test]
+    fn only_the_symmetric_kernels_and_auto_split() {
+        let splitting: Vec<Kernel> = FACTS
+            .iter()
+            .filter(|f| f.splits)
+            .map(|f| f.kernel)
+            .collect();
+        assert_eq!(
+            splitting,
+            [Kernel::Auto, Kernel::SymmetricBmi, Kernel::Symmetric]
+        );
+    }
+}
