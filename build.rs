@@ -37,11 +37,11 @@ fn main() {
     let set = |name: &str| env::var(name).is_ok_and(|v| !v.is_empty() && v != "0");
     // The cfg may come from RUSTFLAGS (Cargo passes it on as
     // CARGO_CFG_QUEENS_SIMD_FORCE_PORTABLE) or from the variable.
-    let forced = set("QUEENS_SIMD_FORCE_PORTABLE")
-        || env::var_os("CARGO_CFG_QUEENS_SIMD_FORCE_PORTABLE").is_some();
-    if set("QUEENS_SIMD_FORCE_PORTABLE") {
+    let from_variable = set("QUEENS_SIMD_FORCE_PORTABLE");
+    if from_variable {
         println!("cargo::rustc-cfg=queens_simd_force_portable");
     }
+    let forced = from_variable || env::var_os("CARGO_CFG_QUEENS_SIMD_FORCE_PORTABLE").is_some();
 
     let target = |key: &str| env::var(format!("CARGO_CFG_TARGET_{key}")).unwrap_or_default();
     let x86 = target("ARCH") == "x86_64" && !forced;

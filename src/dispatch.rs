@@ -155,6 +155,16 @@ fn absent_because(kernel: Kernel) -> Option<&'static str> {
     })
 }
 
+/// The error for a `kernel` this build or CPU cannot run, with the reason.
+fn unavailable(kernel: Kernel) -> Error {
+    Error::KernelUnavailable {
+        kernel,
+        because: kernel
+            .unavailable_because()
+            .unwrap_or("this CPU or build cannot run it"),
+    }
+}
+
 /// The solver behind a concrete `kernel`, or `None` where this build or
 /// CPU cannot run it: the one map from names to kernel types.
 fn try_solver(kernel: Kernel) -> Option<&'static dyn Solver> {
@@ -262,10 +272,7 @@ pub(crate) fn engine(asked: Kernel) -> Result<Engine, Error> {
         #[cfg(x86_kernels)]
         Kernel::SymmetricBmi => crate::kernel::symmetric::SymmetricBmi::new()
             .map(Engine::Bmi)
-            .ok_or(Error::KernelUnavailable {
-                kernel,
-                because: "this CPU lacks one of BMI1, BMI2, LZCNT and POPCNT",
-            }),
+            .ok_or_else(|| unavailable(kernel)),
         _ => Err(Error::NotSplittable(asked)),
     }
 }
@@ -348,12 +355,7 @@ impl Kernel {
         self.check_size(n)?;
         let kernel = self.resolve_for(n, task);
         kernel.check_size(n)?;
-        try_solver(kernel).ok_or_else(|| Error::KernelUnavailable {
-            kernel,
-            because: kernel
-                .unavailable_because()
-                .unwrap_or("this CPU or build cannot run it"),
-        })
+        try_solver(kernel).ok_or_else(|| unavailable(kernel))
     }
 
     /// Number of solutions on an `n`x`n` board.

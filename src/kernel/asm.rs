@@ -250,6 +250,12 @@ impl RowMasks {
         columns
     }
 
+    /// The board of a record the assembly wrote for `n` (one queen per row
+    /// and column, so not checked again).
+    fn written_board(&self, n: usize) -> Board {
+        Board::from_permutation(&self.columns(n)[..n])
+    }
+
     /// The `n`x`n` board these masks describe: any `n`, but only masks that
     /// place exactly one queen in each of the first `n` rows and columns,
     /// and none below, are a board (every record the kernel writes for
@@ -260,26 +266,17 @@ impl RowMasks {
     /// [`Error::InvalidBoard`] if the masks are not such a board, which
     /// they never are for `n` over 16.
     pub fn to_board(&self, n: usize) -> Result<Board, Error> {
-        let one_per_row = self
-            .0
-            .get(..n)
-            .is_some_and(|rows| rows.iter().all(|m| m.is_power_of_two()));
-        let none_below = self.0.iter().skip(n).all(|&m| m == 0);
-        if !one_per_row || !none_below {
-            // The first row of the board without exactly one queen, or the
-            // first with any below it.
-            let one_queen = |row: usize| self.0.get(row).is_some_and(|m| m.is_power_of_two());
-            let defect = match (0..n).find(|&row| !one_queen(row)) {
-                Some(row) => BoardDefect::QueensInRow {
-                    row,
-                    queens: self.0.get(row).map_or(0, |m| m.count_ones() as usize),
-                },
-                None => BoardDefect::RowOffBoard {
-                    row: (n..self.0.len()).find(|&r| self.0[r] != 0).unwrap_or(n),
-                    n,
-                },
-            };
-            return Err(Error::InvalidBoard(defect));
+        // The first row of the board without exactly one queen (past the
+        // 16 rows held, a row has none), else the first with a queen below.
+        let one_queen = |row: usize| self.0.get(row).is_some_and(|m| m.is_power_of_two());
+        if let Some(row) = (0..n).find(|&row| !one_queen(row)) {
+            return Err(Error::InvalidBoard(BoardDefect::QueensInRow {
+                row,
+                queens: self.0.get(row).map_or(0, |m| m.count_ones() as usize),
+            }));
+        }
+        if let Some(row) = (n..self.0.len()).find(|&row| self.0[row] != 0) {
+            return Err(Error::InvalidBoard(BoardDefect::RowOffBoard { row, n }));
         }
         Board::from_columns(&self.columns(n)[..n])
     }
@@ -380,7 +377,7 @@ impl Iterator for Solutions {
         let masks = self.batch[..self.filled].get(self.next)?;
         self.next += 1;
         let n = self.search.n();
-        Some(Board::from_permutation(&masks.columns(n)[..n]))
+        Some(masks.written_board(n))
     }
 }
 
@@ -424,7 +421,7 @@ impl Solver for Asm {
                 return Ok(ControlFlow::Continue(()));
             }
             for masks in &batch[..written] {
-                if visit(&Board::from_permutation(&masks.columns(n)[..n])).is_break() {
+                if visit(&masks.written_board(n)).is_break() {
                     return Ok(ControlFlow::Break(()));
                 }
             }
