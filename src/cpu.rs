@@ -14,6 +14,8 @@ pub(crate) enum Feature {
     Sse41,
     /// VEX encodings, with the operating system saving the ymm state.
     Avx,
+    /// 256-bit integer operations (`vpor`, `vpshufb`, `vpsadbw` on ymm).
+    Avx2,
     /// `blsi`, `tzcnt`, `andn`.
     Bmi1,
     /// `shlx`, `shrx`.
@@ -27,9 +29,10 @@ pub(crate) enum Feature {
 impl Feature {
     /// Every feature, in the order of their bits in [`by_cpuid`]'s answer.
     #[cfg(any(all(x86_kernels, not(feature = "std")), test))]
-    const ALL: [Feature; 6] = [
+    const ALL: [Feature; 7] = [
         Feature::Sse41,
         Feature::Avx,
+        Feature::Avx2,
         Feature::Bmi1,
         Feature::Bmi2,
         Feature::Lzcnt,
@@ -60,6 +63,7 @@ pub(crate) fn has(feature: Feature) -> bool {
             match feature {
                 Feature::Sse41 => std::arch::is_x86_feature_detected!("sse4.1"),
                 Feature::Avx => std::arch::is_x86_feature_detected!("avx"),
+                Feature::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
                 Feature::Bmi1 => std::arch::is_x86_feature_detected!("bmi1"),
                 Feature::Bmi2 => std::arch::is_x86_feature_detected!("bmi2"),
                 Feature::Lzcnt => std::arch::is_x86_feature_detected!("lzcnt"),
@@ -93,7 +97,7 @@ fn cached() -> u32 {
 /// The features of [`Feature::ALL`] this CPU has, one bit each
 /// ([`Feature::bit`]), read from CPUID as the vendors document it: leaf 1
 /// ECX (SSE4.1 bit 19, POPCNT 23, OSXSAVE 27, AVX 28), leaf 7 EBX (BMI1
-/// bit 3, BMI2 8), leaf 0x8000_0001 ECX (LZCNT bit 5), and for AVX the
+/// bit 3, AVX2 5, BMI2 8), leaf 0x8000_0001 ECX (LZCNT bit 5), and for AVX the
 /// operating system's consent in XCR0 (xmm and ymm state, bits 1 and 2).
 #[cfg(all(x86_kernels, any(not(feature = "std"), test)))]
 pub(crate) fn by_cpuid() -> u32 {
@@ -118,6 +122,7 @@ pub(crate) fn by_cpuid() -> u32 {
     let has = |feature: Feature| match feature {
         Feature::Sse41 => bit(leaf1.ecx, 19),
         Feature::Avx => bit(leaf1.ecx, 28) && os_saves_ymm,
+        Feature::Avx2 => bit(leaf7, 5) && os_saves_ymm,
         Feature::Bmi1 => bit(leaf7, 3),
         Feature::Bmi2 => bit(leaf7, 8),
         Feature::Lzcnt => bit(extended, 5),

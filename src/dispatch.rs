@@ -40,6 +40,7 @@ use core::ops::ControlFlow;
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use crate::board::MAX_N;
+use crate::kernel::join::Join;
 use crate::kernel::portable::Portable;
 use crate::kernel::symmetric::{Engine, Symmetric};
 use crate::kernel::{Build, Kernel, Role, Solver, Task, Visit};
@@ -172,6 +173,11 @@ fn try_solver(kernel: Kernel) -> Option<&'static dyn Solver> {
         Kernel::Auto | Kernel::Asm => None,
         Kernel::Portable => Portable::new().map(|k| k.as_static() as &dyn Solver),
         Kernel::Symmetric => Symmetric::new().map(|k| k.as_static() as &dyn Solver),
+        Kernel::Join => Join::new().map(|k| k.as_static() as &dyn Solver),
+        #[cfg(simd_kernels)]
+        Kernel::JoinAvx2 => {
+            crate::kernel::join::avx2::JoinAvx2::new().map(|k| k.as_static() as &dyn Solver)
+        }
         #[cfg(x86_kernels)]
         Kernel::SymmetricBmi => {
             crate::kernel::symmetric::SymmetricBmi::new().map(|k| k.as_static() as &dyn Solver)
@@ -304,6 +310,7 @@ impl Kernel {
         Some(absent_because(needs).unwrap_or(match needs.cpu_features() {
             [crate::cpu::Feature::Sse41] => "this CPU lacks SSE4.1",
             [crate::cpu::Feature::Avx] => "this CPU or its operating system lacks AVX",
+            [crate::cpu::Feature::Avx2] => "this CPU or its operating system lacks AVX2",
             [] => "it is not built in",
             _ => "this CPU lacks one of BMI1, BMI2, LZCNT and POPCNT",
         }))

@@ -38,6 +38,9 @@ pub enum Error {
     /// belong to the plan it is used with.
     #[cfg(feature = "alloc")]
     InvalidShard(alloc::string::String),
+    /// The kernel counts solutions but does not visit them (enumeration,
+    /// fundamental solutions): the join kernels.
+    CountOnly(Kernel),
     /// A thread count of zero.
     InvalidThreads,
     /// The seed-000 bitboard has 8 columns per row: it holds boards up to 8x8.
@@ -101,6 +104,11 @@ impl fmt::Display for Error {
             ),
             #[cfg(feature = "alloc")]
             Error::InvalidShard(why) => write!(f, "invalid shard: {why}"),
+            Error::CountOnly(kernel) => write!(
+                f,
+                "kernel '{kernel}' counts solutions only; to list them (or --unique), use \
+                 'symmetric', 'portable' or 'auto'"
+            ),
             Error::InvalidThreads => write!(f, "the number of threads must be at least 1"),
             Error::BitboardTooSmall { n } => write!(
                 f,

@@ -13,6 +13,7 @@
 //! 3. its arm in the dispatcher's `try_solver`, and for a fast kernel its
 //!    place in `auto`'s preference lists.
 
+pub mod join;
 pub mod portable;
 pub mod symmetric;
 
@@ -167,6 +168,13 @@ pub enum Kernel {
     /// square, dead ends pruned a row ahead; plain Rust, runs everywhere
     /// (`kernel::symmetric`).
     Symmetric,
+    /// [`Kernel::Join`] matching 256 half-boards per step with AVX2
+    /// (`kernel::join::avx2`, x86-64 only). Counts only.
+    JoinAvx2,
+    /// Joins west and east half-boards by their rows and the diagonals
+    /// between them, no search of the whole board; plain Rust, runs
+    /// everywhere (`kernel::join`). Counts only.
+    Join,
     /// Bitmask backtracking in plain Rust; runs everywhere; the oracle.
     Portable,
     /// Seed 002, davidad's xmm state machine in SSE4.1 encodings
@@ -220,6 +228,9 @@ struct Facts {
     /// Whether it counts a [`crate::plan`]'s subproblems (threads, shards,
     /// checkpoints).
     splits: bool,
+    /// Whether it visits solutions (enumeration, fundamental solutions)
+    /// as well as counting them.
+    enumerates: bool,
     build: Build,
     cpu: &'static [Feature],
 }
@@ -236,7 +247,7 @@ const BMI: &[Feature] = &[
 
 /// One row per kernel, in the order of [`Kernel`]'s variants (checked at
 /// compile time below).
-const FACTS: [Facts; 13] = [
+const FACTS: [Facts; 15] = [
     Facts {
         kernel: Kernel::Auto,
         name: "auto",
@@ -244,6 +255,7 @@ const FACTS: [Facts; 13] = [
         sizes: ALL_SIZES,
         role: Role::Fast,
         splits: true,
+        enumerates: true,
         build: Build::Alias,
         cpu: &[],
     },
@@ -254,6 +266,7 @@ const FACTS: [Facts; 13] = [
         sizes: DAVIDAD_SIZES,
         role: Role::Fast,
         splits: false,
+        enumerates: true,
         build: Build::Alias,
         cpu: &[],
     },
@@ -264,6 +277,7 @@ const FACTS: [Facts; 13] = [
         sizes: ALL_SIZES,
         role: Role::Fast,
         splits: true,
+        enumerates: true,
         build: Build::X86,
         cpu: BMI,
     },
@@ -274,6 +288,29 @@ const FACTS: [Facts; 13] = [
         sizes: ALL_SIZES,
         role: Role::Fast,
         splits: true,
+        enumerates: true,
+        build: Build::Everywhere,
+        cpu: &[],
+    },
+    Facts {
+        kernel: Kernel::JoinAvx2,
+        name: "join-avx2",
+        description: "joins half-boards, 256 bit-sliced patterns a step in AVX2; counts only",
+        sizes: ALL_SIZES,
+        role: Role::Fast,
+        splits: false,
+        enumerates: false,
+        build: Build::Simd,
+        cpu: &[Feature::Avx2],
+    },
+    Facts {
+        kernel: Kernel::Join,
+        name: "join",
+        description: "joins half-boards by rows and crossing diagonals, any target; counts only",
+        sizes: ALL_SIZES,
+        role: Role::Fast,
+        splits: false,
+        enumerates: false,
         build: Build::Everywhere,
         cpu: &[],
     },
@@ -284,6 +321,7 @@ const FACTS: [Facts; 13] = [
         sizes: ALL_SIZES,
         role: Role::Fast,
         splits: false,
+        enumerates: true,
         build: Build::Everywhere,
         cpu: &[],
     },
@@ -294,6 +332,7 @@ const FACTS: [Facts; 13] = [
         sizes: DAVIDAD_SIZES,
         role: Role::Fast,
         splits: false,
+        enumerates: true,
         build: Build::Simd,
         cpu: &[Feature::Sse41],
     },
@@ -304,6 +343,7 @@ const FACTS: [Facts; 13] = [
         sizes: DAVIDAD_SIZES,
         role: Role::Fast,
         splits: false,
+        enumerates: true,
         build: Build::Simd,
         cpu: &[Feature::Avx],
     },
@@ -314,6 +354,7 @@ const FACTS: [Facts; 13] = [
         sizes: DAVIDAD_SIZES,
         role: Role::Fast,
         splits: false,
+        enumerates: true,
         build: Build::Asm,
         cpu: &[Feature::Sse41],
     },
@@ -324,6 +365,7 @@ const FACTS: [Facts; 13] = [
         sizes: DAVIDAD_SIZES,
         role: Role::Fast,
         splits: false,
+        enumerates: true,
         build: Build::Asm,
         cpu: &[Feature::Avx],
     },
@@ -334,6 +376,7 @@ const FACTS: [Facts; 13] = [
         sizes: RangeInclusive::new(0, 8),
         role: Role::Reference { seed: 0 },
         splits: false,
+        enumerates: true,
         build: Build::Everywhere,
         cpu: &[],
     },
@@ -344,6 +387,7 @@ const FACTS: [Facts; 13] = [
         sizes: RangeInclusive::new(0, 8),
         role: Role::Reference { seed: 1 },
         splits: false,
+        enumerates: true,
         build: Build::Everywhere,
         cpu: &[],
     },
@@ -354,6 +398,7 @@ const FACTS: [Facts; 13] = [
         sizes: RangeInclusive::new(0, 8),
         role: Role::Reference { seed: 3 },
         splits: false,
+        enumerates: true,
         build: Build::Everywhere,
         cpu: &[],
     },
@@ -364,6 +409,7 @@ const FACTS: [Facts; 13] = [
         sizes: RangeInclusive::new(0, 10),
         role: Role::Reference { seed: 4 },
         splits: false,
+        enumerates: true,
         build: Build::Everywhere,
         cpu: &[],
     },
@@ -437,6 +483,13 @@ impl Kernel {
     /// splits).
     pub const fn splits(self) -> bool {
         self.facts().splits
+    }
+
+    /// Whether the kernel visits solutions (enumeration, `--unique`) as
+    /// well as counting them. Those that only count answer the rest with
+    /// [`Error::CountOnly`].
+    pub const fn enumerates(self) -> bool {
+        self.facts().enumerates
     }
 
     /// Which builds carry the kernel.

@@ -1,0 +1,143 @@
+//! The `join-avx2` kernel: the join ([`super`]) with a matcher that
+//! matches an item against 256 patterns per step: `vpor` of the item's
+//! slices, then a popcount of the 256 conflict bits in the vector unit
+//! (`vpshufb` on nibbles, `vpsadbw` into four 64-bit sums).
+
+use alloc::vec::Vec;
+use core::arch::x86_64::{
+    __m256i, _mm256_add_epi8, _mm256_add_epi64, _mm256_and_si256, _mm256_extract_epi64,
+    _mm256_loadu_si256, _mm256_or_si256, _mm256_sad_epu8, _mm256_set1_epi8, _mm256_setr_epi8,
+    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16,
+};
+use core::ops::ControlFlow;
+
+use super::matcher::{Matcher, SLICES, set_bits, slice};
+use crate::kernel::{Kernel, Solver, Visit};
+use crate::{Count, Error};
+
+/// The `join-avx2` kernel. Holding one proves this CPU (and its operating
+/// system) runs AVX2.
+#[derive(Clone, Copy, Debug)]
+pub struct JoinAvx2(());
+
+impl JoinAvx2 {
+    /// `Some` if this CPU has AVX2 and the operating system saves the ymm
+    /// registers (asked once, see `crate::cpu`).
+    pub fn new() -> Option<JoinAvx2> {
+        crate::cpu::has_all(Kernel::JoinAvx2.cpu_features()).then_some(JoinAvx2(()))
+    }
+
+    /// This proof as a `'static` solver: what the dispatcher hands out
+    /// (the type is zero-sized, so the reference costs nothing).
+    pub(crate) fn as_static(self) -> &'static JoinAvx2 {
+        &JoinAvx2(())
+    }
+}
+
+impl Solver for JoinAvx2 {
+    fn kernel(&self) -> Kernel {
+        Kernel::JoinAvx2
+    }
+
+    fn count(&self, n: usize) -> Result<Count, Error> {
+        Kernel::JoinAvx2.check_size(n)?;
+        Ok(super::count(n, &mut Avx2Matcher::new(*self)))
+    }
+
+    fn for_each_solution(&self, n: usize, _visit: Visit<'_>) -> Result<ControlFlow<()>, Error> {
+        Kernel::JoinAvx2.check_size(n)?;
+        Err(Error::CountOnly(Kernel::JoinAvx2))
+    }
+}
+
+/// 256 patterns to a block: one ymm register per slice.
+pub(crate) struct Avx2Matcher {
+    /// The proof that AVX2 runs here.
+    _cpu: JoinAvx2,
+    blocks: Vec<[[u64; 4]; SLICES]>,
+}
+
+impl Avx2Matcher {
+    pub(crate) fn new(cpu: JoinAvx2) -> Avx2Matcher {
+        Avx2Matcher {
+            _cpu: cpu,
+            blocks: Vec::new(),
+        }
+    }
+}
+
+impl Matcher for Avx2Matcher {
+    fn disjoint_pairs(&mut self, items: &[u64], patterns: &[u64]) -> u64 {
+        let union = slice(patterns, &mut self.blocks);
+        // SAFETY: `self._cpu` is a `JoinAvx2`, which `JoinAvx2::new` makes
+        // only where the CPU and operating system run AVX2.
+        let conflicts = unsafe { conflicts(items, union, &self.blocks) };
+        items.len() as u64 * patterns.len() as u64 - conflicts
+    }
+}
+
+/// The pairs of `items` and the sliced patterns `words` that share a bit.
+///
+/// # Safety
+///
+/// The CPU must support AVX2 (and the operating system save ymm state).
+#[target_feature(enable = "avx2")]
+unsafe fn conflicts(items: &[u64], union: u64, blocks: &[[[u64; 4]; SLICES]]) -> u64 {
+    // One slice of a block, 256 bits.
+    let load = |words: &[u64; 4]| {
+        // SAFETY: `words` is a reference to 32 readable bytes, and
+        // `loadu` takes any alignment; AVX is part of this function's AVX2.
+        unsafe { _mm256_loadu_si256(words.as_ptr().cast()) }
+    };
+    // Set bits of every nibble value.
+    let nibble_bits = _mm256_setr_epi8(
+        0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3,
+        3, 4,
+    );
+    let low_nibble = _mm256_set1_epi8(0x0f);
+    let zero = _mm256_setzero_si256();
+    // Set bits per byte of a vector; at most 8 per byte, so four vectors'
+    // counts add up in bytes without overflow.
+    let byte_bits = |v: __m256i| {
+        let low = _mm256_and_si256(v, low_nibble);
+        let high = _mm256_and_si256(_mm256_srli_epi16::<4>(v), low_nibble);
+        _mm256_add_epi8(
+            _mm256_shuffle_epi8(nibble_bits, low),
+            _mm256_shuffle_epi8(nibble_bits, high),
+        )
+    };
+    let mut sums = zero;
+    let mut bits = [0u8; 64];
+    for &item in items {
+        let set = set_bits(item & union, &mut bits);
+        let bits = &bits[..set];
+        // Four blocks at a time: each slice number read once, four ORs.
+        let mut quads = blocks.chunks_exact(4);
+        for quad in &mut quads {
+            let (mut h0, mut h1, mut h2, mut h3) = (zero, zero, zero, zero);
+            for &bit in bits {
+                let slice = usize::from(bit) % SLICES;
+                h0 = _mm256_or_si256(h0, load(&quad[0][slice]));
+                h1 = _mm256_or_si256(h1, load(&quad[1][slice]));
+                h2 = _mm256_or_si256(h2, load(&quad[2][slice]));
+                h3 = _mm256_or_si256(h3, load(&quad[3][slice]));
+            }
+            let per_byte = _mm256_add_epi8(
+                _mm256_add_epi8(byte_bits(h0), byte_bits(h1)),
+                _mm256_add_epi8(byte_bits(h2), byte_bits(h3)),
+            );
+            sums = _mm256_add_epi64(sums, _mm256_sad_epu8(per_byte, zero));
+        }
+        for block in quads.remainder() {
+            let mut hit = zero;
+            for &bit in bits {
+                hit = _mm256_or_si256(hit, load(&block[usize::from(bit) % SLICES]));
+            }
+            sums = _mm256_add_epi64(sums, _mm256_sad_epu8(byte_bits(hit), zero));
+        }
+    }
+    (_mm256_extract_epi64::<0>(sums)
+        + _mm256_extract_epi64::<1>(sums)
+        + _mm256_extract_epi64::<2>(sums)
+        + _mm256_extract_epi64::<3>(sums)) as u64
+}

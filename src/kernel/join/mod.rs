@@ -1,0 +1,201 @@
+//! The join kernels: counting by joining half-boards, with no search of
+//! the whole board.
+//!
+//! Cut the board into a west half (columns `0..n/2`) and an east half (the
+//! rest). A solution is a west half-board and an east half-board such that
+//! 1. their queens stand in complementary sets of rows, and
+//! 2. no west queen shares a diagonal with an east queen.
+//!
+//! So the count is a sum over the row sets `R` of the west half: enumerate
+//! the west half-boards on exactly the rows of `R` and the east ones on
+//! the other rows ([`halves`]), write each as the mask of the diagonals
+//! that cross between the halves (at most `2n - 2` bits), and count the
+//! pairs of masks with no bit in common ([`matcher`]). That last step is
+//! where the time goes, and it is what the kernels differ in: `join`
+//! matches 64 patterns per step in plain Rust, `join-avx2` 256 with AVX2.
+//!
+//! The flip top to bottom and, for even `n`, the mirror left to right map
+//! row set `R` to others that count the same ([`halves::orbit`]): each
+//! class of row sets is joined once, by its smallest member, and counted
+//! for all (about a quarter of the work for even `n`, a half for odd).
+//!
+//! The kernels count; they do not enumerate or find fundamental solutions
+//! ([`Error::CountOnly`]). Memory stays small: two row sets' half-boards
+//! and one bit-sliced copy at a time.
+
+pub(crate) mod halves;
+pub(crate) mod matcher;
+
+#[cfg(simd_kernels)]
+pub mod avx2;
+
+use alloc::vec::Vec;
+use core::ops::ControlFlow;
+
+use crate::kernel::{Kernel, Solver, Visit};
+use crate::{Count, Error};
+use halves::{Chunk, Geometry, Side, orbit};
+use matcher::Matcher;
+
+/// The `join` kernel: the join with the portable matcher, any target.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Join(());
+
+impl Join {
+    /// Always `Some`: the portable matcher needs no CPU feature.
+    pub fn new() -> Option<Join> {
+        Some(Join(()))
+    }
+
+    /// This proof as a `'static` solver: what the dispatcher hands out
+    /// (the type is zero-sized, so the reference costs nothing).
+    pub(crate) fn as_static(self) -> &'static Join {
+        &Join(())
+    }
+}
+
+impl Solver for Join {
+    fn kernel(&self) -> Kernel {
+        Kernel::Join
+    }
+
+    fn count(&self, n: usize) -> Result<Count, Error> {
+        Kernel::Join.check_size(n)?;
+        Ok(count(n, &mut matcher::Portable::default()))
+    }
+
+    fn for_each_solution(&self, n: usize, _visit: Visit<'_>) -> Result<ControlFlow<()>, Error> {
+        Kernel::Join.check_size(n)?;
+        Err(Error::CountOnly(Kernel::Join))
+    }
+}
+
+/// How many rows (from the outside in) a chunk decides: about half the
+/// board, so that a chunk's half-boards are a small part of all (memory)
+/// and there are enough chunks to share among threads, while its row sets
+/// fit a bucket array of at most `2^(n - len)` entries.
+pub(crate) fn chunk_len(n: usize) -> usize {
+    n / 2
+}
+
+/// Buffers reused from one chunk to the next.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    found: Vec<(u32, u64)>,
+    west: Filed,
+    east: Filed,
+}
+
+/// Half-boards filed by key: those of key `k` are
+/// `masks[starts[k]..starts[k + 1]]`.
+#[derive(Default)]
+struct Filed {
+    starts: Vec<u32>,
+    masks: Vec<u64>,
+}
+
+impl Filed {
+    /// Files `found` by key (a counting sort), keys below `keys`.
+    fn file(&mut self, found: &[(u32, u64)], keys: usize) {
+        self.starts.clear();
+        self.starts.resize(keys + 1, 0);
+        for &(key, _) in found {
+            self.starts[key as usize + 1] += 1;
+        }
+        for k in 0..keys {
+            self.starts[k + 1] += self.starts[k];
+        }
+        self.masks.clear();
+        self.masks.resize(found.len(), 0);
+        // `starts[k]` walks through key k's places, ending where key k + 1
+        // begins; shifted back below.
+        for &(key, mask) in found {
+            let at = &mut self.starts[key as usize];
+            self.masks[*at as usize] = mask;
+            *at += 1;
+        }
+        for k in (1..=keys).rev() {
+            self.starts[k] = self.starts[k - 1];
+        }
+        self.starts[0] = 0;
+    }
+
+    fn get(&self, key: usize) -> &[u64] {
+        &self.masks[self.starts[key] as usize..self.starts[key + 1] as usize]
+    }
+}
+
+/// The solutions of the row sets of `chunk`, and of those they stand for
+/// ([`halves::orbit`]).
+pub(crate) fn count_chunk(
+    geometry: &Geometry,
+    chunk: &Chunk,
+    matcher: &mut impl Matcher,
+    scratch: &mut Scratch,
+) -> Count {
+    let keys = 1usize << (geometry.n - chunk.len);
+    for (side, filed) in [
+        (Side::West, &mut scratch.west),
+        (Side::East, &mut scratch.east),
+    ] {
+        scratch.found.clear();
+        geometry.halves(side, chunk, &mut scratch.found);
+        filed.file(&scratch.found, keys);
+    }
+    let mut total: Count = 0;
+    for key in 0..keys {
+        let (west, east) = (scratch.west.get(key), scratch.east.get(key));
+        if west.is_empty() || east.is_empty() {
+            continue;
+        }
+        // The larger set is sliced: fewer lanes of its last block are empty.
+        let (items, patterns) = if west.len() <= east.len() {
+            (west, east)
+        } else {
+            (east, west)
+        };
+        let images = orbit(geometry.n, chunk.rows(geometry, key as u32));
+        debug_assert!(images > 0);
+        total += Count::from(images) * Count::from(matcher.disjoint_pairs(items, patterns));
+    }
+    total
+}
+
+/// The number of solutions on an `n`x`n` board, `n` up to 32.
+pub(crate) fn count(n: usize, matcher: &mut impl Matcher) -> Count {
+    let geometry = Geometry::new(n);
+    let mut scratch = Scratch::default();
+    Chunk::all(n, chunk_len(n))
+        .iter()
+        .map(|chunk| count_chunk(&geometry, chunk, matcher, &mut scratch))
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_portable_matcher_agrees_with_testing_every_pair() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut matcher = matcher::Portable::default();
+        for (items, patterns) in [(0, 5), (3, 0), (1, 1), (7, 63), (9, 64), (5, 65), (40, 300)] {
+            let items: Vec<u64> = (0..items)
+                .map(|_| next() & next() & (1 << 62) - 1)
+                .collect();
+            let patterns: Vec<u64> = (0..patterns)
+                .map(|_| next() & next() & (1 << 62) - 1)
+                .collect();
+            assert_eq!(
+                matcher.disjoint_pairs(&items, &patterns),
+                matcher::disjoint_pairs_one_by_one(&items, &patterns)
+            );
+        }
+    }
+}
