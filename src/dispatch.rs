@@ -40,6 +40,7 @@ use core::ops::ControlFlow;
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use crate::board::MAX_N;
+#[cfg(feature = "alloc")]
 use crate::kernel::join::Join;
 use crate::kernel::portable::Portable;
 use crate::kernel::symmetric::{Engine, Symmetric};
@@ -64,6 +65,8 @@ const SMALL_N_PREFERENCE: &[Kernel] = &[
     Kernel::Sse41,
     Kernel::SymmetricBmi,
     Kernel::Symmetric,
+    Kernel::JoinAvx2,
+    Kernel::Join,
 ];
 
 /// Kernels `auto` may choose to enumerate below N = [`SYMMETRIC_FROM`]
@@ -79,10 +82,18 @@ const SMALL_N_ENUMERATION_PREFERENCE: &[Kernel] = &[
     Kernel::Portable,
     Kernel::SymmetricBmi,
     Kernel::Symmetric,
+    Kernel::JoinAvx2,
+    Kernel::Join,
 ];
 
 /// Kernels `auto` may choose from N = [`SYMMETRIC_FROM`] up, fastest first:
 /// the symmetric search visits about an eighth of the boards.
+///
+/// The join kernels come last in every list, and so are never `auto`'s
+/// choice while a symmetric kernel runs: on one thread they count fastest
+/// from about N = 14, but they do not yet split into a plan's subproblems,
+/// and `auto` counts large boards on every core, in shards and from
+/// checkpoints through the plan. Ask for them by name (`--kernel join-avx2`).
 const LARGE_N_PREFERENCE: &[Kernel] = &[
     Kernel::SymmetricBmi,
     Kernel::Symmetric,
@@ -91,6 +102,8 @@ const LARGE_N_PREFERENCE: &[Kernel] = &[
     Kernel::Avx,
     Kernel::AsmSse41,
     Kernel::Sse41,
+    Kernel::JoinAvx2,
+    Kernel::Join,
 ];
 
 /// The smallest N for which `auto` prefers the symmetric kernels: below it,
@@ -140,20 +153,28 @@ pub fn auto_preference(n: usize, task: Task) -> Result<&'static [Kernel], Error>
 fn absent_because(kernel: Kernel) -> Option<&'static str> {
     let built = match kernel.build() {
         Build::Everywhere | Build::Alias => true,
+        Build::Alloc => cfg!(feature = "alloc"),
         Build::X86 => cfg!(x86_kernels),
         Build::Simd => cfg!(simd_kernels),
+        Build::SimdAlloc => cfg!(all(simd_kernels, feature = "alloc")),
         Build::Asm => cfg!(asm_kernels),
     };
     // The first of the aliases' conditions (see `build.rs`) that fails.
-    (!built).then_some(if PORTABLE_FORCED {
-        FORCED_BECAUSE
-    } else if !cfg!(target_arch = "x86_64") {
-        "it needs an x86-64 target"
-    } else if !cfg!(simd_kernels) {
-        "this target has no vector registers (a soft-float target)"
-    } else {
-        "its assembly is ELF for the System V ABI, built for x86-64 Linux only"
-    })
+    (!built).then_some(
+        if !cfg!(feature = "alloc") && matches!(kernel.build(), Build::Alloc) {
+            "it needs the crate's alloc feature"
+        } else if PORTABLE_FORCED {
+            FORCED_BECAUSE
+        } else if !cfg!(target_arch = "x86_64") {
+            "it needs an x86-64 target"
+        } else if !cfg!(simd_kernels) {
+            "this target has no vector registers (a soft-float target)"
+        } else if !cfg!(feature = "alloc") && matches!(kernel.build(), Build::SimdAlloc) {
+            "it needs the crate's alloc feature"
+        } else {
+            "its assembly is ELF for the System V ABI, built for x86-64 Linux only"
+        },
+    )
 }
 
 /// The error for a `kernel` this build or CPU cannot run, with the reason.
@@ -173,8 +194,9 @@ fn try_solver(kernel: Kernel) -> Option<&'static dyn Solver> {
         Kernel::Auto | Kernel::Asm => None,
         Kernel::Portable => Portable::new().map(|k| k.as_static() as &dyn Solver),
         Kernel::Symmetric => Symmetric::new().map(|k| k.as_static() as &dyn Solver),
+        #[cfg(feature = "alloc")]
         Kernel::Join => Join::new().map(|k| k.as_static() as &dyn Solver),
-        #[cfg(simd_kernels)]
+        #[cfg(all(simd_kernels, feature = "alloc"))]
         Kernel::JoinAvx2 => {
             crate::kernel::join::avx2::JoinAvx2::new().map(|k| k.as_static() as &dyn Solver)
         }
@@ -246,7 +268,12 @@ pub fn auto_kernel(n: usize, task: Task) -> Result<Kernel, Error> {
     let kernel = auto_preference(n, task)?
         .iter()
         .copied()
-        .find(|k| k.role() == Role::Fast && k.is_available() && k.sizes().contains(&n))
+        .find(|k| {
+            k.role() == Role::Fast
+                && (task == Task::Count || k.enumerates())
+                && k.is_available()
+                && k.sizes().contains(&n)
+        })
         .unwrap_or(Kernel::Portable);
     if let Some(index) = Kernel::ALL.iter().position(|&k| k == kernel) {
         // Racing threads compute the same choice; either store is right.
@@ -357,12 +384,17 @@ impl Kernel {
     /// [`Error::SizeOutOfRange`] if `n` is outside [`Kernel::sizes`]
     /// (checked first, in the name asked: `auto`'s range is 0 to 32,
     /// `asm`'s 0 to 16), [`Error::KernelUnavailable`] if this CPU or build
-    /// cannot run the kernel.
+    /// cannot run the kernel, [`Error::CountOnly`] for a task other than
+    /// counting asked of a kernel that only counts.
     pub fn solver_for(self, n: usize, task: Task) -> Result<&'static dyn Solver, Error> {
         self.check_size(n)?;
         let kernel = self.resolve_for(n, task);
         kernel.check_size(n)?;
-        try_solver(kernel).ok_or_else(|| unavailable(kernel))
+        let solver = try_solver(kernel).ok_or_else(|| unavailable(kernel))?;
+        if task != Task::Count && !kernel.enumerates() {
+            return Err(Error::CountOnly(kernel));
+        }
+        Ok(solver)
     }
 
     /// Number of solutions on an `n`x`n` board.

@@ -4,7 +4,8 @@
 //! For each N the portable kernel's solutions are the oracle: they must all
 //! be solutions, distinct, and as many as its own count. Every other kernel
 //! that runs here and accepts N must produce exactly the same set (compared
-//! sorted, not only counted) and the same count. The fundamental solutions
+//! sorted, not only counted) and the same count; a kernel that only counts,
+//! the same count. The fundamental solutions
 //! are checked against the oracle's canonical forms, deduplicated, and
 //! against seed 001's own symmetry deduplication.
 
@@ -46,6 +47,8 @@ impl Subject {
 pub enum Cell {
     /// Same set and same count as the oracle.
     Agree,
+    /// Same count as the oracle, from a kernel that only counts.
+    SameCount,
     /// A difference, described.
     Disagree(String),
     /// The subject does not accept this N.
@@ -173,6 +176,15 @@ fn check_kernel(kernel: Kernel, n: usize, oracle: &[Board]) -> Cell {
             return Cell::Disagree(format!("count {count}, expected {}", oracle.len()));
         }
         Err(e) => return Cell::Disagree(e.to_string()),
+    }
+    if !kernel.enumerates() {
+        // It must refuse to list, not list nothing.
+        return match kernel.for_each_solution(n, &mut |_| ControlFlow::Continue(())) {
+            Err(Error::CountOnly(k)) if k == kernel => Cell::SameCount,
+            other => Cell::Disagree(format!(
+                "a count-only kernel answered a listing with {other:?}"
+            )),
+        };
     }
     let mut listed = Vec::with_capacity(oracle.len());
     let enumerated = kernel.for_each_solution(n, &mut |board| {

@@ -7,7 +7,9 @@ mod common;
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 
-use common::{A000170, A002562, kernels_under_test, max_count_n_for, max_set_n};
+use common::{
+    A000170, A002562, kernels_under_test, listing_kernels_under_test, max_count_n_for, max_set_n,
+};
 use queens_simd::{Board, Error, Kernel, fundamental};
 
 fn sizes_under_test(kernel: Kernel, max: usize) -> impl Iterator<Item = usize> {
@@ -25,7 +27,7 @@ fn counts_match_oeis_a000170() {
 
 #[test]
 fn solution_sets_match_the_portable_kernel() {
-    for kernel in kernels_under_test() {
+    for kernel in listing_kernels_under_test() {
         for n in sizes_under_test(kernel, max_set_n()) {
             let mut expected = Kernel::Portable.solutions(n).unwrap();
             expected.sort_unstable();
@@ -38,7 +40,7 @@ fn solution_sets_match_the_portable_kernel() {
 
 #[test]
 fn every_listed_board_is_a_distinct_solution() {
-    for kernel in kernels_under_test() {
+    for kernel in listing_kernels_under_test() {
         for n in sizes_under_test(kernel, max_set_n()) {
             let listed = kernel.solutions(n).unwrap();
             let distinct: HashSet<Board> = listed.iter().copied().collect();
@@ -58,7 +60,7 @@ fn every_listed_board_is_a_distinct_solution() {
 
 #[test]
 fn enumeration_stops_when_the_visitor_breaks() {
-    for kernel in kernels_under_test() {
+    for kernel in listing_kernels_under_test() {
         let n = 8.min(*kernel.sizes().end());
         let mut seen = 0;
         let flow = kernel
@@ -72,6 +74,24 @@ fn enumeration_stops_when_the_visitor_breaks() {
             })
             .unwrap();
         assert_eq!((seen, flow), (3, ControlFlow::Break(())), "{kernel}");
+    }
+}
+
+#[test]
+fn kernels_that_only_count_refuse_to_list() {
+    for kernel in kernels_under_test() {
+        if kernel.enumerates() {
+            continue;
+        }
+        let refused = Error::CountOnly(kernel);
+        assert_eq!(kernel.solutions(8).err(), Some(refused.clone()), "{kernel}");
+        let classes = fundamental::count(kernel, 8);
+        assert_eq!(classes.err(), Some(refused.clone()), "{kernel}");
+        let classes = fundamental::solutions(kernel, 8);
+        assert_eq!(classes.err(), Some(refused), "{kernel}");
+        // Refused before any work or output.
+        let solver = kernel.solver_for(8, queens_simd::kernel::Task::Enumerate);
+        assert_eq!(solver.err(), Some(Error::CountOnly(kernel)), "{kernel}");
     }
 }
 
@@ -91,7 +111,10 @@ fn sizes_outside_a_kernels_range_are_errors_not_panics() {
 fn fundamental_counts_match_oeis_a002562() {
     // Kernels that search by class count them as fast as solutions.
     let max = if cfg!(debug_assertions) { 11 } else { 13 };
-    for kernel in kernels_under_test().into_iter().chain([Kernel::Auto]) {
+    for kernel in listing_kernels_under_test()
+        .into_iter()
+        .chain([Kernel::Auto])
+    {
         let max = max.max(max_count_n_for(kernel.resolve(8)));
         for n in sizes_under_test(kernel, max) {
             assert_eq!(
@@ -123,7 +146,7 @@ fn fundamental_solutions_are_canonical_and_cover_every_solution() {
 
 #[test]
 fn every_kernel_finds_the_same_fundamental_solutions() {
-    for kernel in kernels_under_test() {
+    for kernel in listing_kernels_under_test() {
         for n in sizes_under_test(kernel, max_set_n()) {
             let expected = fundamental::solutions(Kernel::Portable, n).unwrap();
             let got = fundamental::solutions(kernel, n).unwrap();
@@ -154,7 +177,7 @@ fn auto_picks_an_available_fast_kernel_for_every_size() {
 
 #[test]
 fn first_row_restriction_keeps_exactly_the_matching_solutions() {
-    for kernel in kernels_under_test() {
+    for kernel in listing_kernels_under_test() {
         for n in sizes_under_test(kernel, max_set_n().min(9)) {
             let all = kernel.solutions(n).unwrap();
             for first_row in [0u32, 1, 0b1010, (1 << n.div_ceil(2)) - 1, u32::MAX] {

@@ -109,7 +109,7 @@ pub fn verify(out: &mut impl Write, max_n: usize) -> Result<ExitCode, Failure> {
 
     writeln!(
         out,
-        "\nok = same solution set and count as the portable kernel; - = N not supported; n/a = not available on this CPU"
+        "\nok = same solution set and count as the portable kernel; count = same count (the kernel only counts); - = N not supported; n/a = not available on this CPU"
     )?;
     if all_agree {
         writeln!(out, "verify: all kernels agree for N = 0 to {max_n}")?;
@@ -128,6 +128,7 @@ fn write_row(out: &mut impl Write, row: &Row, widths: &[usize]) -> Result<(), Fa
     for (cell, width) in row.cells.iter().zip(widths) {
         let text = match cell {
             Cell::Agree => "ok",
+            Cell::SameCount => "count",
             Cell::Disagree(_) => "MISMATCH",
             Cell::Unsupported => "-",
             Cell::Unavailable => "n/a",

@@ -13,6 +13,7 @@
 //! 3. its arm in the dispatcher's `try_solver`, and for a fast kernel its
 //!    place in `auto`'s preference lists.
 
+#[cfg(feature = "alloc")]
 pub mod join;
 pub mod portable;
 pub mod symmetric;
@@ -208,6 +209,11 @@ pub enum Kernel {
 pub(crate) enum Build {
     /// Every build: plain Rust.
     Everywhere,
+    /// Builds with the `alloc` feature: plain Rust that holds sets of
+    /// half-boards.
+    Alloc,
+    /// `Simd` builds with the `alloc` feature.
+    SimdAlloc,
     /// x86-64 builds that do not force the portable kernel (`x86_kernels`).
     X86,
     /// Those whose target has vector registers (`simd_kernels`).
@@ -300,7 +306,7 @@ const FACTS: [Facts; 15] = [
         role: Role::Fast,
         splits: false,
         enumerates: false,
-        build: Build::Simd,
+        build: Build::SimdAlloc,
         cpu: &[Feature::Avx2],
     },
     Facts {
@@ -311,7 +317,7 @@ const FACTS: [Facts; 15] = [
         role: Role::Fast,
         splits: false,
         enumerates: false,
-        build: Build::Everywhere,
+        build: Build::Alloc,
         cpu: &[],
     },
     Facts {

@@ -20,7 +20,11 @@ pub const fn max_count_n() -> usize {
 /// take about a second there where the others take ten or more.
 pub fn max_count_n_for(kernel: Kernel) -> usize {
     match kernel {
-        Kernel::Symmetric | Kernel::SymmetricBmi if !cfg!(debug_assertions) => 16,
+        Kernel::Symmetric | Kernel::SymmetricBmi | Kernel::Join | Kernel::JoinAvx2
+            if !cfg!(debug_assertions) =>
+        {
+            16
+        }
         _ => max_count_n(),
     }
 }
@@ -56,6 +60,15 @@ pub fn kernels_under_test() -> Vec<Kernel> {
             eprintln!("SKIPPED: kernel {kernel} is not available on this CPU");
             false
         })
+        .collect()
+}
+
+/// The kernels under test that list solutions as well as count them (all
+/// but the join kernels, which only count).
+pub fn listing_kernels_under_test() -> Vec<Kernel> {
+    kernels_under_test()
+        .into_iter()
+        .filter(|kernel| kernel.enumerates())
         .collect()
 }
 

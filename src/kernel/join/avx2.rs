@@ -141,3 +141,42 @@ unsafe fn conflicts(items: &[u64], union: u64, blocks: &[[[u64; 4]; SLICES]]) ->
         + _mm256_extract_epi64::<2>(sums)
         + _mm256_extract_epi64::<3>(sums)) as u64
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::join::matcher::disjoint_pairs_one_by_one;
+
+    #[test]
+    fn the_avx2_matcher_agrees_with_testing_every_pair() {
+        let Some(cpu) = JoinAvx2::new() else {
+            eprintln!("SKIPPED: this CPU lacks AVX2");
+            return;
+        };
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed & (1 << 62) - 1
+        };
+        let mut matcher = Avx2Matcher::new(cpu);
+        // Block counts around the four-at-a-time loop's edges.
+        for (items, patterns) in [
+            (0, 5),
+            (3, 0),
+            (1, 1),
+            (7, 255),
+            (9, 256),
+            (5, 1025),
+            (11, 1300),
+        ] {
+            let items: Vec<u64> = (0..items).map(|_| next() & next()).collect();
+            let patterns: Vec<u64> = (0..patterns).map(|_| next() & next() & next()).collect();
+            assert_eq!(
+                matcher.disjoint_pairs(&items, &patterns),
+                disjoint_pairs_one_by_one(&items, &patterns)
+            );
+        }
+    }
+}

@@ -175,6 +175,62 @@ pub(crate) fn count(n: usize, matcher: &mut impl Matcher) -> Count {
 mod tests {
     use super::*;
 
+    /// The smallest of `rows` and its images (see [`halves::orbit`]).
+    fn smallest_image(n: usize, rows: u32) -> u32 {
+        let all = halves::all_rows(n);
+        let flip = |r: u32| {
+            if n == 0 {
+                0
+            } else {
+                r.reverse_bits() >> (32 - n)
+            }
+        };
+        let mut images = vec![rows, flip(rows)];
+        if n % 2 == 0 {
+            images.extend([!rows & all, flip(!rows & all)]);
+        }
+        images.into_iter().min().unwrap()
+    }
+
+    /// Each chunk counts exactly the solutions whose west half's row set
+    /// stands for one of its row sets, as the portable kernel lists them.
+    #[test]
+    fn every_chunk_counts_the_solutions_its_row_sets_stand_for() {
+        for n in 2..=10 {
+            let geometry = Geometry::new(n);
+            let chunks = Chunk::all(n, chunk_len(n));
+            let mut expected = vec![0 as Count; chunks.len()];
+            for board in crate::Kernel::Portable.solutions(n).unwrap() {
+                let west_rows = board
+                    .columns()
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &column)| usize::from(column) < geometry.west)
+                    .fold(0u32, |rows, (row, _)| rows | 1 << row);
+                let smallest = smallest_image(n, west_rows);
+                let chunk = chunks
+                    .iter()
+                    .position(|c| {
+                        (0..c.len).all(|at| {
+                            (smallest >> geometry.row_at(at) & 1 != 0) == (c.pattern >> at & 1 != 0)
+                        })
+                    })
+                    .expect("a chunk for every smallest row set");
+                expected[chunk] += 1;
+            }
+            let mut scratch = Scratch::default();
+            for (chunk, &want) in chunks.iter().zip(&expected) {
+                let got = count_chunk(
+                    &geometry,
+                    chunk,
+                    &mut matcher::Portable::default(),
+                    &mut scratch,
+                );
+                assert_eq!(got, want, "n = {n}, chunk {chunk:?}");
+            }
+        }
+    }
+
     #[test]
     fn the_portable_matcher_agrees_with_testing_every_pair() {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
