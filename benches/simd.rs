@@ -63,7 +63,9 @@ fn simd(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("simd/{mode}"));
         for n in SIZES {
             group.throughput(solutions(A000170[n]));
-            for kernel in fast_kernels().filter(|k| k.sizes().contains(&n)) {
+            // The join kernels only count.
+            let fits = |k: &Kernel| k.sizes().contains(&n) && (mode == "count" || k.enumerates());
+            for kernel in fast_kernels().filter(fits) {
                 let solver = solver(kernel, n);
                 let id = BenchmarkId::new(n.to_string(), kernel.name());
                 group.bench_function(id, |b| b.iter(|| solve(&*solver, n)));
@@ -179,6 +181,29 @@ fn targets(c: &mut Criterion) {
     group.finish();
 }
 
+/// The join kernels beside the symmetric ones, one thread each, where a
+/// join first pays: N = 14, and N = 16 with `QUEENS_SIMD_BENCH_LARGE=1`.
+fn join(c: &mut Criterion) {
+    let large = std::env::var("QUEENS_SIMD_BENCH_LARGE").is_ok_and(|v| v == "1");
+    let sizes = [14].into_iter().chain([16].into_iter().filter(|_| large));
+    for n in sizes {
+        let mut group = c.benchmark_group(format!("join/{n}"));
+        group.sample_size(10).warm_up_time(Duration::from_millis(1));
+        group.throughput(solutions(A000170[n]));
+        let kernels = [
+            Kernel::SymmetricBmi,
+            Kernel::Symmetric,
+            Kernel::JoinAvx2,
+            Kernel::Join,
+        ];
+        for kernel in kernels.into_iter().filter(|k| k.is_available()) {
+            let solver = solver(kernel, n);
+            group.bench_function(kernel.name(), |b| b.iter(|| count(&*solver, n)));
+        }
+        group.finish();
+    }
+}
+
 /// The sizes and thread counts of the `threads` group.
 const THREAD_SIZES: [(usize, &[usize]); 2] = [(14, &[1, 2]), (15, &[1, 2])];
 const LARGE_THREAD_SIZES: [(usize, &[usize]); 2] = [(17, &[1, 2]), (18, &[2])];
@@ -254,6 +279,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = simd, seeds, targets, threads, dispatch
+    targets = simd, seeds, targets, threads, join, dispatch
 }
 criterion_main!(benches);

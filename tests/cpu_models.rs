@@ -3,12 +3,12 @@
 //! CPUID tells `is_x86_feature_detected!` what the model has, and whose
 //! emulator refuses instructions the model lacks.
 //!
-//! | model | SSE4.1 | AVX | BMI1, BMI2, LZCNT, POPCNT |
-//! |---|---|---|---|
-//! | `core2duo` | no | no | none |
-//! | `Nehalem` | yes | no | POPCNT only |
-//! | `SandyBridge` | yes | yes | POPCNT only |
-//! | `Haswell-noTSX` | yes | yes | all four |
+//! | model | SSE4.1 | AVX | AVX2 | BMI1, BMI2, LZCNT, POPCNT |
+//! |---|---|---|---|---|
+//! | `core2duo` | no | no | no | none |
+//! | `Nehalem` | yes | no | no | POPCNT only |
+//! | `SandyBridge` | yes | yes | no | POPCNT only |
+//! | `Haswell-noTSX` | yes | yes | yes | all four |
 //!
 //! On the first three the asm kernel's `tzcnt` runs as the `bsf` it is
 //! encoded over (`rep bsf`), as on real CPUs of those generations, and
@@ -32,6 +32,7 @@ struct Model {
     name: &'static str,
     sse41: bool,
     avx: bool,
+    avx2: bool,
     /// BMI1, BMI2, LZCNT and POPCNT, all four.
     bmi: bool,
 }
@@ -46,6 +47,7 @@ impl Model {
             ("sse41", self.sse41, "SSE4.1"),
             ("avx", self.avx, "AVX"),
             ("symmetric-bmi", self.bmi, "BMI1, BMI2, LZCNT and POPCNT"),
+            ("join-avx2", self.avx2, "AVX2"),
         ];
         if cfg!(target_os = "linux") {
             kernels.extend([
@@ -72,24 +74,28 @@ const MODELS: &[Model] = &[
         name: "core2duo",
         sse41: false,
         avx: false,
+        avx2: false,
         bmi: false,
     },
     Model {
         name: "Nehalem",
         sse41: true,
         avx: false,
+        avx2: false,
         bmi: false,
     },
     Model {
         name: "SandyBridge",
         sse41: true,
         avx: true,
+        avx2: false,
         bmi: false,
     },
     Model {
         name: "Haswell-noTSX",
         sse41: true,
         avx: true,
+        avx2: true,
         bmi: true,
     },
 ];
@@ -248,9 +254,14 @@ fn every_kernel_a_model_runs_agrees() {
             }
             let column = header.split_whitespace().position(|h| h == kernel).unwrap();
             let cell = row8.split_whitespace().nth(column).unwrap();
+            // A kernel that only counts agrees on the count.
+            let agrees = match queens_simd::Kernel::from_name(kernel) {
+                Some(k) if !k.enumerates() => "count",
+                _ => "ok",
+            };
             assert_eq!(
                 cell,
-                if present { "ok" } else { "n/a" },
+                if present { agrees } else { "n/a" },
                 "{}: {kernel}",
                 model.name
             );
