@@ -3,14 +3,17 @@
 //! written as the mask of the diagonals it shares with the other half and
 //! filed by its row set.
 //!
-//! The half-boards are found by one search over the rows, taken from the
-//! outside in (0, n-1, 1, n-2, ...): at each row the west half either
-//! leaves it empty or stands a queen in a free column. Whether the west
-//! half uses a row is the choice that decides the row set `R`; the east
-//! half makes the opposite choice in every row. Taking rows in pairs from
-//! the outside in lets the search keep only the row sets that are the
-//! smallest of their class ([`orbit`]) as it goes, and the first `t`
-//! choices cut the work into independent chunks ([`Chunk`]).
+//! A [`Split`] is one way to cut the board: for even `n`, the west half is
+//! columns `0..n/2` and the east half the rest; for odd `n`, the middle
+//! column's queen is placed first, in row `q`, and the halves are the
+//! columns on either side of it, on the rows and squares it leaves free.
+//! The row set `R` of the west half decides the east's: every other free
+//! row.
+//!
+//! Rows are decided from the outside in (0, n-1, 1, n-2, ...). That order
+//! lets the search keep only the row sets that are the smallest of their
+//! class ([`Order`]) as it goes, and its first choices cut the work into
+//! independent chunks ([`Chunk`]).
 
 use alloc::vec::Vec;
 
@@ -19,61 +22,127 @@ use crate::MAX_N;
 /// West or east.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Side {
-    /// Columns `0..n/2`: a queen in every row of `R`.
+    /// The west columns: a queen in every row of `R`.
     West,
-    /// Columns `n/2..n`: a queen in every row not in `R`.
+    /// The east columns: a queen in every free row not in `R`.
     East,
 }
 
-/// The board's split and the diagonal bits of every square, built once per
-/// count.
-///
-/// A west and an east queen can only meet on a diagonal that crosses the
-/// line between the halves: of the `2n - 1` diagonals of each direction,
-/// `n - 1` do (`r - c` from `1 - west` to `n - 1 - west`, `r + c` from
-/// `west` to `n + west - 2`). Those are the mask's bits: `r - c + west - 1`
-/// for the first direction (bits `0..n-1`), `n - 1 + r + c - west` for the
-/// second (bits `n-1..2n-2`). A queen on a diagonal that does not cross
-/// adds no bit: nothing on the other side can meet it there.
-pub(crate) struct Geometry {
-    pub(crate) n: usize,
-    pub(crate) west: usize,
-    /// `crossing[row][column]`: the bits of the square's crossing diagonals.
-    crossing: [[u64; MAX_N]; MAX_N],
-    /// The rows from the outside in.
-    order: [u8; MAX_N],
+/// Which images of a row set count the same as it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Images {
+    /// The flip top to bottom (`flip(R)`), the mirror left to right (the
+    /// east's rows, `!R`) and both: for even `n`, and for odd `n` with the
+    /// middle queen in the centre, which both leave in place.
+    FlipAndMirror,
+    /// The mirror only: odd `n` with the middle queen in row `q` above the
+    /// centre. The flip maps the split to the one of row `n - 1 - q`,
+    /// which is not counted, so every row set stands for twice as many.
+    Mirror,
 }
 
-impl Geometry {
-    /// The split of an `n`x`n` board, `n` up to 32: the west half has
-    /// `n / 2` columns, the east half the rest.
-    pub(crate) fn new(n: usize) -> Geometry {
+/// One way to cut an `n`x`n` board into halves, and the diagonal bits of
+/// every square, built once per count (per middle row for odd `n`).
+///
+/// A west and an east queen can only meet on a diagonal that crosses the
+/// line between the halves (for odd `n`, the middle column): those
+/// diagonals are the mask's bits, the falling ones (`r - c` constant)
+/// first, then the rising ones (`r + c`), at most 62 in all. A queen on a
+/// diagonal that does not cross adds no bit: nothing on the other side
+/// can meet it there.
+pub(crate) struct Split {
+    pub(crate) n: usize,
+    /// Columns of the west half: `0..west`.
+    pub(crate) west: usize,
+    /// First column of the east half: `west`, or `west + 1` past the
+    /// middle column.
+    east: usize,
+    pub(crate) images: Images,
+    /// The rows either half may use: all but the middle queen's.
+    pub(crate) free_rows: u32,
+    /// `open[column]`: the rows of the column the middle queen does not
+    /// attack.
+    open: [u32; MAX_N],
+    /// `crossing[row][column]`: the bits of the square's crossing diagonals.
+    crossing: [[u64; MAX_N]; MAX_N],
+    /// The free rows from the outside in.
+    order: [u8; MAX_N],
+    /// How many rows are free (and decided).
+    pub(crate) rows: usize,
+}
+
+impl Split {
+    /// Every split of an `n`x`n` board (`n` up to 32): the one of even `n`,
+    /// or one per middle row from the top down to the centre for odd `n`.
+    pub(crate) fn all(n: usize) -> Vec<Split> {
         debug_assert!(n <= MAX_N);
+        if n % 2 == 0 {
+            alloc::vec![Split::new(n, None)]
+        } else {
+            (0..=n / 2).map(|q| Split::new(n, Some(q))).collect()
+        }
+    }
+
+    fn new(n: usize, middle: Option<usize>) -> Split {
         let west = n / 2;
-        let mut crossing = [[0u64; MAX_N]; MAX_N];
+        let east = west + usize::from(middle.is_some());
+        let centre = middle.is_none_or(|q| 2 * q + 1 == n);
+        let images = if centre {
+            Images::FlipAndMirror
+        } else {
+            Images::Mirror
+        };
+        let all = all_rows(n);
+        let free_rows = middle.map_or(all, |q| all & !(1 << q));
         let (n_i, west_i) = (n as isize, west as isize);
-        for (row, columns) in crossing.iter_mut().enumerate().take(n) {
-            for (column, bits) in columns.iter_mut().enumerate().take(n) {
+        let mut open = [0u32; MAX_N];
+        let mut crossing = [[0u64; MAX_N]; MAX_N];
+        for column in 0..n {
+            for row in 0..n {
                 let (r, c) = (row as isize, column as isize);
-                let falling = r - c + west_i - 1;
-                let rising = r + c - west_i;
-                if (0..n_i - 1).contains(&falling) {
+                let attacked = middle.is_some_and(|q| {
+                    let q = q as isize;
+                    r == q || r - c == q - west_i || r + c == q + west_i
+                });
+                if !attacked {
+                    open[column] |= 1 << row;
+                }
+                // Where the square's diagonals meet the line between the
+                // halves: between columns west - 1 and west for even n
+                // (n - 1 places each), on the middle column for odd n (n).
+                let (falling, rising, places) = if middle.is_some() {
+                    (r - c + west_i, r + c - west_i, n_i)
+                } else {
+                    (r - c + west_i - 1, r + c - west_i, n_i - 1)
+                };
+                let bits = &mut crossing[row][column];
+                if (0..places).contains(&falling) {
                     *bits |= 1 << falling;
                 }
-                if (0..n_i - 1).contains(&rising) {
-                    *bits |= 1 << (n_i - 1 + rising);
+                if (0..places).contains(&rising) {
+                    *bits |= 1 << (places + rising);
                 }
             }
         }
         let mut order = [0u8; MAX_N];
-        for (i, row) in order.iter_mut().enumerate().take(n) {
-            *row = if i % 2 == 0 { i / 2 } else { n - 1 - i / 2 } as u8;
+        let mut rows = 0;
+        for i in 0..n {
+            let row = if i % 2 == 0 { i / 2 } else { n - 1 - i / 2 };
+            if free_rows >> row & 1 != 0 {
+                order[rows] = row as u8;
+                rows += 1;
+            }
         }
-        Geometry {
+        Split {
             n,
             west,
+            east,
+            images,
+            free_rows,
+            open,
             crossing,
             order,
+            rows,
         }
     }
 
@@ -87,13 +156,11 @@ impl Geometry {
     /// choices after the chunk's (see [`Chunk::rows`]). Only row sets that
     /// are the smallest of their class are found.
     pub(crate) fn halves(&self, side: Side, chunk: &Chunk, out: &mut Vec<(u32, u64)>) {
-        let n = self.n;
-        let all = all_rows(n);
         // The rows the chunk puts in R, and those it leaves out.
         let (mut rows_in, mut rows_out) = (0u32, 0u32);
         // Each undecided row's bit in the key.
         let mut key_bit = [0u32; MAX_N];
-        for at in 0..n {
+        for at in 0..self.rows {
             let row = self.row_at(at);
             if at < chunk.len {
                 if chunk.pattern >> at & 1 != 0 {
@@ -102,28 +169,24 @@ impl Geometry {
                     rows_out |= 1 << row;
                 }
             } else {
-                key_bit[row] = 1 << (n - 1 - at);
+                key_bit[row] = 1 << (self.rows - 1 - at);
             }
         }
-        let undecided_keys = if n == chunk.len {
-            0
-        } else {
-            u32::MAX >> (32 - (n - chunk.len))
+        let undecided = self.free_rows & !rows_in & !rows_out;
+        let (columns, required) = match side {
+            Side::West => (0..self.west, rows_in),
+            Side::East => (self.east..self.n, rows_out),
         };
-        let (first, end, required, undecided) = match side {
-            Side::West => (0, self.west, rows_in, all & !rows_in & !rows_out),
-            Side::East => (self.west, n, rows_out, all & !rows_in & !rows_out),
-        };
-        let columns = ((1u64 << end) - 1) as u32 & !(((1u64 << first) - 1) as u32);
+        let columns = columns.fold(0u32, |set, column| set | 1 << column);
         let mut walk = Walk {
-            geometry: self,
+            split: self,
             undecided,
             key_bit,
             // The chunk has settled every comparison: all its row sets are
             // the smallest of their classes.
-            check_rows: !chunk.settles(n),
+            check_rows: !chunk.settles(self),
             side,
-            undecided_keys,
+            undecided_keys: key_bit.iter().fold(0, |keys, bit| keys | bit),
             out,
         };
         walk.fill_rows(
@@ -157,15 +220,15 @@ struct Placed {
 }
 
 impl Placed {
-    fn with(self, geometry: &Geometry, row: usize, column: usize, key_bit: u32) -> Placed {
-        let n = geometry.n;
+    fn with(self, split: &Split, row: usize, column: usize, key_bit: u32) -> Placed {
+        let n = split.n;
         Placed {
             rows: self.rows | 1 << row,
             columns_left: self.columns_left & !(1 << column),
             falling_by_row: self.falling_by_row | 1 << (row + n - 1 - column),
             falling_by_column: self.falling_by_column | 1 << (column + n - 1 - row),
             rising: self.rising | 1 << (row + column),
-            mask: self.mask | geometry.crossing[row][column],
+            mask: self.mask | split.crossing[row][column],
             key: self.key | key_bit,
         }
     }
@@ -176,8 +239,8 @@ impl Placed {
 /// rows the chunk leaves open. Each half-board is found once: its queens
 /// on required rows in the first part, the rest in the second.
 struct Walk<'a> {
-    geometry: &'a Geometry,
-    /// The rows the chunk has not decided.
+    split: &'a Split,
+    /// The free rows the chunk has not decided.
     undecided: u32,
     key_bit: [u32; MAX_N],
     check_rows: bool,
@@ -193,7 +256,7 @@ impl Walk<'_> {
             self.fill_columns(placed);
             return;
         }
-        let n = self.geometry.n;
+        let n = self.split.n;
         let row = required.trailing_zeros() as usize;
         let attacked =
             (placed.falling_by_column >> (n - 1 - row)) as u32 | (placed.rising >> row) as u32;
@@ -201,28 +264,31 @@ impl Walk<'_> {
         while open != 0 {
             let column = open.trailing_zeros() as usize;
             open &= open - 1;
+            if self.split.open[column] >> row & 1 == 0 {
+                continue;
+            }
             self.fill_rows(
                 required & (required - 1),
-                placed.with(self.geometry, row, column, 0),
+                placed.with(self.split, row, column, 0),
             );
         }
     }
 
     /// A queen in each column left, lowest first, on undecided rows.
     fn fill_columns(&mut self, placed: Placed) {
-        let n = self.geometry.n;
+        let n = self.split.n;
         if placed.columns_left == 0 {
-            // Only for a chunk that fills every column in its rows.
+            // Only for a side with no column to fill.
             self.found(placed.rows, placed.key, placed.mask);
             return;
         }
         let column = placed.columns_left.trailing_zeros() as usize;
         let attacked =
             (placed.falling_by_row >> (n - 1 - column)) as u32 | (placed.rising >> column) as u32;
-        let mut open = self.undecided & !placed.rows & !attacked;
+        let mut open = self.undecided & self.split.open[column] & !placed.rows & !attacked;
         if placed.columns_left & (placed.columns_left - 1) == 0 {
             // The last column: each open row ends a half-board.
-            let crossing = &self.geometry.crossing;
+            let crossing = &self.split.crossing;
             while open != 0 {
                 let row = open.trailing_zeros() as usize;
                 open &= open - 1;
@@ -237,7 +303,7 @@ impl Walk<'_> {
         while open != 0 {
             let row = open.trailing_zeros() as usize;
             open &= open - 1;
-            self.fill_columns(placed.with(self.geometry, row, column, self.key_bit[row]));
+            self.fill_columns(placed.with(self.split, row, column, self.key_bit[row]));
         }
     }
 
@@ -245,40 +311,45 @@ impl Walk<'_> {
     /// is not the smallest of its class.
     #[inline]
     fn found(&mut self, rows: u32, key: u32, mask: u64) {
-        let n = self.geometry.n;
         let (rows, key) = match self.side {
             Side::West => (rows, key),
-            Side::East => (!rows & all_rows(n), self.undecided_keys & !key),
+            Side::East => (self.split.free_rows & !rows, self.undecided_keys & !key),
         };
-        if !self.check_rows || orbit(n, rows) > 0 {
+        if !self.check_rows || orbit(self.split, rows) > 0 {
             self.out.push((key, mask));
         }
     }
 }
 
 /// How a row set `R` compares so far with the images that would make it
-/// not the smallest of its class: `flip(R)` and, for even `n`, `!R` and
-/// `flip(!R)`. Rows are decided in pairs `(j, n - 1 - j)`; as numbers,
-/// bit `n - 1 - j` of the sets is compared before bit `n - 2 - j`, so
-/// each pair settles the comparisons still tied, in order.
+/// not the smallest of its class (see [`Images`]): `!R` (the other free
+/// rows), and with the flip, `flip(R)` and `flip(!R)`. Rows are decided
+/// in pairs `(j, n - 1 - j)` from the outside in; as numbers, bit `n - 1 - j`
+/// of the sets is compared before bit `n - 2 - j`, so each pair settles
+/// the comparisons still tied, in order.
 #[derive(Clone, Copy, Default)]
 pub(crate) struct Order {
     /// Row `j` of the pair being decided is in `R`.
     first_in: bool,
     /// `R < flip(R)` already.
     below_flip: bool,
-    /// `R < flip(!R)` already (even `n`).
+    /// `R < flip(!R)` already.
     below_flip_complement: bool,
 }
 
 impl Order {
-    /// The comparison after deciding the `at`-th row (of the outside-in
-    /// order) to be in `R` or not, or `None` if `R` is now known to be
-    /// larger than one of its images.
-    pub(crate) fn after(self, n: usize, at: usize, in_rows: bool) -> Option<Order> {
+    /// The comparison after deciding the `at`-th free row (of the
+    /// outside-in order) to be in `R` or not, or `None` if `R` is now
+    /// known to be larger than one of its images.
+    pub(crate) fn after(self, split: &Split, at: usize, in_rows: bool) -> Option<Order> {
+        let row = split.row_at(at);
+        if split.images == Images::Mirror {
+            // R against !R, which differ in every free row: the highest
+            // (row n - 1, never the middle queen's above the centre) decides.
+            return (row + 1 != split.n || !in_rows).then_some(self);
+        }
         if at % 2 == 0 {
-            // Row j = at / 2; for odd n the middle row comes last, alone,
-            // and decides nothing.
+            // Row j = at / 2.
             return Some(Order {
                 first_in: in_rows,
                 ..self
@@ -288,7 +359,7 @@ impl Order {
         // image, which is row j's bit (flip) or its complement.
         let (a, b) = (self.first_in, in_rows);
         let mut next = self;
-        if n % 2 == 0 && at == 1 && b {
+        if at == 1 && b {
             // R against !R: they differ in every row, first in row n - 1.
             return None;
         }
@@ -298,7 +369,7 @@ impl Order {
             }
             next.below_flip = true;
         }
-        if n % 2 == 0 && !self.below_flip_complement && a == b {
+        if !self.below_flip_complement && a == b {
             if b {
                 return None;
             }
@@ -308,8 +379,8 @@ impl Order {
     }
 }
 
-/// A chunk of the join: the row sets whose first `len` choices (rows in the
-/// outside-in order) are `pattern`'s bits, bit `i` for the `i`-th row.
+/// A chunk of the join: the row sets whose first `len` choices (free rows
+/// in the outside-in order) are `pattern`'s bits, bit `i` for the `i`-th.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Chunk {
     pub(crate) pattern: u32,
@@ -318,50 +389,53 @@ pub(crate) struct Chunk {
 
 impl Chunk {
     /// Every chunk of `len` choices that holds some row set the join
-    /// counts (of `n / 2` rows, the smallest of its class).
-    pub(crate) fn all(n: usize, len: usize) -> Vec<Chunk> {
-        let len = len.min(n);
-        let west = n / 2;
+    /// counts (`split.west` rows, the smallest of its class).
+    pub(crate) fn all(split: &Split, len: usize) -> Vec<Chunk> {
+        let len = len.min(split.rows);
         let mut chunks = Vec::new();
         for pattern in 0u32..1 << len {
             let in_rows = pattern.count_ones() as usize;
-            if in_rows > west || len - in_rows > n - west {
+            if in_rows > split.west || len - in_rows > split.rows - split.west {
                 continue;
             }
-            let mut order = Some(Order::default());
-            for at in 0..len {
-                order = order.and_then(|o| o.after(n, at, pattern >> at & 1 != 0));
-            }
-            if order.is_some() {
+            if (Chunk { pattern, len }).order(split).is_some() {
                 chunks.push(Chunk { pattern, len });
             }
         }
         chunks
     }
 
+    fn order(&self, split: &Split) -> Option<Order> {
+        let mut order = Some(Order::default());
+        for at in 0..self.len {
+            order = order.and_then(|o| o.after(split, at, self.pattern >> at & 1 != 0));
+        }
+        order
+    }
+
     /// Whether the chunk's choices already make every row set in it the
     /// smallest of its class (most chunks: the first pair of rows that
     /// differs from its flip settles the comparison).
-    pub(crate) fn settles(&self, n: usize) -> bool {
-        let mut order = Some(Order::default());
-        for at in 0..self.len {
-            order = order.and_then(|o| o.after(n, at, self.pattern >> at & 1 != 0));
+    pub(crate) fn settles(&self, split: &Split) -> bool {
+        match split.images {
+            Images::Mirror => self.len >= 2,
+            Images::FlipAndMirror => self
+                .order(split)
+                .is_some_and(|o| o.below_flip && o.below_flip_complement),
         }
-        order.is_some_and(|o| o.below_flip && (n % 2 == 1 || o.below_flip_complement))
     }
 
     /// The row set of the half-boards filed under `key` in this chunk.
-    pub(crate) fn rows(&self, geometry: &Geometry, key: u32) -> u32 {
-        let n = geometry.n;
+    pub(crate) fn rows(&self, split: &Split, key: u32) -> u32 {
         let mut rows = 0u32;
-        for at in 0..n {
+        for at in 0..split.rows {
             let in_rows = if at < self.len {
                 self.pattern >> at & 1 != 0
             } else {
-                key >> (n - 1 - at) & 1 != 0
+                key >> (split.rows - 1 - at) & 1 != 0
             };
             if in_rows {
-                rows |= 1 << geometry.row_at(at);
+                rows |= 1 << split.row_at(at);
             }
         }
         rows
@@ -373,33 +447,35 @@ pub(crate) fn all_rows(n: usize) -> u32 {
     if n == 0 { 0 } else { u32::MAX >> (32 - n) }
 }
 
-/// How many row sets `rows` (of `n`) stands for: itself and its images
-/// under the flip top to bottom and, for even `n`, the mirror left to
-/// right, which maps a solution whose west half uses rows `R` to one whose
-/// west half uses `!R`. Returns the number of distinct sets among them
-/// (1, 2 or 4), or 0 if `rows` is not the smallest, so that each class is
-/// counted once, by its smallest member.
-pub(crate) fn orbit(n: usize, rows: u32) -> u32 {
+/// How many row sets of the whole count `rows` stands for: itself and its
+/// images (see [`Images`]; with [`Images::Mirror`], also the images of the
+/// split of the flipped middle row). Returns 0 if `rows` is not the
+/// smallest of its images, so that each class is counted once, by its
+/// smallest member.
+pub(crate) fn orbit(split: &Split, rows: u32) -> u32 {
+    let n = split.n;
+    let complement = split.free_rows & !rows;
+    if rows > complement && split.free_rows != 0 {
+        return 0;
+    }
+    if split.images == Images::Mirror {
+        // R, !R, and their flips in the other split: four different sets.
+        return 4;
+    }
     if n == 0 {
         return 1;
     }
     let flip = |r: u32| r.reverse_bits() >> (32 - n);
-    let flipped = flip(rows);
-    if n % 2 == 1 {
-        return match rows.cmp(&flipped) {
-            core::cmp::Ordering::Less => 2,
-            core::cmp::Ordering::Equal => 1,
-            core::cmp::Ordering::Greater => 0,
-        };
-    }
-    let complement = !rows & u32::MAX >> (32 - n);
-    let flipped_complement = flip(complement);
-    // `rows` and its complement always differ.
-    if rows > complement || rows > flipped || rows > flipped_complement {
+    let (flipped, flipped_complement) = (flip(rows), flip(complement));
+    if rows > flipped || rows > flipped_complement {
         return 0;
     }
     // Four images, two pairs of which may coincide: R = flip(R) exactly
-    // when !R = flip(!R), and R = flip(!R) exactly when !R = flip(R).
+    // when !R = flip(!R), and R = flip(!R) exactly when !R = flip(R). (For
+    // n = 0 and 1 there is one row set, the empty one.)
+    if rows == complement {
+        return 1;
+    }
     4 / (1 + u32::from(rows == flipped)) / (1 + u32::from(rows == flipped_complement))
 }
 
@@ -407,51 +483,63 @@ pub(crate) fn orbit(n: usize, rows: u32) -> u32 {
 mod tests {
     use super::*;
 
+    /// Every class of row sets, in every split, is counted once.
     #[test]
     fn every_class_is_counted_once_by_its_smallest_member() {
-        for n in [0usize, 1, 2, 3, 4, 5, 8, 9] {
+        for n in 0..=11 {
             let w = n / 2;
             let mut covered = 0u32;
+            for split in Split::all(n) {
+                for rows in 0u32..1 << n {
+                    if rows & !split.free_rows == 0 && rows.count_ones() as usize == w {
+                        covered += orbit(&split, rows);
+                    }
+                }
+            }
+            // Each row set of the west half, with each middle row.
             let mut sets = 0;
             for rows in 0u32..1 << n {
                 if rows.count_ones() as usize == w {
-                    sets += 1;
-                    covered += orbit(n, rows);
+                    sets += if n % 2 == 0 { 1 } else { n - w };
                 }
             }
-            assert_eq!(covered, sets, "n = {n}");
+            assert_eq!(covered as usize, sets, "n = {n}");
         }
     }
 
     #[test]
     fn the_search_keeps_exactly_the_smallest_row_sets() {
-        for n in 1..=10 {
-            let g = Geometry::new(n);
-            let mut kept = 0;
-            for rows in 0u32..1 << n {
-                let mut order = Some(Order::default());
-                for at in 0..n {
-                    order = order.and_then(|o| o.after(n, at, rows >> g.row_at(at) & 1 != 0));
+        for n in 1..=11 {
+            for split in Split::all(n) {
+                for rows in 0u32..1 << n {
+                    if rows & !split.free_rows != 0 {
+                        continue;
+                    }
+                    let mut order = Some(Order::default());
+                    for at in 0..split.rows {
+                        let in_rows = rows >> split.row_at(at) & 1 != 0;
+                        order = order.and_then(|o| o.after(&split, at, in_rows));
+                    }
+                    let kept = order.is_some();
+                    assert_eq!(kept, orbit(&split, rows) > 0, "n = {n}, rows = {rows:b}");
                 }
-                assert_eq!(
-                    order.is_some(),
-                    orbit(n, rows) > 0,
-                    "n = {n}, rows = {rows:b}"
-                );
-                kept += u32::from(order.is_some());
             }
-            assert!(kept > 0);
         }
     }
 
     #[test]
     fn a_queen_on_a_crossing_diagonal_has_its_bit() {
-        let g = Geometry::new(8);
+        let split = &Split::all(8)[0];
         // (0, 3) west: r - c = -3 crosses (bit 0); r + c = 3 does not (< 4).
-        assert_eq!(g.crossing[0][3], 1 << 0);
+        assert_eq!(split.crossing[0][3], 1 << 0);
         // (7, 4) east: r - c = 3 crosses (bit 6); r + c = 11 does not (> 10).
-        assert_eq!(g.crossing[7][4], 1 << 6);
+        assert_eq!(split.crossing[7][4], 1 << 6);
         // (7, 3) west: r - c = 4 does not (> 3); r + c = 10 does (bit 7 + 6).
-        assert_eq!(g.crossing[7][3], 1 << 13);
+        assert_eq!(split.crossing[7][3], 1 << 13);
+        // Odd n: the middle queen in row 1 of 5 leaves (0, 0) free, not (0, 1).
+        let split = &Split::all(5)[1];
+        assert_eq!(split.open[0] & 1, 1);
+        assert_eq!(split.open[1] & 1, 0);
+        assert_eq!(split.free_rows, 0b11101);
     }
 }

@@ -34,7 +34,7 @@ use core::ops::ControlFlow;
 
 use crate::kernel::{Kernel, Solver, Visit};
 use crate::{Count, Error};
-use halves::{Chunk, Geometry, Side, orbit};
+use halves::{Chunk, Side, Split, orbit};
 use matcher::Matcher;
 
 /// The `join` kernel: the join with the portable matcher, any target.
@@ -73,9 +73,9 @@ impl Solver for Join {
 /// How many rows (from the outside in) a chunk decides: about half the
 /// board, so that a chunk's half-boards are a small part of all (memory)
 /// and there are enough chunks to share among threads, while its row sets
-/// fit a bucket array of at most `2^(n - len)` entries.
-pub(crate) fn chunk_len(n: usize) -> usize {
-    n / 2
+/// fit a bucket array of at most `2^(rows - len)` entries.
+pub(crate) fn chunk_len(split: &Split) -> usize {
+    split.rows / 2
 }
 
 /// Buffers reused from one chunk to the next.
@@ -128,18 +128,18 @@ impl Filed {
 /// The solutions of the row sets of `chunk`, and of those they stand for
 /// ([`halves::orbit`]).
 pub(crate) fn count_chunk(
-    geometry: &Geometry,
+    split: &Split,
     chunk: &Chunk,
     matcher: &mut impl Matcher,
     scratch: &mut Scratch,
 ) -> Count {
-    let keys = 1usize << (geometry.n - chunk.len);
+    let keys = 1usize << (split.rows - chunk.len);
     for (side, filed) in [
         (Side::West, &mut scratch.west),
         (Side::East, &mut scratch.east),
     ] {
         scratch.found.clear();
-        geometry.halves(side, chunk, &mut scratch.found);
+        split.halves(side, chunk, &mut scratch.found);
         filed.file(&scratch.found, keys);
     }
     let mut total: Count = 0;
@@ -154,7 +154,7 @@ pub(crate) fn count_chunk(
         } else {
             (east, west)
         };
-        let images = orbit(geometry.n, chunk.rows(geometry, key as u32));
+        let images = orbit(split, chunk.rows(split, key as u32));
         debug_assert!(images > 0);
         total += Count::from(images) * Count::from(matcher.disjoint_pairs(items, patterns));
     }
@@ -163,21 +163,24 @@ pub(crate) fn count_chunk(
 
 /// The number of solutions on an `n`x`n` board, `n` up to 32.
 pub(crate) fn count(n: usize, matcher: &mut impl Matcher) -> Count {
-    let geometry = Geometry::new(n);
     let mut scratch = Scratch::default();
-    Chunk::all(n, chunk_len(n))
-        .iter()
-        .map(|chunk| count_chunk(&geometry, chunk, matcher, &mut scratch))
-        .sum()
+    let mut total = 0;
+    for split in Split::all(n) {
+        for chunk in Chunk::all(&split, chunk_len(&split)) {
+            total += count_chunk(&split, &chunk, matcher, &mut scratch);
+        }
+    }
+    total
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The smallest of `rows` and its images (see [`halves::orbit`]).
-    fn smallest_image(n: usize, rows: u32) -> u32 {
-        let all = halves::all_rows(n);
+    /// The smallest of `rows` and its images in `split`, or `None` if the
+    /// smallest is in the split of the flipped middle row.
+    fn smallest_image(split: &Split, rows: u32) -> u32 {
+        let n = split.n;
         let flip = |r: u32| {
             if n == 0 {
                 0
@@ -185,48 +188,64 @@ mod tests {
                 r.reverse_bits() >> (32 - n)
             }
         };
-        let mut images = vec![rows, flip(rows)];
-        if n % 2 == 0 {
-            images.extend([!rows & all, flip(!rows & all)]);
+        let complement = split.free_rows & !rows;
+        let mut images = vec![rows, complement];
+        if split.images == halves::Images::FlipAndMirror {
+            images.extend([flip(rows), flip(complement)]);
         }
         images.into_iter().min().unwrap()
     }
 
     /// Each chunk counts exactly the solutions whose west half's row set
-    /// stands for one of its row sets, as the portable kernel lists them.
+    /// (and middle row) it stands for, as the portable kernel lists them.
     #[test]
     fn every_chunk_counts_the_solutions_its_row_sets_stand_for() {
-        for n in 2..=10 {
-            let geometry = Geometry::new(n);
-            let chunks = Chunk::all(n, chunk_len(n));
-            let mut expected = vec![0 as Count; chunks.len()];
+        for n in 2..=11 {
+            let splits = Split::all(n);
+            let mut expected = Vec::new();
+            let mut chunks = Vec::new();
+            for (s, split) in splits.iter().enumerate() {
+                for chunk in Chunk::all(split, chunk_len(split)) {
+                    chunks.push((s, chunk));
+                    expected.push(0 as Count);
+                }
+            }
             for board in crate::Kernel::Portable.solutions(n).unwrap() {
-                let west_rows = board
-                    .columns()
+                let columns = board.columns();
+                // The middle queen's row, flipped to the top half: the flip
+                // maps the solution to one counted there, 2 for 1.
+                let mut q = columns
+                    .iter()
+                    .position(|&c| n % 2 == 1 && usize::from(c) == n / 2);
+                let mut rows: Vec<usize> = (0..n).collect();
+                if q.is_some_and(|q| 2 * q + 1 > n) {
+                    q = q.map(|q| n - 1 - q);
+                    rows.reverse();
+                }
+                let split = q.map_or(0, |q| q);
+                let west_rows = rows
                     .iter()
                     .enumerate()
-                    .filter(|&(_, &column)| usize::from(column) < geometry.west)
-                    .fold(0u32, |rows, (row, _)| rows | 1 << row);
-                let smallest = smallest_image(n, west_rows);
+                    .filter(|&(_, &row)| usize::from(columns[row]) < n / 2)
+                    .fold(0u32, |set, (new_row, _)| set | 1 << new_row);
+                let smallest = smallest_image(&splits[split], west_rows);
                 let chunk = chunks
                     .iter()
-                    .position(|c| {
-                        (0..c.len).all(|at| {
-                            (smallest >> geometry.row_at(at) & 1 != 0) == (c.pattern >> at & 1 != 0)
-                        })
+                    .position(|&(s, c)| {
+                        s == split
+                            && (0..c.len).all(|at| {
+                                let row = splits[s].row_at(at);
+                                (smallest >> row & 1 != 0) == (c.pattern >> at & 1 != 0)
+                            })
                     })
                     .expect("a chunk for every smallest row set");
                 expected[chunk] += 1;
             }
             let mut scratch = Scratch::default();
-            for (chunk, &want) in chunks.iter().zip(&expected) {
-                let got = count_chunk(
-                    &geometry,
-                    chunk,
-                    &mut matcher::Portable::default(),
-                    &mut scratch,
-                );
-                assert_eq!(got, want, "n = {n}, chunk {chunk:?}");
+            for (&(s, chunk), &want) in chunks.iter().zip(&expected) {
+                let mut matcher = matcher::Portable::default();
+                let got = count_chunk(&splits[s], &chunk, &mut matcher, &mut scratch);
+                assert_eq!(got, want, "n = {n}, middle row {s}, chunk {chunk:?}");
             }
         }
     }
