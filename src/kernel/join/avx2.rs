@@ -11,7 +11,7 @@ use core::arch::x86_64::{
 };
 use core::ops::ControlFlow;
 
-use super::matcher::{Matcher, SLICES, set_bits, slice};
+use super::matcher::{Group, Matcher, SLICES, set_bits, sieved};
 use crate::kernel::{Kernel, Solver, Visit};
 use crate::{Count, Error};
 
@@ -67,12 +67,13 @@ impl Avx2Matcher {
 }
 
 impl Matcher for Avx2Matcher {
-    fn disjoint_pairs(&mut self, items: &[u64], patterns: &[u64]) -> u64 {
-        let union = slice(patterns, &mut self.blocks);
-        // SAFETY: `self._cpu` is a `JoinAvx2`, which `JoinAvx2::new` makes
-        // only where the CPU and operating system run AVX2.
-        let conflicts = unsafe { conflicts(items, union, &self.blocks) };
-        items.len() as u64 * patterns.len() as u64 - conflicts
+    fn disjoint_pairs(&mut self, items: Group<'_>, patterns: Group<'_>) -> u64 {
+        sieved(&mut self.blocks, items, patterns, |items, union, blocks| {
+            // SAFETY: `self._cpu` is a `JoinAvx2`, which
+            // `JoinAvx2::new` makes only where the CPU and operating
+            // system run AVX2.
+            unsafe { conflicts(items, union, blocks) }
+        })
     }
 }
 
@@ -145,7 +146,7 @@ unsafe fn conflicts(items: &[u64], union: u64, blocks: &[[[u64; 4]; SLICES]]) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernel::join::matcher::disjoint_pairs_one_by_one;
+    use crate::kernel::join::matcher::{disjoint_pairs_one_by_one, group};
 
     #[test]
     fn the_avx2_matcher_agrees_with_testing_every_pair() {
@@ -158,9 +159,10 @@ mod tests {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
-            seed & (1 << 62) - 1
+            seed
         };
         let mut matcher = Avx2Matcher::new(cpu);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
         // Block counts around the four-at-a-time loop's edges.
         for (items, patterns) in [
             (0, 5),
@@ -174,7 +176,7 @@ mod tests {
             let items: Vec<u64> = (0..items).map(|_| next() & next()).collect();
             let patterns: Vec<u64> = (0..patterns).map(|_| next() & next() & next()).collect();
             assert_eq!(
-                matcher.disjoint_pairs(&items, &patterns),
+                matcher.disjoint_pairs(group(&items, &mut a), group(&patterns, &mut b)),
                 disjoint_pairs_one_by_one(&items, &patterns)
             );
         }

@@ -17,6 +17,7 @@
 
 use alloc::vec::Vec;
 
+use super::matcher::CUT_SHIFT;
 use crate::MAX_N;
 
 /// West or east.
@@ -124,6 +125,7 @@ impl Split {
                 }
             }
         }
+        permute_cut_bits(&open, west, east, n, &mut crossing);
         let mut order = [0u8; MAX_N];
         let mut rows = 0;
         for i in 0..n {
@@ -442,6 +444,63 @@ impl Chunk {
     }
 }
 
+/// Moves three crossing diagonals to the masks' top bits, the cut bits of
+/// the matcher's sieve ([`CUT_SHIFT`]): those with the most open squares
+/// on both sides (product of the two counts), which most half-boards of
+/// both sides use. The other bits keep their order below them.
+fn permute_cut_bits(
+    open: &[u32; MAX_N],
+    west: usize,
+    east: usize,
+    n: usize,
+    crossing: &mut [[u64; MAX_N]; MAX_N],
+) {
+    let mut squares = [[0u32; 64]; 2];
+    for column in 0..n {
+        let side = usize::from(column >= east);
+        if column >= west && column < east {
+            continue; // the middle column
+        }
+        for row in 0..n {
+            if open[column] >> row & 1 == 0 {
+                continue;
+            }
+            let mut bits = crossing[row][column];
+            while bits != 0 {
+                squares[side][bits.trailing_zeros() as usize] += 1;
+                bits &= bits - 1;
+            }
+        }
+    }
+    let mut by_use: [(u32, usize); 64] =
+        core::array::from_fn(|bit| (squares[0][bit] * squares[1][bit], bit));
+    by_use.sort_unstable_by(|a, b| b.cmp(a));
+    let cuts = [by_use[0].1, by_use[1].1, by_use[2].1];
+    // The new place of every bit: the others in order, then the cuts.
+    let mut place = [0u32; 64];
+    let mut next = 0;
+    for (bit, slot) in place.iter_mut().enumerate() {
+        if !cuts.contains(&bit) {
+            *slot = next;
+            next += 1;
+        }
+    }
+    for (i, &cut) in cuts.iter().enumerate() {
+        place[cut] = CUT_SHIFT + i as u32;
+    }
+    for columns in crossing.iter_mut() {
+        for bits in columns.iter_mut() {
+            let mut moved = 0u64;
+            let mut rest = *bits;
+            while rest != 0 {
+                moved |= 1 << place[rest.trailing_zeros() as usize];
+                rest &= rest - 1;
+            }
+            *bits = moved;
+        }
+    }
+}
+
 /// The rows of an `n`x`n` board, one bit each.
 pub(crate) fn all_rows(n: usize) -> u32 {
     if n == 0 { 0 } else { u32::MAX >> (32 - n) }
@@ -530,12 +589,23 @@ mod tests {
     #[test]
     fn a_queen_on_a_crossing_diagonal_has_its_bit() {
         let split = &Split::all(8)[0];
-        // (0, 3) west: r - c = -3 crosses (bit 0); r + c = 3 does not (< 4).
-        assert_eq!(split.crossing[0][3], 1 << 0);
-        // (7, 4) east: r - c = 3 crosses (bit 6); r + c = 11 does not (> 10).
-        assert_eq!(split.crossing[7][4], 1 << 6);
-        // (7, 3) west: r - c = 4 does not (> 3); r + c = 10 does (bit 7 + 6).
-        assert_eq!(split.crossing[7][3], 1 << 13);
+        // (0, 3) west: r - c = -3 crosses; r + c = 3 does not (< 4).
+        assert_eq!(split.crossing[0][3].count_ones(), 1);
+        // (7, 4) east: r - c = 3 crosses (as (4, 1) west); r + c = 11 does not.
+        assert_eq!(
+            split.crossing[7][4],
+            split.crossing[4][1] & split.crossing[7][4]
+        );
+        assert_eq!(split.crossing[7][4].count_ones(), 1);
+        // Two queens on one crossing diagonal share its bit.
+        assert_ne!(split.crossing[2][2] & split.crossing[5][5], 0);
+        // The three cut bits are in use.
+        let used = split
+            .crossing
+            .iter()
+            .flatten()
+            .fold(0, |all, bits| all | bits);
+        assert_eq!(used >> CUT_SHIFT, 0b111);
         // Odd n: the middle queen in row 1 of 5 leaves (0, 0) free, not (0, 1).
         let split = &Split::all(5)[1];
         assert_eq!(split.open[0] & 1, 1);

@@ -10,14 +10,42 @@
 //! of the item (about `n` of them) instead of `L` tests. Lanes past the
 //! last pattern stay 0 in every word, so they never count as conflicts,
 //! and the pairs that share no bit are all pairs less the conflicts.
+//!
+//! Before that, a sieve skips most pairs that would conflict on three
+//! *cut* bits, the top bits of every mask ([`CUT_SHIFT`]; the split puts
+//! there three diagonals that many half-boards of both sides use): the
+//! masks come sorted by their cut bits read as a number, their class, so
+//! that an item of class `u` can only match patterns of class at most
+//! `!u` (a larger class has a cut bit where `!u` has none, so shares it
+//! with the item). Those are a prefix of the patterns: each item scans
+//! only the blocks of its prefix.
 
 use alloc::vec::Vec;
+
+/// Masks sorted by class ([`CUT_SHIFT`]): those of class `c` are
+/// `masks[starts[c]..starts[c + 1]]`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Group<'a> {
+    pub(crate) masks: &'a [u64],
+    pub(crate) starts: [usize; CLASSES + 1],
+}
+
+impl Group<'_> {
+    pub(crate) fn len(&self) -> usize {
+        self.masks.len()
+    }
+}
 
 /// Counts `items` x `patterns` pairs with `item & pattern == 0`.
 pub(crate) trait Matcher {
     /// The number of pairs of an item and a pattern with no bit in common.
-    fn disjoint_pairs(&mut self, items: &[u64], patterns: &[u64]) -> u64;
+    fn disjoint_pairs(&mut self, items: Group<'_>, patterns: Group<'_>) -> u64;
 }
+
+/// Where the cut bits are: a mask's class is `mask >> CUT_SHIFT`.
+pub(crate) const CUT_SHIFT: u32 = 61;
+/// Classes of masks by their three cut bits.
+pub(crate) const CLASSES: usize = 8;
 
 /// Slices per block, one per bit of a `u64` mask (the join's use at most
 /// 62): a fixed size, so that indexing a block by a bit needs no check.
@@ -26,10 +54,7 @@ pub(crate) const SLICES: usize = 64;
 /// Writes `patterns` bit-sliced into `blocks` (cleared first), `L` to a
 /// block of 64 slices of `L / 64` words each. Returns the union of the
 /// patterns: an item's other bits meet no pattern and need no OR.
-pub(crate) fn slice<const WORDS: usize>(
-    patterns: &[u64],
-    blocks: &mut Vec<[[u64; WORDS]; SLICES]>,
-) -> u64 {
+fn slice<const WORDS: usize>(patterns: &[u64], blocks: &mut Vec<[[u64; WORDS]; SLICES]>) -> u64 {
     let lanes = 64 * WORDS;
     blocks.clear();
     blocks.resize(patterns.len().div_ceil(lanes), [[0; WORDS]; SLICES]);
@@ -46,6 +71,35 @@ pub(crate) fn slice<const WORDS: usize>(
         }
     }
     union
+}
+
+/// The pairs of `items` and `patterns` that share no bit, through the
+/// sieve: `conflicts(items, union, blocks)` counts the conflicting pairs
+/// of `items` with the bit-sliced patterns of `blocks`, where `union` has
+/// every bit any pattern has.
+pub(crate) fn sieved<const WORDS: usize>(
+    blocks: &mut Vec<[[u64; WORDS]; SLICES]>,
+    items: Group<'_>,
+    patterns: Group<'_>,
+    mut conflicts: impl FnMut(&[u64], u64, &[[[u64; WORDS]; SLICES]]) -> u64,
+) -> u64 {
+    let lanes = 64 * WORDS;
+    let union = slice(patterns.masks, blocks);
+    let mut pairs = 0u64;
+    for u in 0..CLASSES {
+        let items_u = &items.masks[items.starts[u]..items.starts[u + 1]];
+        if items_u.is_empty() {
+            continue;
+        }
+        // The patterns of class !u or below come first; the rest share a
+        // cut bit with every item of class u.
+        let prefix = patterns.starts[(!u & (CLASSES - 1)) + 1];
+        let scanned_blocks = prefix.div_ceil(lanes);
+        let scanned = patterns.len().min(scanned_blocks * lanes);
+        let conflicting = conflicts(items_u, union, &blocks[..scanned_blocks]);
+        pairs += items_u.len() as u64 * scanned as u64 - conflicting;
+    }
+    pairs
 }
 
 /// The positions of the set bits of `mask`, lowest first, into `bits`;
@@ -69,34 +123,60 @@ pub(crate) struct Portable {
 }
 
 impl Matcher for Portable {
-    fn disjoint_pairs(&mut self, items: &[u64], patterns: &[u64]) -> u64 {
-        let union = slice(patterns, &mut self.blocks);
-        let mut conflicts = 0u64;
-        let mut bits = [0u8; 64];
-        for &item in items {
-            let set = set_bits(item & union, &mut bits);
-            let bits = &bits[..set];
-            // Four blocks at a time: each slice number read once, four ORs.
-            let mut quads = self.blocks.chunks_exact(4);
-            for quad in &mut quads {
-                let mut hits = [0u64; 4];
-                for &bit in bits {
-                    let slice = usize::from(bit) % SLICES;
-                    for (hit, block) in hits.iter_mut().zip(quad) {
-                        *hit |= block[slice][0];
-                    }
+    fn disjoint_pairs(&mut self, items: Group<'_>, patterns: Group<'_>) -> u64 {
+        sieved(&mut self.blocks, items, patterns, conflicts)
+    }
+}
+
+/// The pairs of `items` and the sliced patterns of `blocks` that share a
+/// bit, 64 patterns per `u64`.
+fn conflicts(items: &[u64], union: u64, blocks: &[[[u64; 1]; SLICES]]) -> u64 {
+    let mut conflicts = 0u64;
+    let mut bits = [0u8; 64];
+    for &item in items {
+        let set = set_bits(item & union, &mut bits);
+        let bits = &bits[..set];
+        // Four blocks at a time: each slice number read once, four ORs.
+        let mut quads = blocks.chunks_exact(4);
+        for quad in &mut quads {
+            let mut hits = [0u64; 4];
+            for &bit in bits {
+                let slice = usize::from(bit) % SLICES;
+                for (hit, block) in hits.iter_mut().zip(quad) {
+                    *hit |= block[slice][0];
                 }
-                conflicts += hits.iter().map(|h| u64::from(h.count_ones())).sum::<u64>();
             }
-            for block in quads.remainder() {
-                let mut hit = 0u64;
-                for &bit in bits {
-                    hit |= block[usize::from(bit) % SLICES][0];
-                }
-                conflicts += u64::from(hit.count_ones());
-            }
+            conflicts += hits.iter().map(|h| u64::from(h.count_ones())).sum::<u64>();
         }
-        items.len() as u64 * patterns.len() as u64 - conflicts
+        for block in quads.remainder() {
+            let mut hit = 0u64;
+            for &bit in bits {
+                hit |= block[usize::from(bit) % SLICES][0];
+            }
+            conflicts += u64::from(hit.count_ones());
+        }
+    }
+    conflicts
+}
+
+/// `masks` sorted by class into `sorted`, as a [`Group`].
+#[cfg(test)]
+pub(crate) fn group(masks: &[u64], sorted: &mut Vec<u64>) -> Group<'static> {
+    sorted.clear();
+    sorted.extend_from_slice(masks);
+    sorted.sort_unstable_by_key(|m| m >> CUT_SHIFT);
+    let mut starts = [0; CLASSES + 1];
+    for c in 0..CLASSES {
+        starts[c + 1] = starts[c]
+            + sorted
+                .iter()
+                .filter(|&&m| (m >> CUT_SHIFT) as usize == c)
+                .count();
+    }
+    // Tests only: a leaked copy, so that the group outlives the buffer.
+    Group {
+        masks: Vec::leak(sorted.clone()),
+        starts,
     }
 }
 

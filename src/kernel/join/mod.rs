@@ -35,7 +35,7 @@ use core::ops::ControlFlow;
 use crate::kernel::{Kernel, Solver, Visit};
 use crate::{Count, Error};
 use halves::{Chunk, Side, Split, orbit};
-use matcher::Matcher;
+use matcher::{CLASSES, CUT_SHIFT, Group, Matcher};
 
 /// The `join` kernel: the join with the portable matcher, any target.
 #[derive(Clone, Copy, Debug, Default)]
@@ -86,8 +86,9 @@ pub(crate) struct Scratch {
     east: Filed,
 }
 
-/// Half-boards filed by key: those of key `k` are
-/// `masks[starts[k]..starts[k + 1]]`.
+/// Half-boards filed by key and, within a key, by class (see
+/// [`matcher::CUT_SHIFT`]): those of key `k` and class `c` are
+/// `masks[starts[8k + c]..starts[8k + c + 1]]`.
 #[derive(Default)]
 struct Filed {
     starts: Vec<u32>,
@@ -95,33 +96,42 @@ struct Filed {
 }
 
 impl Filed {
-    /// Files `found` by key (a counting sort), keys below `keys`.
+    /// Files `found` by key and class (a counting sort), keys below `keys`.
     fn file(&mut self, found: &[(u32, u64)], keys: usize) {
+        let bucket = |key: u32, mask: u64| (key as usize) << 3 | (mask >> CUT_SHIFT) as usize;
+        let buckets = keys * CLASSES;
         self.starts.clear();
-        self.starts.resize(keys + 1, 0);
-        for &(key, _) in found {
-            self.starts[key as usize + 1] += 1;
+        self.starts.resize(buckets + 1, 0);
+        for &(key, mask) in found {
+            self.starts[bucket(key, mask) + 1] += 1;
         }
-        for k in 0..keys {
-            self.starts[k + 1] += self.starts[k];
+        for b in 0..buckets {
+            self.starts[b + 1] += self.starts[b];
         }
         self.masks.clear();
         self.masks.resize(found.len(), 0);
-        // `starts[k]` walks through key k's places, ending where key k + 1
-        // begins; shifted back below.
+        // `starts[b]` walks through bucket b's places, ending where bucket
+        // b + 1 begins; shifted back below.
         for &(key, mask) in found {
-            let at = &mut self.starts[key as usize];
+            let at = &mut self.starts[bucket(key, mask)];
             self.masks[*at as usize] = mask;
             *at += 1;
         }
-        for k in (1..=keys).rev() {
-            self.starts[k] = self.starts[k - 1];
+        for b in (1..=buckets).rev() {
+            self.starts[b] = self.starts[b - 1];
         }
         self.starts[0] = 0;
     }
 
-    fn get(&self, key: usize) -> &[u64] {
-        &self.masks[self.starts[key] as usize..self.starts[key + 1] as usize]
+    /// The half-boards of `key`, by class.
+    fn get(&self, key: usize) -> Group<'_> {
+        let first = self.starts[key * CLASSES] as usize;
+        let starts = core::array::from_fn(|c| self.starts[key * CLASSES + c] as usize - first);
+        let end = self.starts[(key + 1) * CLASSES] as usize;
+        Group {
+            masks: &self.masks[first..end],
+            starts,
+        }
     }
 }
 
@@ -145,7 +155,7 @@ pub(crate) fn count_chunk(
     let mut total: Count = 0;
     for key in 0..keys {
         let (west, east) = (scratch.west.get(key), scratch.east.get(key));
-        if west.is_empty() || east.is_empty() {
+        if west.len() == 0 || east.len() == 0 {
             continue;
         }
         // The larger set is sliced: fewer lanes of its last block are empty.
@@ -260,15 +270,15 @@ mod tests {
             seed
         };
         let mut matcher = matcher::Portable::default();
+        let (mut a, mut b) = (Vec::new(), Vec::new());
         for (items, patterns) in [(0, 5), (3, 0), (1, 1), (7, 63), (9, 64), (5, 65), (40, 300)] {
-            let items: Vec<u64> = (0..items)
-                .map(|_| next() & next() & (1 << 62) - 1)
-                .collect();
-            let patterns: Vec<u64> = (0..patterns)
-                .map(|_| next() & next() & (1 << 62) - 1)
-                .collect();
+            let items: Vec<u64> = (0..items).map(|_| next() & next()).collect();
+            let patterns: Vec<u64> = (0..patterns).map(|_| next() & next()).collect();
             assert_eq!(
-                matcher.disjoint_pairs(&items, &patterns),
+                matcher.disjoint_pairs(
+                    matcher::group(&items, &mut a),
+                    matcher::group(&patterns, &mut b)
+                ),
                 matcher::disjoint_pairs_one_by_one(&items, &patterns)
             );
         }
