@@ -5,9 +5,10 @@
 
 use alloc::vec::Vec;
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi8, _mm256_add_epi64, _mm256_and_si256, _mm256_extract_epi64,
-    _mm256_loadu_si256, _mm256_or_si256, _mm256_sad_epu8, _mm256_set1_epi8, _mm256_setr_epi8,
-    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16,
+    __m256i, _mm256_add_epi8, _mm256_add_epi64, _mm256_and_si256, _mm256_castsi256_pd,
+    _mm256_extract_epi64, _mm256_loadu_si256, _mm256_movemask_pd, _mm256_or_si256, _mm256_sad_epu8,
+    _mm256_set1_epi8, _mm256_set1_epi64x, _mm256_setr_epi8, _mm256_setzero_si256,
+    _mm256_shuffle_epi8, _mm256_sllv_epi64, _mm256_srli_epi16,
 };
 use core::ops::ControlFlow;
 
@@ -68,13 +69,65 @@ impl Avx2Matcher {
 
 impl Matcher for Avx2Matcher {
     fn disjoint_pairs(&mut self, items: Group<'_>, patterns: Group<'_>) -> u64 {
-        sieved(&mut self.blocks, items, patterns, |items, union, blocks| {
-            // SAFETY: `self._cpu` is a `JoinAvx2`, which
-            // `JoinAvx2::new` makes only where the CPU and operating
-            // system run AVX2.
-            unsafe { conflicts(items, union, blocks) }
-        })
+        sieved(
+            &mut self.blocks,
+            items,
+            patterns,
+            |patterns, blocks| {
+                // SAFETY: `self._cpu` is a `JoinAvx2`, which
+                // `JoinAvx2::new` makes only where the CPU and operating
+                // system run AVX2.
+                unsafe { slice(patterns, blocks) }
+            },
+            |items, union, blocks| {
+                // SAFETY: as for `slice`: this CPU runs AVX2.
+                unsafe { conflicts(items, union, blocks) }
+            },
+        )
     }
+}
+
+/// Writes `patterns` bit-sliced into `blocks` (cleared first), 256 to a
+/// block, a slice at a time: each slice word gathers bit `b` of 64
+/// patterns, four at a time by `vpsllvq` (bit `b` to the sign) and
+/// `vmovmskpd`. Returns the union of the patterns.
+///
+/// # Safety
+///
+/// The CPU must support AVX2 (and the operating system save ymm state).
+#[target_feature(enable = "avx2")]
+unsafe fn slice(patterns: &[u64], blocks: &mut Vec<[[u64; 4]; SLICES]>) -> u64 {
+    let union = patterns.iter().fold(0, |union, &p| union | p);
+    blocks.clear();
+    blocks.resize(patterns.len().div_ceil(256), [[0; 4]; SLICES]);
+    for (block, group) in blocks.iter_mut().zip(patterns.chunks(256)) {
+        let mut lanes = [[0u64; 4]; 64];
+        for (four, masks) in lanes.iter_mut().zip(group.chunks(4)) {
+            four[..masks.len()].copy_from_slice(masks);
+        }
+        let vectors: [__m256i; 64] = core::array::from_fn(|i| {
+            // SAFETY: `lanes[i]` is 32 readable bytes; `loadu` takes any
+            // alignment.
+            unsafe { _mm256_loadu_si256(lanes[i].as_ptr().cast()) }
+        });
+        let mut rest = union;
+        while rest != 0 {
+            let bit = rest.trailing_zeros();
+            rest &= rest - 1;
+            let to_sign = _mm256_set1_epi64x(i64::from(63 - bit));
+            for (word, sixteen) in block[bit as usize % SLICES]
+                .iter_mut()
+                .zip(vectors.chunks_exact(16))
+            {
+                *word = sixteen.iter().enumerate().fold(0u64, |word, (k, &v)| {
+                    let signs =
+                        _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_sllv_epi64(v, to_sign)));
+                    word | (signs as u64) << (4 * k)
+                });
+            }
+        }
+    }
+    union
 }
 
 /// The pairs of `items` and the sliced patterns `words` that share a bit.

@@ -52,9 +52,13 @@ pub(crate) const CLASSES: usize = 8;
 pub(crate) const SLICES: usize = 64;
 
 /// Writes `patterns` bit-sliced into `blocks` (cleared first), `L` to a
-/// block of 64 slices of `L / 64` words each. Returns the union of the
-/// patterns: an item's other bits meet no pattern and need no OR.
-fn slice<const WORDS: usize>(patterns: &[u64], blocks: &mut Vec<[[u64; WORDS]; SLICES]>) -> u64 {
+/// block of 64 slices of `L / 64` words each, one set bit at a time.
+/// Returns the union of the patterns: an item's other bits meet no
+/// pattern and need no OR.
+pub(crate) fn slice<const WORDS: usize>(
+    patterns: &[u64],
+    blocks: &mut Vec<[[u64; WORDS]; SLICES]>,
+) -> u64 {
     let lanes = 64 * WORDS;
     blocks.clear();
     blocks.resize(patterns.len().div_ceil(lanes), [[0; WORDS]; SLICES]);
@@ -74,13 +78,15 @@ fn slice<const WORDS: usize>(patterns: &[u64], blocks: &mut Vec<[[u64; WORDS]; S
 }
 
 /// The pairs of `items` and `patterns` that share no bit, through the
-/// sieve: `conflicts(items, union, blocks)` counts the conflicting pairs
-/// of `items` with the bit-sliced patterns of `blocks`, where `union` has
-/// every bit any pattern has.
+/// sieve: `slice(patterns, blocks)` slices the patterns and returns their
+/// union (as [`slice`] does); `conflicts(items, union, blocks)` counts the
+/// conflicting pairs of `items` with the bit-sliced patterns of `blocks`,
+/// where `union` has every bit any pattern has.
 pub(crate) fn sieved<const WORDS: usize>(
     blocks: &mut Vec<[[u64; WORDS]; SLICES]>,
     items: Group<'_>,
     patterns: Group<'_>,
+    slice: impl FnOnce(&[u64], &mut Vec<[[u64; WORDS]; SLICES]>) -> u64,
     mut conflicts: impl FnMut(&[u64], u64, &[[[u64; WORDS]; SLICES]]) -> u64,
 ) -> u64 {
     let lanes = 64 * WORDS;
@@ -124,7 +130,7 @@ pub(crate) struct Portable {
 
 impl Matcher for Portable {
     fn disjoint_pairs(&mut self, items: Group<'_>, patterns: Group<'_>) -> u64 {
-        sieved(&mut self.blocks, items, patterns, conflicts)
+        sieved(&mut self.blocks, items, patterns, slice, conflicts)
     }
 }
 
