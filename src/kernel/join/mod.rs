@@ -70,12 +70,16 @@ impl Solver for Join {
     }
 }
 
-/// How many rows (from the outside in) a chunk decides: about half the
-/// board, so that a chunk's half-boards are a small part of all (memory)
-/// and there are enough chunks to share among threads, while its row sets
-/// fit a bucket array of at most `2^(rows - len)` entries.
+/// How many free rows (from the outside in) a chunk decides: two fewer
+/// than half, so that a chunk's half-boards are a small part of all
+/// (memory) and the chunks are enough to share among threads, while its
+/// row sets fit a bucket array of `8 * 2^(rows - len)` entries (2^21 at
+/// N = 32). Measured under callgrind at N = 15 and 16, and in time at
+/// N = 17, two fewer than half is 2% to 12% faster than half: fewer
+/// chunks decide more of their rows in the column search, where the
+/// search is cheapest.
 pub(crate) fn chunk_len(split: &Split) -> usize {
-    split.rows / 2
+    (split.rows / 2).saturating_sub(2)
 }
 
 /// Buffers reused from one chunk to the next.
