@@ -77,7 +77,7 @@ impl Split {
     /// or one per middle row from the top down to the centre for odd `n`.
     pub(crate) fn all(n: usize) -> Vec<Split> {
         debug_assert!(n <= MAX_N);
-        if n % 2 == 0 {
+        if n.is_multiple_of(2) {
             alloc::vec![Split::new(n, None)]
         } else {
             (0..=n / 2).map(|q| Split::new(n, Some(q))).collect()
@@ -99,7 +99,7 @@ impl Split {
         let mut open = [0u32; MAX_N];
         let mut crossing = [[0u64; MAX_N]; MAX_N];
         for column in 0..n {
-            for row in 0..n {
+            for (row, squares) in crossing.iter_mut().enumerate().take(n) {
                 let (r, c) = (row as isize, column as isize);
                 let attacked = middle.is_some_and(|q| {
                     let q = q as isize;
@@ -116,7 +116,7 @@ impl Split {
                 } else {
                     (r - c + west_i - 1, r + c - west_i, n_i - 1)
                 };
-                let bits = &mut crossing[row][column];
+                let bits = &mut squares[column];
                 if (0..places).contains(&falling) {
                     *bits |= 1 << falling;
                 }
@@ -350,7 +350,7 @@ impl Order {
             // (row n - 1, never the middle queen's above the centre) decides.
             return (row + 1 != split.n || !in_rows).then_some(self);
         }
-        if at % 2 == 0 {
+        if at.is_multiple_of(2) {
             // Row j = at / 2.
             return Some(Order {
                 first_in: in_rows,
@@ -461,11 +461,11 @@ fn permute_cut_bits(
         if column >= west && column < east {
             continue; // the middle column
         }
-        for row in 0..n {
+        for (row, squares_of_row) in crossing.iter().enumerate().take(n) {
             if open[column] >> row & 1 == 0 {
                 continue;
             }
-            let mut bits = crossing[row][column];
+            let mut bits = squares_of_row[column];
             while bits != 0 {
                 squares[side][bits.trailing_zeros() as usize] += 1;
                 bits &= bits - 1;

@@ -79,7 +79,7 @@ pub(crate) fn slice<const WORDS: usize>(
 
 /// The pairs of `items` and `patterns` that share no bit, through the
 /// sieve: `slice(patterns, blocks)` slices the patterns and returns their
-/// union (as [`slice`] does); `conflicts(items, union, blocks)` counts the
+/// union (as [`slice()`] does); `conflicts(items, union, blocks)` counts the
 /// conflicting pairs of `items` with the bit-sliced patterns of `blocks`,
 /// where `union` has every bit any pattern has.
 pub(crate) fn sieved<const WORDS: usize>(

@@ -2,26 +2,32 @@
 //! the whole board.
 //!
 //! Cut the board into a west half (columns `0..n/2`) and an east half (the
-//! rest). A solution is a west half-board and an east half-board such that
+//! rest; for odd `n`, the columns past the middle one, whose queen is
+//! placed first). A solution is a west half-board and an east half-board
+//! such that
 //! 1. their queens stand in complementary sets of rows, and
 //! 2. no west queen shares a diagonal with an east queen.
 //!
-//! So the count is a sum over the row sets `R` of the west half: enumerate
-//! the west half-boards on exactly the rows of `R` and the east ones on
-//! the other rows ([`halves`]), write each as the mask of the diagonals
-//! that cross between the halves (at most `2n - 2` bits), and count the
-//! pairs of masks with no bit in common ([`matcher`]). That last step is
-//! where the time goes, and it is what the kernels differ in: `join`
-//! matches 64 patterns per step in plain Rust, `join-avx2` 256 with AVX2.
+//! So the count is a sum over the row sets `R` of the west half: find the
+//! west half-boards on exactly the rows of `R` and the east ones on the
+//! other rows (`halves.rs`), write each as the mask of the diagonals that
+//! cross between the halves (at most 62 bits), and count the pairs of
+//! masks with no bit in common (`matcher.rs`): pairs of a west and an east
+//! half-board that attack nowhere. That last step is where most of the
+//! time goes, and it is what the kernels differ in: `join` matches 64
+//! patterns per step in plain Rust, `join-avx2` 256 with AVX2.
 //!
-//! The flip top to bottom and, for even `n`, the mirror left to right map
-//! row set `R` to others that count the same ([`halves::orbit`]): each
-//! class of row sets is joined once, by its smallest member, and counted
-//! for all (about a quarter of the work for even `n`, a half for odd).
+//! The flip top to bottom and the mirror left to right map row set `R`
+//! to others that count the same (`halves::orbit`): each class of row
+//! sets is joined once, by its smallest member, and counted for all
+//! (about a quarter of the work). The row sets are cut into chunks by
+//! their first choices (`halves::Chunk`): independent pieces of work, each
+//! holding only its own half-boards.
 //!
 //! The kernels count; they do not enumerate or find fundamental solutions
-//! ([`Error::CountOnly`]). Memory stays small: two row sets' half-boards
-//! and one bit-sliced copy at a time.
+//! ([`Error::CountOnly`]). Memory stays small: one chunk's half-boards
+//! (about 12 MB at N = 17, measured as the process's peak) and one
+//! bit-sliced copy of one row set's at a time.
 
 pub(crate) mod halves;
 pub(crate) mod matcher;
