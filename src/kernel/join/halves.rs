@@ -17,7 +17,7 @@
 
 use alloc::vec::Vec;
 
-use super::matcher::CUT_SHIFT;
+use super::matcher::{CUT_SHIFT, CUTS};
 use crate::MAX_N;
 
 /// West or east.
@@ -475,7 +475,7 @@ fn permute_cut_bits(
     let mut by_use: [(u32, usize); 64] =
         core::array::from_fn(|bit| (squares[0][bit] * squares[1][bit], bit));
     by_use.sort_unstable_by(|a, b| b.cmp(a));
-    let cuts = [by_use[0].1, by_use[1].1, by_use[2].1];
+    let cuts: [usize; CUTS] = core::array::from_fn(|i| by_use[i].1);
     // The new place of every bit: the others in order, then the cuts.
     let mut place = [0u32; 64];
     let mut next = 0;
@@ -605,7 +605,7 @@ mod tests {
             .iter()
             .flatten()
             .fold(0, |all, bits| all | bits);
-        assert_eq!(used >> CUT_SHIFT, 0b111);
+        assert_eq!(used >> CUT_SHIFT, (1 << CUTS) - 1);
         // Odd n: the middle queen in row 1 of 5 leaves (0, 0) free, not (0, 1).
         let split = &Split::all(5)[1];
         assert_eq!(split.open[0] & 1, 1);

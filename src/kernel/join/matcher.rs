@@ -42,10 +42,12 @@ pub(crate) trait Matcher {
     fn disjoint_pairs(&mut self, items: Group<'_>, patterns: Group<'_>) -> u64;
 }
 
+/// How many cut bits the sieve pairs classes by.
+pub(crate) const CUTS: usize = 4;
 /// Where the cut bits are: a mask's class is `mask >> CUT_SHIFT`.
-pub(crate) const CUT_SHIFT: u32 = 61;
-/// Classes of masks by their three cut bits.
-pub(crate) const CLASSES: usize = 8;
+pub(crate) const CUT_SHIFT: u32 = 64 - CUTS as u32;
+/// Classes of masks by their cut bits.
+pub(crate) const CLASSES: usize = 1 << CUTS;
 
 /// Slices per block, one per bit of a `u64` mask (the join's use at most
 /// 62): a fixed size, so that indexing a block by a bit needs no check.
@@ -97,13 +99,32 @@ pub(crate) fn sieved<const WORDS: usize>(
         if items_u.is_empty() {
             continue;
         }
-        // The patterns of class !u or below come first; the rest share a
-        // cut bit with every item of class u.
-        let prefix = patterns.starts[(!u & (CLASSES - 1)) + 1];
-        let scanned_blocks = prefix.div_ceil(lanes);
-        let scanned = patterns.len().min(scanned_blocks * lanes);
-        let conflicting = conflicts(items_u, union, &blocks[..scanned_blocks]);
-        pairs += items_u.len() as u64 * scanned as u64 - conflicting;
+        // Only the blocks that hold patterns of the classes with no cut
+        // bit of u, runs of neighbouring blocks scanned together.
+        let mut scan = |(first, end): (usize, usize)| {
+            let scanned = patterns.len().min(end * lanes) - first * lanes;
+            let conflicting = conflicts(items_u, union, &blocks[first..end]);
+            pairs += items_u.len() as u64 * scanned as u64 - conflicting;
+        };
+        let mut run: Option<(usize, usize)> = None;
+        for v in (0..CLASSES).filter(|v| v & u == 0) {
+            let (start, end) = (patterns.starts[v], patterns.starts[v + 1]);
+            if start == end {
+                continue;
+            }
+            let blocks = (start / lanes, end.div_ceil(lanes));
+            run = match run {
+                Some((first, last)) if blocks.0 <= last => Some((first, last.max(blocks.1))),
+                Some(done) => {
+                    scan(done);
+                    Some(blocks)
+                }
+                None => Some(blocks),
+            };
+        }
+        if let Some(done) = run {
+            scan(done);
+        }
     }
     pairs
 }

@@ -108,7 +108,7 @@ struct Filed {
 impl Filed {
     /// Files `found` by key and class (a counting sort), keys below `keys`.
     fn file(&mut self, found: &[(u32, u64)], keys: usize) {
-        let bucket = |key: u32, mask: u64| (key as usize) << 3 | (mask >> CUT_SHIFT) as usize;
+        let bucket = |key: u32, mask: u64| key as usize * CLASSES + (mask >> CUT_SHIFT) as usize;
         let buckets = keys * CLASSES;
         self.starts.clear();
         self.starts.resize(buckets + 1, 0);
