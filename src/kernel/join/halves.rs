@@ -187,8 +187,11 @@ impl Split {
             // The chunk has settled every comparison: all its row sets are
             // the smallest of their classes.
             check_rows: !chunk.settles(self),
-            side,
-            undecided_keys: key_bit.iter().fold(0, |keys, bit| keys | bit),
+            rows_flip: if side == Side::East { self.free_rows } else { 0 },
+            key_flip: match side {
+                Side::West => 0,
+                Side::East => key_bit.iter().fold(0, |keys, bit| keys | bit),
+            },
             out,
         };
         walk.fill_rows(
@@ -222,6 +225,7 @@ struct Placed {
 }
 
 impl Placed {
+    #[inline(always)]
     fn with(self, split: &Split, row: usize, column: usize, key_bit: u32) -> Placed {
         let n = split.n;
         Placed {
@@ -246,8 +250,11 @@ struct Walk<'a> {
     undecided: u32,
     key_bit: [u32; MAX_N],
     check_rows: bool,
-    side: Side,
-    undecided_keys: u32,
+    /// What turns the rows and key of a half-board's own queens into
+    /// those of its row set `R`: nothing for the west, the complement
+    /// within the free rows and the undecided keys for the east.
+    rows_flip: u32,
+    key_flip: u32,
     out: &'a mut Vec<(u32, u64)>,
 }
 
@@ -313,12 +320,10 @@ impl Walk<'_> {
     /// is not the smallest of its class.
     #[inline]
     fn found(&mut self, rows: u32, key: u32, mask: u64) {
-        let (rows, key) = match self.side {
-            Side::West => (rows, key),
-            Side::East => (self.split.free_rows & !rows, self.undecided_keys & !key),
-        };
-        if !self.check_rows || orbit(self.split, rows) > 0 {
-            self.out.push((key, mask));
+        // The side's rows are free rows and its key bits undecided ones:
+        // the complements are exclusive ors.
+        if !self.check_rows || orbit(self.split, rows ^ self.rows_flip) > 0 {
+            self.out.push((key ^ self.key_flip, mask));
         }
     }
 }
