@@ -89,11 +89,8 @@ const SMALL_N_ENUMERATION_PREFERENCE: &[Kernel] = &[
 /// Kernels `auto` may choose from N = [`SYMMETRIC_FROM`] up, fastest first:
 /// the symmetric search visits about an eighth of the boards.
 ///
-/// The join kernels come last in every list, and so are never `auto`'s
-/// choice while a symmetric kernel runs: on one thread they count fastest
-/// from about N = 14, but they do not yet split into a plan's subproblems,
-/// and `auto` counts large boards on every core, in shards and from
-/// checkpoints through the plan. Ask for them by name (`--kernel join-avx2`).
+/// The join kernels, which only count, come last in the lists for the
+/// other tasks (and `auto` never picks a kernel that cannot do the task).
 const LARGE_N_PREFERENCE: &[Kernel] = &[
     Kernel::SymmetricBmi,
     Kernel::Symmetric,
@@ -105,6 +102,28 @@ const LARGE_N_PREFERENCE: &[Kernel] = &[
     Kernel::JoinAvx2,
     Kernel::Join,
 ];
+
+/// Kernels `auto` may choose to count from N = [`JOIN_FROM`] up, fastest
+/// first: the join kernels do less work than any search of the board
+/// (`join/` in BENCHMARKS.md). They count whole boards, on one thread or
+/// several, but do not split into a plan's subproblems: shards and
+/// checkpoints count with the first kernel here that does.
+const JOIN_PREFERENCE: &[Kernel] = &[
+    Kernel::JoinAvx2,
+    Kernel::Join,
+    Kernel::SymmetricBmi,
+    Kernel::Symmetric,
+    Kernel::Portable,
+    Kernel::AsmAvx,
+    Kernel::Avx,
+    Kernel::AsmSse41,
+    Kernel::Sse41,
+];
+
+/// The smallest N for which `auto` counts with the join kernels: at
+/// N = 13 `symmetric-bmi` is still 1.7 times faster than `join-avx2` on one
+/// thread, at N = 14 `join-avx2` is 1.7 to 2 times faster (BENCHMARKS.md).
+pub const JOIN_FROM: usize = 14;
 
 /// The smallest N for which `auto` prefers the symmetric kernels: below it,
 /// their fixed cost outweighs the eighth of the search they save (the
@@ -143,6 +162,7 @@ pub fn auto_preference(n: usize, task: Task) -> Result<&'static [Kernel], Error>
         Task::Count | Task::Enumerate => SYMMETRIC_FROM,
     };
     Ok(match task {
+        Task::Count if n >= JOIN_FROM => JOIN_PREFERENCE,
         _ if n >= symmetric_from => LARGE_N_PREFERENCE,
         Task::Count => SMALL_N_PREFERENCE,
         Task::Enumerate | Task::Fundamental => SMALL_N_ENUMERATION_PREFERENCE,
@@ -294,7 +314,12 @@ pub fn auto_kernel(n: usize, task: Task) -> Result<Kernel, Error> {
 #[cfg_attr(not(feature = "std"), allow(dead_code))] // for the plan (`std`)
 pub(crate) fn engine(asked: Kernel) -> Result<Engine, Error> {
     let kernel = match asked {
-        Kernel::Auto => auto_kernel(MAX_N, Task::Count)?,
+        // The fastest kernel that splits.
+        Kernel::Auto => LARGE_N_PREFERENCE
+            .iter()
+            .copied()
+            .find(|k| k.splits() && k.is_available())
+            .unwrap_or(Kernel::Symmetric),
         other => other,
     };
     // Availability first: a kernel this CPU lacks is unavailable, whether
@@ -404,6 +429,40 @@ impl Kernel {
     /// As [`Kernel::solver_for`].
     pub fn count(self, n: usize) -> Result<Count, Error> {
         self.solver(n)?.count(n)
+    }
+
+    /// Number of solutions on an `n`x`n` board, on `threads` threads:
+    /// `Auto` resolved for counting; a kernel that splits counts through a
+    /// [`crate::plan::Plan`] from [`crate::plan::SPLIT_FROM`] up, a join
+    /// kernel shares out its own pieces, and any other kernel counts on
+    /// this thread. The same count for every number of threads.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidThreads`] for 0 threads, else as
+    /// [`Kernel::solver_for`].
+    #[cfg(feature = "std")]
+    pub fn count_on_threads(self, n: usize, threads: usize) -> Result<Count, Error> {
+        if threads == 0 {
+            return Err(Error::InvalidThreads);
+        }
+        let solver = self.solver(n)?;
+        let kernel = solver.kernel();
+        match kernel {
+            Kernel::Join => Join::new()
+                .map(|join| join.count_on_threads(n, threads))
+                .ok_or_else(|| unavailable(kernel)),
+            #[cfg(simd_kernels)]
+            Kernel::JoinAvx2 => crate::kernel::join::avx2::JoinAvx2::new()
+                .map(|join| join.count_on_threads(n, threads))
+                .ok_or_else(|| unavailable(kernel)),
+            _ if crate::plan::counts_through_plan(kernel, n) => {
+                let plan = crate::plan::Plan::new(n)?;
+                let options = crate::plan::Options::threads(threads).with_kernel(kernel);
+                plan.count(plan.all(), &options, |_, _| {})
+            }
+            _ => solver.count(n),
+        }
     }
 
     /// Calls `visit` for every solution until it returns `Break`.
@@ -584,9 +643,25 @@ mod tests {
                 assert!(engine.is_err(), "{kernel}");
             }
         }
+        // `auto` splits with the first kernel of its large-N list that
+        // does: the one it enumerates large boards with.
         assert_eq!(
             engine(Kernel::Auto).map(Engine::kernel),
-            auto_kernel(MAX_N, Task::Count)
+            auto_kernel(MAX_N, Task::Enumerate)
         );
+        assert!(engine(Kernel::Auto).unwrap().kernel().splits());
+    }
+
+    #[test]
+    fn auto_counts_with_a_join_kernel_from_join_from() {
+        let join = [Kernel::JoinAvx2, Kernel::Join];
+        for n in 0..=MAX_N {
+            let picked = auto_kernel(n, Task::Count).unwrap();
+            assert_eq!(join.contains(&picked), n >= JOIN_FROM, "N = {n}: {picked}");
+            for task in [Task::Enumerate, Task::Fundamental] {
+                let picked = auto_kernel(n, task).unwrap();
+                assert!(picked.enumerates(), "N = {n}, {task:?}: {picked}");
+            }
+        }
     }
 }

@@ -92,10 +92,11 @@ pub fn count(n: usize) -> Result<Count, Error> {
     Kernel::Auto.count(n)
 }
 
-/// Number of solutions on an `n`x`n` board, on `threads` threads: through
-/// a [`plan::Plan`] where [`plan::counts_through_plan`] says so (from
-/// [`plan::SPLIT_FROM`] up, where `auto` counts with a kernel that splits),
-/// else on this thread by `auto`'s kernel. The same count for every number of threads.
+/// Number of solutions on an `n`x`n` board, on `threads` threads, by the
+/// fastest kernel available ([`Kernel::count_on_threads`] for `auto`): from
+/// [`dispatch::JOIN_FROM`] up a join kernel shares out its pieces; from
+/// [`plan::SPLIT_FROM`] a symmetric kernel counts through a [`plan::Plan`];
+/// below, one thread counts. The same count for every number of threads.
 ///
 /// # Errors
 ///
@@ -103,17 +104,7 @@ pub fn count(n: usize) -> Result<Count, Error> {
 /// `n` over [`MAX_N`].
 #[cfg(feature = "std")]
 pub fn count_on_threads(n: usize, threads: usize) -> Result<Count, Error> {
-    if threads == 0 {
-        return Err(Error::InvalidThreads);
-    }
-    Kernel::Auto.check_size(n)?;
-    if !plan::counts_through_plan(Kernel::Auto, n) {
-        return count(n);
-    }
-    let kernel = Kernel::Auto.resolve_for(n, kernel::Task::Count);
-    let plan = plan::Plan::new(n)?;
-    let options = plan::Options::threads(threads).with_kernel(kernel);
-    plan.count(plan.all(), &options, |_, _| {})
+    Kernel::Auto.count_on_threads(n, threads)
 }
 
 /// Every solution on an `n`x`n` board, by the fastest kernel available, in

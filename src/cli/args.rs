@@ -209,6 +209,9 @@ pub struct Solve {
     /// Counting through a plan (threads, shard, checkpoint), if this count
     /// goes through one.
     pub plan: Option<PlanCount>,
+    /// Threads for a count that shares out a join kernel's pieces (not
+    /// through a plan); `None` for every core.
+    pub threads: Option<usize>,
 }
 
 /// A count through a plan: the subproblems of one shard, on threads, with
@@ -436,7 +439,9 @@ impl Args {
         if (self.shard.is_some() || self.checkpoint.is_some()) && !splittable {
             return Err(not_splittable(kernel));
         }
-        if self.threads.is_some_and(|t| t > 1) && !through_plan && n >= SPLIT_FROM {
+        // A join kernel counts on threads without a plan.
+        let on_threads = task == Task::Count && kernel.resolve_for(n, task).counts_on_threads();
+        if self.threads.is_some_and(|t| t > 1) && !through_plan && !on_threads && n >= SPLIT_FROM {
             return Err(not_splittable(kernel));
         }
         let plan = through_plan.then(|| PlanCount {
@@ -459,6 +464,7 @@ impl Args {
             format,
             time: self.time,
             plan,
+            threads: self.threads,
         })
     }
 }

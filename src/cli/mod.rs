@@ -123,6 +123,18 @@ fn serve(request: &Request, out: &mut impl Write) -> Result<ExitCode, Failure> {
     }
 }
 
+/// A count of the whole board, not through a plan: on `threads` threads
+/// (every core if `None`) for a kernel that shares out its own pieces (the
+/// join kernels), else on this thread.
+fn count_whole(kernel: Kernel, n: usize, threads: Option<usize>) -> Result<crate::Count, Error> {
+    if kernel.counts_on_threads() && !kernel.splits() {
+        let threads = threads.unwrap_or_else(|| crate::plan::Options::default().threads);
+        kernel.count_on_threads(n, threads)
+    } else {
+        kernel.count(n)
+    }
+}
+
 fn solve(solve: &Solve, out: &mut impl Write) -> Result<(), Failure> {
     let n = solve.n;
     // Resolve `auto` for the task and check availability and size before
@@ -138,7 +150,7 @@ fn solve(solve: &Solve, out: &mut impl Write) -> Result<(), Failure> {
         let total = if unique {
             fundamental::count(kernel, n)?
         } else {
-            solver.count(n)?
+            count_whole(kernel, n, solve.threads)?
         };
         if solve.format == Format::Json {
             output::write_json_fields(out, n, kernel, unique)?;
@@ -178,7 +190,7 @@ fn solve(solve: &Solve, out: &mut impl Write) -> Result<(), Failure> {
     };
     let timing = match (count, unique) {
         (true, false) => timing::measure(|| {
-            black_box(solver.count(black_box(n)).ok());
+            black_box(count_whole(kernel, black_box(n), solve.threads).ok());
         }),
         (true, true) => timing::measure(|| {
             black_box(fundamental::count(kernel, black_box(n)).ok());

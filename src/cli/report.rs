@@ -53,6 +53,18 @@ pub fn kernels(out: &mut impl Write) -> Result<(), Failure> {
         )?,
         Err(e) => writeln!(out, "counts on threads: none ({e})")?,
     }
+    let sharing: Vec<&str> = Kernel::ALL
+        .iter()
+        .filter(|k| k.counts_on_threads() && !k.splits() && k.is_available())
+        .map(|k| k.name())
+        .collect();
+    if !sharing.is_empty() {
+        writeln!(
+            out,
+            "counts whole boards on threads, no shards or checkpoints: {}",
+            sharing.join(", ")
+        )?;
+    }
     match Kernel::Asm.unavailable_because() {
         None => writeln!(out, "asm picks: {}", Kernel::Asm.resolve(0))?,
         Some(why) => writeln!(out, "asm picks: none ({why})")?,

@@ -234,6 +234,10 @@ struct Facts {
     /// Whether it counts a [`crate::plan`]'s subproblems (threads, shards,
     /// checkpoints).
     splits: bool,
+    /// Whether it counts a whole board on several threads: through a
+    /// plan (those that split), or by sharing out its own pieces (the
+    /// join kernels).
+    threads: bool,
     /// Whether it visits solutions (enumeration, fundamental solutions)
     /// as well as counting them.
     enumerates: bool,
@@ -261,6 +265,7 @@ const FACTS: [Facts; 15] = [
         sizes: ALL_SIZES,
         role: Role::Fast,
         splits: true,
+        threads: true,
         enumerates: true,
         build: Build::Alias,
         cpu: &[],
@@ -272,6 +277,7 @@ const FACTS: [Facts; 15] = [
         sizes: DAVIDAD_SIZES,
         role: Role::Fast,
         splits: false,
+        threads: false,
         enumerates: true,
         build: Build::Alias,
         cpu: &[],
@@ -283,6 +289,7 @@ const FACTS: [Facts; 15] = [
         sizes: ALL_SIZES,
         role: Role::Fast,
         splits: true,
+        threads: true,
         enumerates: true,
         build: Build::X86,
         cpu: BMI,
@@ -294,6 +301,7 @@ const FACTS: [Facts; 15] = [
         sizes: ALL_SIZES,
         role: Role::Fast,
         splits: true,
+        threads: true,
         enumerates: true,
         build: Build::Everywhere,
         cpu: &[],
@@ -305,6 +313,7 @@ const FACTS: [Facts; 15] = [
         sizes: ALL_SIZES,
         role: Role::Fast,
         splits: false,
+        threads: true,
         enumerates: false,
         build: Build::SimdAlloc,
         cpu: &[Feature::Avx2],
@@ -316,6 +325,7 @@ const FACTS: [Facts; 15] = [
         sizes: ALL_SIZES,
         role: Role::Fast,
         splits: false,
+        threads: true,
         enumerates: false,
         build: Build::Alloc,
         cpu: &[],
@@ -327,6 +337,7 @@ const FACTS: [Facts; 15] = [
         sizes: ALL_SIZES,
         role: Role::Fast,
         splits: false,
+        threads: false,
         enumerates: true,
         build: Build::Everywhere,
         cpu: &[],
@@ -338,6 +349,7 @@ const FACTS: [Facts; 15] = [
         sizes: DAVIDAD_SIZES,
         role: Role::Fast,
         splits: false,
+        threads: false,
         enumerates: true,
         build: Build::Simd,
         cpu: &[Feature::Sse41],
@@ -349,6 +361,7 @@ const FACTS: [Facts; 15] = [
         sizes: DAVIDAD_SIZES,
         role: Role::Fast,
         splits: false,
+        threads: false,
         enumerates: true,
         build: Build::Simd,
         cpu: &[Feature::Avx],
@@ -360,6 +373,7 @@ const FACTS: [Facts; 15] = [
         sizes: DAVIDAD_SIZES,
         role: Role::Fast,
         splits: false,
+        threads: false,
         enumerates: true,
         build: Build::Asm,
         cpu: &[Feature::Sse41],
@@ -371,6 +385,7 @@ const FACTS: [Facts; 15] = [
         sizes: DAVIDAD_SIZES,
         role: Role::Fast,
         splits: false,
+        threads: false,
         enumerates: true,
         build: Build::Asm,
         cpu: &[Feature::Avx],
@@ -382,6 +397,7 @@ const FACTS: [Facts; 15] = [
         sizes: RangeInclusive::new(0, 8),
         role: Role::Reference { seed: 0 },
         splits: false,
+        threads: false,
         enumerates: true,
         build: Build::Everywhere,
         cpu: &[],
@@ -393,6 +409,7 @@ const FACTS: [Facts; 15] = [
         sizes: RangeInclusive::new(0, 8),
         role: Role::Reference { seed: 1 },
         splits: false,
+        threads: false,
         enumerates: true,
         build: Build::Everywhere,
         cpu: &[],
@@ -404,6 +421,7 @@ const FACTS: [Facts; 15] = [
         sizes: RangeInclusive::new(0, 8),
         role: Role::Reference { seed: 3 },
         splits: false,
+        threads: false,
         enumerates: true,
         build: Build::Everywhere,
         cpu: &[],
@@ -415,6 +433,7 @@ const FACTS: [Facts; 15] = [
         sizes: RangeInclusive::new(0, 10),
         role: Role::Reference { seed: 4 },
         splits: false,
+        threads: false,
         enumerates: true,
         build: Build::Everywhere,
         cpu: &[],
@@ -489,6 +508,14 @@ impl Kernel {
     /// splits).
     pub const fn splits(self) -> bool {
         self.facts().splits
+    }
+
+    /// Whether the kernel counts a whole board on several threads
+    /// ([`Kernel::count_on_threads`]): those that split, through a plan,
+    /// and the join kernels, which share out their own pieces (but do not
+    /// split into a plan's subproblems: no shards or checkpoints).
+    pub const fn counts_on_threads(self) -> bool {
+        self.facts().threads
     }
 
     /// Whether the kernel visits solutions (enumeration, `--unique`) as

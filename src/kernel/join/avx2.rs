@@ -35,6 +35,14 @@ impl JoinAvx2 {
     }
 }
 
+impl JoinAvx2 {
+    /// The count on `threads` threads (see [`crate::Kernel::count_on_threads`]).
+    #[cfg(feature = "std")]
+    pub(crate) fn count_on_threads(self, n: usize, threads: usize) -> Count {
+        super::count_on_threads(n, threads, || Avx2Matcher::new(self))
+    }
+}
+
 impl Solver for JoinAvx2 {
     fn kernel(&self) -> Kernel {
         Kernel::JoinAvx2

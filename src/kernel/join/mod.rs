@@ -60,6 +60,14 @@ impl Join {
     }
 }
 
+impl Join {
+    /// The count on `threads` threads (see [`crate::Kernel::count_on_threads`]).
+    #[cfg(feature = "std")]
+    pub(crate) fn count_on_threads(self, n: usize, threads: usize) -> Count {
+        count_on_threads(n, threads, matcher::Portable::default)
+    }
+}
+
 impl Solver for Join {
     fn kernel(&self) -> Kernel {
         Kernel::Join
@@ -179,6 +187,51 @@ pub(crate) fn count_chunk(
         total += Count::from(images) * Count::from(matcher.disjoint_pairs(items, patterns));
     }
     total
+}
+
+/// The number of solutions on an `n`x`n` board, `n` up to 32, on
+/// `threads` threads, each with its own matcher from `matcher`: every
+/// split's chunks, made two choices finer than on one thread so that there
+/// are enough to share, handed out in turn from a shared cursor.
+#[cfg(feature = "std")]
+pub(crate) fn count_on_threads<M: Matcher>(
+    n: usize,
+    threads: usize,
+    matcher: impl Fn() -> M + Sync,
+) -> Count {
+    use core::sync::atomic::{AtomicUsize, Ordering};
+    if threads <= 1 {
+        return count(n, &mut matcher());
+    }
+    let splits = Split::all(n);
+    let work: Vec<(&Split, Chunk)> = splits
+        .iter()
+        .flat_map(|split| {
+            Chunk::all(split, chunk_len(split) + 2)
+                .into_iter()
+                .map(move |chunk| (split, chunk))
+        })
+        .collect();
+    let next = AtomicUsize::new(0);
+    let worker = || {
+        let (mut matcher, mut scratch) = (matcher(), Scratch::default());
+        let mut total: Count = 0;
+        // Relaxed: the cursor only hands out positions; the work list was
+        // written before the threads started.
+        while let Some((split, chunk)) = work.get(next.fetch_add(1, Ordering::Relaxed)) {
+            total += count_chunk(split, chunk, &mut matcher, &mut scratch);
+        }
+        total
+    };
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.min(work.len()))
+            .map(|_| scope.spawn(worker))
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+            .sum()
+    })
 }
 
 /// The number of solutions on an `n`x`n` board, `n` up to 32.
