@@ -85,15 +85,15 @@ impl Solver for Join {
 }
 
 /// How many free rows (from the outside in) a chunk decides: two fewer
-/// than half, so that a chunk's half-boards are a small part of all
-/// (memory) and the chunks are enough to share among threads, while its
-/// row sets fit a bucket array of `8 * 2^(rows - len)` entries (2^21 at
-/// N = 32). Measured under callgrind at N = 15 and 16, and in time at
-/// N = 17, two fewer than half is 2% to 12% faster than half: fewer
-/// chunks decide more of their rows in the column search, where the
-/// search is cheapest.
+/// than half up to N = 17, one more for each N past 17. Measured under
+/// callgrind at N = 15 and 16, and in time at N = 17, two fewer than half
+/// is 2% to 12% faster than half: fewer chunks decide more of their rows
+/// in the column search, where the search is cheapest. Past N = 17 each
+/// row more halves a chunk's half-boards, which a chunk holds in memory
+/// (the half-boards grow about 4.3 times per N), and its row sets fit a
+/// bucket array of `16 * 2^(rows - len)` entries.
 pub(crate) fn chunk_len(split: &Split) -> usize {
-    (split.rows / 2).saturating_sub(2)
+    (split.rows / 2).saturating_sub(2) + split.n.saturating_sub(17)
 }
 
 /// Buffers reused from one chunk to the next.
