@@ -296,3 +296,38 @@ fn a_closed_pipe_is_not_a_panic() {
     assert!(status.success(), "{status:?}: {err}");
     assert!(!err.contains("panick"), "{err}");
 }
+
+/// The join kernels count on threads without a plan; they list nothing,
+/// and they do not split into shards or checkpoints: each refusal is one
+/// line and exit status 2.
+#[test]
+fn the_join_kernels_count_on_threads_and_refuse_the_rest() {
+    for kernel in ["join", "join-avx2"] {
+        if !Kernel::from_name(kernel).unwrap().is_available() {
+            assert!(!common::require_all(), "{kernel} does not run here");
+            continue;
+        }
+        for threads in ["1", "2", "3"] {
+            let args = ["14", "--count", "--kernel", kernel, "--threads", threads];
+            assert_eq!(stdout_of(&args), "365596\n", "{kernel}, {threads} threads");
+        }
+        for refused in [
+            vec!["8", "--kernel", kernel],
+            vec!["8", "--unique", "--kernel", kernel],
+            vec!["14", "--count", "--kernel", kernel, "--shard", "0/2"],
+            vec!["14", "--count", "--kernel", kernel, "--checkpoint", "x.json"],
+        ] {
+            let out = queens().args(&refused).assert().code(2).get_output().clone();
+            assert!(out.stdout.is_empty(), "{refused:?}");
+            let stderr = String::from_utf8(out.stderr).unwrap();
+            assert_eq!(stderr.lines().count(), 1, "{refused:?}: {stderr}");
+            assert!(stderr.contains(kernel), "{refused:?}: {stderr}");
+        }
+    }
+    // `auto` counts with one from N = 14, and still splits shards with a
+    // symmetric kernel.
+    let json = stdout_of(&["14", "--count", "--format", "json"]);
+    assert!(json.contains("\"kernel\":\"join"), "{json}");
+    let shard = stdout_of(&["14", "--count", "--shard", "0/1", "--quiet"]);
+    assert!(shard.contains("\"kernel\": \"symmetric"), "{shard}");
+}

@@ -78,6 +78,23 @@ fn enumeration_stops_when_the_visitor_breaks() {
 }
 
 #[test]
+fn counts_on_threads_match_oeis_a000170() {
+    for kernel in kernels_under_test().into_iter().chain([Kernel::Auto]) {
+        if !kernel.counts_on_threads() {
+            continue;
+        }
+        let max = if cfg!(debug_assertions) { 11 } else { 14 };
+        for n in sizes_under_test(kernel, max) {
+            for threads in [1, 2, 3] {
+                let count = kernel.count_on_threads(n, threads).unwrap();
+                assert_eq!(count, A000170[n], "{kernel}, N = {n}, {threads} threads");
+            }
+        }
+        assert_eq!(kernel.count_on_threads(8, 0), Err(Error::InvalidThreads));
+    }
+}
+
+#[test]
 fn kernels_that_only_count_refuse_to_list() {
     for kernel in kernels_under_test() {
         if kernel.enumerates() {

@@ -28,6 +28,16 @@ fn one_and_two_threads_count_the_same() {
     }
 }
 
+/// N = 18 as `auto` counts it by default (a join kernel from N = 14, on
+/// every core): a few seconds.
+#[test]
+fn eighteen_counts_right() {
+    if cfg!(debug_assertions) {
+        return;
+    }
+    assert_eq!(stdout_of(&["18", "--count"]), format!("{}\n", A000170[18]));
+}
+
 #[test]
 fn bad_thread_requests_are_refused() {
     for bad in ["0", "-1", "two", "100000"] {
