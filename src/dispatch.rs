@@ -11,7 +11,8 @@
 //!   each task and N is cached in an atomic after its first use.
 //! * **`auto`** walks [`auto_preference`] for the task and N asked, fastest
 //!   first, and takes the first kernel that this build carries, this CPU
-//!   runs and that accepts the size. The lists are the same in every build:
+//!   runs, that accepts the size and that does the task (the join kernels
+//!   only count). The lists are the same in every build:
 //!   a kernel the build lacks is skipped like one the CPU lacks. Why each
 //!   list is in its order is measured in BENCHMARKS.md (`simd/count`,
 //!   `simd/enumerate`); the doc comments below keep only the decision.
@@ -146,7 +147,8 @@ pub const FORCED_BECAUSE: &str =
 
 /// The kernels `auto` may choose for `task` at size `n`, fastest first on
 /// the reference machine; `auto` takes the first that runs here and
-/// accepts `n`. The symmetric kernels lead from N = [`SYMMETRIC_FROM`] up
+/// accepts `n`. The join kernels lead counting from N = [`JOIN_FROM`] up;
+/// the symmetric kernels lead from N = [`SYMMETRIC_FROM`] up
 /// (from [`SYMMETRIC_FUNDAMENTAL_FROM`] for fundamental solutions); below,
 /// `portable` counts fastest and davidad's machine, where built, enumerates
 /// fastest. `n` from 0 to [`MAX_N`].

@@ -10,12 +10,16 @@
 //! a portable bitmask solver that runs everywhere and is the oracle for all
 //! others, the x86-64 SIMD ports of davidad's register-only state machine
 //! (`sse41` and `avx` in intrinsics, see `kernel::davidad`; `asm-sse41` and
-//! `asm-avx` by hand in `global_asm!`, resumable, see `kernel::asm`), and
-//! the seed articles' own algorithms as reference solvers. The dispatcher
-//! ([`dispatch`]) picks, for each N and task (counting, enumerating,
-//! fundamental solutions), the fastest kernel this CPU supports, as
-//! measured on the reference machine: the symmetric kernels from N = 10 on;
-//! below, the portable kernel to count and davidad's machine to enumerate.
+//! `asm-avx` by hand in `global_asm!`, resumable, see `kernel::asm`), the
+//! join kernels, which count by joining half-boards with a bit-sliced
+//! matcher instead of searching the board (`join` anywhere, `join-avx2`
+//! with AVX2; see [`kernel::join`]), and the seed articles' own algorithms
+//! as reference solvers. The dispatcher ([`dispatch`]) picks, for each N
+//! and task (counting, enumerating, fundamental solutions), the fastest
+//! kernel this CPU supports, as measured on the reference machine: the join
+//! kernels to count from N = 14, the symmetric kernels from N = 10 on
+//! otherwise; below, the portable kernel to count and davidad's machine to
+//! enumerate.
 //!
 //! ```
 //! use queens_simd::{Kernel, fundamental};

@@ -315,9 +315,21 @@ fn the_join_kernels_count_on_threads_and_refuse_the_rest() {
             vec!["8", "--kernel", kernel],
             vec!["8", "--unique", "--kernel", kernel],
             vec!["14", "--count", "--kernel", kernel, "--shard", "0/2"],
-            vec!["14", "--count", "--kernel", kernel, "--checkpoint", "x.json"],
+            vec![
+                "14",
+                "--count",
+                "--kernel",
+                kernel,
+                "--checkpoint",
+                "x.json",
+            ],
         ] {
-            let out = queens().args(&refused).assert().code(2).get_output().clone();
+            let out = queens()
+                .args(&refused)
+                .assert()
+                .code(2)
+                .get_output()
+                .clone();
             assert!(out.stdout.is_empty(), "{refused:?}");
             let stderr = String::from_utf8(out.stderr).unwrap();
             assert_eq!(stderr.lines().count(), 1, "{refused:?}: {stderr}");

@@ -153,6 +153,28 @@ fn avx_kernel_is_the_machine_in_vex_encoding() {
     check(AVX_SEARCH, &avx()).unwrap();
 }
 
+/// The join-avx2 matcher: its inner loop ORs 256-bit slices and counts
+/// their bits in the vector unit (`vpshufb` on nibbles, `vpsadbw` into
+/// 64-bit sums); its slicer moves bit `b` of four patterns to the signs
+/// (`vpsllvq`) and gathers them (`vmovmskpd`). No legacy-SSE vector
+/// instruction, which would cost a transition penalty beside VEX code.
+#[test]
+fn join_avx2_matches_and_slices_in_ymm_registers() {
+    let forbidden: &[&str] = &["por", "pshufb", "psadbw", "movdq"];
+    let matcher = Encoding {
+        required: ["vpor", "vpshufb", "vpsadbw", "vpaddq"]
+            .map(String::from)
+            .to_vec(),
+        forbidden,
+    };
+    check("queens_simd::kernel::join::avx2::conflicts", &matcher).unwrap();
+    let slicer = Encoding {
+        required: ["vpsllvq", "vmovmskpd"].map(String::from).to_vec(),
+        forbidden,
+    };
+    check("queens_simd::kernel::join::avx2::slice", &slicer).unwrap();
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn asm_kernel_is_the_machine_in_both_encodings() {

@@ -304,7 +304,10 @@ fn the_progress_bar_shows_on_a_terminal_only() {
     // A count through a plan: the join kernels, which `auto` counts with
     // from N = 14, have no subproblems to show.
     let on_terminal = |extra: &str| {
-        let command = format!("{} 16 --count --kernel symmetric{extra}", binary().display());
+        let command = format!(
+            "{} 16 --count --kernel symmetric{extra}",
+            binary().display()
+        );
         let out = Process::new(&script)
             .args(["-qec", &command, "/dev/null"])
             .stdin(Stdio::null())

@@ -187,7 +187,11 @@ impl Split {
             // The chunk has settled every comparison: all its row sets are
             // the smallest of their classes.
             check_rows: !chunk.settles(self),
-            rows_flip: if side == Side::East { self.free_rows } else { 0 },
+            rows_flip: if side == Side::East {
+                self.free_rows
+            } else {
+                0
+            },
             key_flip: match side {
                 Side::West => 0,
                 Side::East => key_bit.iter().fold(0, |keys, bit| keys | bit),

@@ -229,7 +229,10 @@ pub(crate) fn count_on_threads<M: Matcher>(
             .collect();
         workers
             .into_iter()
-            .map(|w| w.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+            .map(|w| {
+                w.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
             .sum()
     })
 }
