@@ -1,7 +1,11 @@
 //! The `join-avx2` kernel: the join ([`super`]) with a matcher that
 //! matches an item against 256 patterns per step: `vpor` of the item's
-//! slices, then a popcount of the 256 conflict bits in the vector unit
-//! (`vpshufb` on nibbles, `vpsadbw` into four 64-bit sums).
+//! slices (four blocks at a time, so that each slice number is read once
+//! for four ORs), then a popcount of the conflict bits in the vector unit
+//! (`vpshufb` on nibbles, `vpsadbw` into four 64-bit sums). The patterns
+//! are sliced a slice at a time: `vpsllvq` moves bit `b` of four patterns
+//! to their signs, `vmovmskpd` gathers them. `tests/disassembly.rs` checks
+//! that these instructions are there.
 
 use alloc::vec::Vec;
 use core::arch::x86_64::{
@@ -114,8 +118,9 @@ unsafe fn slice(patterns: &[u64], blocks: &mut Vec<[[u64; 4]; SLICES]>) -> u64 {
             four[..masks.len()].copy_from_slice(masks);
         }
         let vectors: [__m256i; 64] = core::array::from_fn(|i| {
-            // SAFETY: `lanes[i]` is 32 readable bytes; `loadu` takes any
-            // alignment.
+            // SAFETY: `lanes[i]` is 32 readable bytes and `loadu` takes
+            // any alignment; AVX, which it needs, is part of this
+            // function's AVX2.
             unsafe { _mm256_loadu_si256(lanes[i].as_ptr().cast()) }
         });
         let mut rest = union;
