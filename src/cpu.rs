@@ -16,6 +16,11 @@ pub(crate) enum Feature {
     Avx,
     /// 256-bit integer operations (`vpor`, `vpshufb`, `vpsadbw` on ymm).
     Avx2,
+    /// 512-bit integer operations and mask registers (`vporq`, `vptestmq`
+    /// on zmm), with the operating system saving the zmm and mask state.
+    Avx512F,
+    /// `vpopcntq`: a popcount of every 64-bit lane of a vector.
+    Avx512Vpopcntdq,
     /// `blsi`, `tzcnt`, `andn`.
     Bmi1,
     /// `shlx`, `shrx`.
@@ -29,10 +34,12 @@ pub(crate) enum Feature {
 impl Feature {
     /// Every feature, in the order of their bits in [`by_cpuid`]'s answer.
     #[cfg(any(all(x86_kernels, not(feature = "std")), test))]
-    const ALL: [Feature; 7] = [
+    const ALL: [Feature; 9] = [
         Feature::Sse41,
         Feature::Avx,
         Feature::Avx2,
+        Feature::Avx512F,
+        Feature::Avx512Vpopcntdq,
         Feature::Bmi1,
         Feature::Bmi2,
         Feature::Lzcnt,
@@ -64,6 +71,10 @@ pub(crate) fn has(feature: Feature) -> bool {
                 Feature::Sse41 => std::arch::is_x86_feature_detected!("sse4.1"),
                 Feature::Avx => std::arch::is_x86_feature_detected!("avx"),
                 Feature::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+                Feature::Avx512F => std::arch::is_x86_feature_detected!("avx512f"),
+                Feature::Avx512Vpopcntdq => {
+                    std::arch::is_x86_feature_detected!("avx512vpopcntdq")
+                }
                 Feature::Bmi1 => std::arch::is_x86_feature_detected!("bmi1"),
                 Feature::Bmi2 => std::arch::is_x86_feature_detected!("bmi2"),
                 Feature::Lzcnt => std::arch::is_x86_feature_detected!("lzcnt"),
@@ -97,8 +108,10 @@ fn cached() -> u32 {
 /// The features of [`Feature::ALL`] this CPU has, one bit each
 /// ([`Feature::bit`]), read from CPUID as the vendors document it: leaf 1
 /// ECX (SSE4.1 bit 19, POPCNT 23, OSXSAVE 27, AVX 28), leaf 7 EBX (BMI1
-/// bit 3, AVX2 5, BMI2 8), leaf 0x8000_0001 ECX (LZCNT bit 5), and for AVX the
-/// operating system's consent in XCR0 (xmm and ymm state, bits 1 and 2).
+/// bit 3, AVX2 5, BMI2 8, AVX512F 16), leaf 7 ECX (AVX512_VPOPCNTDQ bit
+/// 14), leaf 0x8000_0001 ECX (LZCNT bit 5), and for AVX the operating
+/// system's consent in XCR0 (xmm and ymm state, bits 1 and 2; for AVX-512
+/// also the mask and zmm state, bits 5 to 7).
 #[cfg(all(x86_kernels, any(not(feature = "std"), test)))]
 pub(crate) fn by_cpuid() -> u32 {
     use core::arch::x86_64::{__cpuid, __cpuid_count};
@@ -108,21 +121,26 @@ pub(crate) fn by_cpuid() -> u32 {
     let max_leaf = __cpuid(0).eax;
     let max_extended = __cpuid(0x8000_0000).eax;
     let leaf1 = __cpuid(1);
-    let leaf7 = if max_leaf >= 7 {
-        __cpuid_count(7, 0).ebx
+    let (leaf7, leaf7_ecx) = if max_leaf >= 7 {
+        let leaf = __cpuid_count(7, 0);
+        (leaf.ebx, leaf.ecx)
     } else {
-        0
+        (0, 0)
     };
     let extended = if max_extended >= 0x8000_0001 {
         __cpuid(0x8000_0001).ecx
     } else {
         0
     };
-    let os_saves_ymm = bit(leaf1.ecx, 27) && xcr0() & 0b110 == 0b110;
+    let saved = if bit(leaf1.ecx, 27) { xcr0() } else { 0 };
+    let os_saves_ymm = saved & 0b110 == 0b110;
+    let os_saves_zmm = saved & 0b1110_0110 == 0b1110_0110;
     let has = |feature: Feature| match feature {
         Feature::Sse41 => bit(leaf1.ecx, 19),
         Feature::Avx => bit(leaf1.ecx, 28) && os_saves_ymm,
         Feature::Avx2 => bit(leaf7, 5) && os_saves_ymm,
+        Feature::Avx512F => bit(leaf7, 16) && os_saves_zmm,
+        Feature::Avx512Vpopcntdq => bit(leaf7_ecx, 14) && os_saves_zmm,
         Feature::Bmi1 => bit(leaf7, 3),
         Feature::Bmi2 => bit(leaf7, 8),
         Feature::Lzcnt => bit(extended, 5),

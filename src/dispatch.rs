@@ -66,6 +66,7 @@ const SMALL_N_PREFERENCE: &[Kernel] = &[
     Kernel::Sse41,
     Kernel::SymmetricBmi,
     Kernel::Symmetric,
+    Kernel::JoinAvx512,
     Kernel::JoinAvx2,
     Kernel::Join,
 ];
@@ -83,6 +84,7 @@ const SMALL_N_ENUMERATION_PREFERENCE: &[Kernel] = &[
     Kernel::Portable,
     Kernel::SymmetricBmi,
     Kernel::Symmetric,
+    Kernel::JoinAvx512,
     Kernel::JoinAvx2,
     Kernel::Join,
 ];
@@ -100,6 +102,7 @@ const LARGE_N_PREFERENCE: &[Kernel] = &[
     Kernel::Avx,
     Kernel::AsmSse41,
     Kernel::Sse41,
+    Kernel::JoinAvx512,
     Kernel::JoinAvx2,
     Kernel::Join,
 ];
@@ -110,6 +113,7 @@ const LARGE_N_PREFERENCE: &[Kernel] = &[
 /// several, but do not split into a plan's subproblems: shards and
 /// checkpoints count with the first kernel here that does.
 const JOIN_PREFERENCE: &[Kernel] = &[
+    Kernel::JoinAvx512,
     Kernel::JoinAvx2,
     Kernel::Join,
     Kernel::SymmetricBmi,
@@ -218,6 +222,10 @@ fn try_solver(kernel: Kernel) -> Option<&'static dyn Solver> {
         Kernel::Symmetric => Symmetric::new().map(|k| k.as_static() as &dyn Solver),
         #[cfg(feature = "alloc")]
         Kernel::Join => Join::new().map(|k| k.as_static() as &dyn Solver),
+        #[cfg(all(simd_kernels, feature = "alloc"))]
+        Kernel::JoinAvx512 => {
+            crate::kernel::join::avx512::JoinAvx512::new().map(|k| k.as_static() as &dyn Solver)
+        }
         #[cfg(all(simd_kernels, feature = "alloc"))]
         Kernel::JoinAvx2 => {
             crate::kernel::join::avx2::JoinAvx2::new().map(|k| k.as_static() as &dyn Solver)
@@ -452,6 +460,10 @@ impl Kernel {
         let kernel = solver.kernel();
         match kernel {
             Kernel::Join => Join::new()
+                .map(|join| join.count_on_threads(n, threads))
+                .ok_or_else(|| unavailable(kernel)),
+            #[cfg(simd_kernels)]
+            Kernel::JoinAvx512 => crate::kernel::join::avx512::JoinAvx512::new()
                 .map(|join| join.count_on_threads(n, threads))
                 .ok_or_else(|| unavailable(kernel)),
             #[cfg(simd_kernels)]

@@ -169,6 +169,9 @@ pub enum Kernel {
     /// square, dead ends pruned a row ahead; plain Rust, runs everywhere
     /// (`kernel::symmetric`).
     Symmetric,
+    /// [`Kernel::Join`] matching 512 half-boards per step with AVX-512 F
+    /// and VPOPCNTDQ (`kernel::join::avx512`, x86-64 only). Counts only.
+    JoinAvx512,
     /// [`Kernel::Join`] matching 256 half-boards per step with AVX2
     /// (`kernel::join::avx2`, x86-64 only). Counts only.
     JoinAvx2,
@@ -257,7 +260,7 @@ const BMI: &[Feature] = &[
 
 /// One row per kernel, in the order of [`Kernel`]'s variants (checked at
 /// compile time below).
-const FACTS: [Facts; 15] = [
+const FACTS: [Facts; 16] = [
     Facts {
         kernel: Kernel::Auto,
         name: "auto",
@@ -305,6 +308,18 @@ const FACTS: [Facts; 15] = [
         enumerates: true,
         build: Build::Everywhere,
         cpu: &[],
+    },
+    Facts {
+        kernel: Kernel::JoinAvx512,
+        name: "join-avx512",
+        description: "joins half-boards, 512 bit-sliced patterns a step in AVX-512; counts only",
+        sizes: ALL_SIZES,
+        role: Role::Fast,
+        splits: false,
+        threads: true,
+        enumerates: false,
+        build: Build::SimdAlloc,
+        cpu: &[Feature::Avx512F, Feature::Avx512Vpopcntdq],
     },
     Facts {
         kernel: Kernel::JoinAvx2,

@@ -1,22 +1,20 @@
-//! The `join-avx2` kernel: the join ([`super`]) with a matcher that
-//! matches an item against 256 patterns per step: `vpor` of the item's
-//! slices (four blocks at a time, so that each slice number is read once
-//! for four ORs), then a popcount of the conflict bits in the vector unit
-//! (`vpshufb` on nibbles, `vpsadbw` into four 64-bit sums). The patterns
-//! are sliced a slice at a time: `vpsllvq` moves bit `b` of four patterns
-//! to their signs, `vmovmskpd` gathers them. `tests/disassembly.rs` checks
-//! that these instructions are there.
+//! The `join-avx2` kernel: the join ([`super`]) with vectors of 256
+//! patterns ([`super::matcher`]): `vpor` of an item's slices, then a
+//! popcount of the conflict bits in the vector unit (`vpshufb` on nibbles,
+//! bytes summed over a group of vectors, `vpsadbw` into four 64-bit sums).
+//! The patterns are sliced four at a time: `vpsllvq` moves bit `b` of four
+//! patterns to their signs, `vmovmskpd` gathers them.
+//! `tests/disassembly.rs` checks that these instructions are there.
 
-use alloc::vec::Vec;
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi8, _mm256_add_epi64, _mm256_and_si256, _mm256_castsi256_pd,
-    _mm256_extract_epi64, _mm256_loadu_si256, _mm256_movemask_pd, _mm256_or_si256, _mm256_sad_epu8,
-    _mm256_set1_epi8, _mm256_set1_epi64x, _mm256_setr_epi8, _mm256_setzero_si256,
-    _mm256_shuffle_epi8, _mm256_sllv_epi64, _mm256_srli_epi16,
+    _mm256_extract_epi64, _mm256_loadu_si256, _mm256_movemask_pd, _mm256_or_si256,
+    _mm256_sad_epu8, _mm256_set1_epi8, _mm256_set1_epi64x, _mm256_setr_epi8,
+    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_sllv_epi64, _mm256_srli_epi16,
 };
 use core::ops::ControlFlow;
 
-use super::matcher::{Group, Matcher, SLICES, set_bits, sieved};
+use super::matcher::{Group, Lanes, Matcher, Scratch, disjoint_pairs};
 use crate::kernel::{Kernel, Solver, Visit};
 use crate::{Count, Error};
 
@@ -63,156 +61,129 @@ impl Solver for JoinAvx2 {
     }
 }
 
-/// 256 patterns to a block: one ymm register per slice.
+/// The AVX2 matcher.
 pub(crate) struct Avx2Matcher {
     /// The proof that AVX2 runs here.
     _cpu: JoinAvx2,
-    blocks: Vec<[[u64; 4]; SLICES]>,
+    scratch: Scratch,
 }
 
 impl Avx2Matcher {
     pub(crate) fn new(cpu: JoinAvx2) -> Avx2Matcher {
         Avx2Matcher {
             _cpu: cpu,
-            blocks: Vec::new(),
+            scratch: Scratch::default(),
         }
     }
 }
 
 impl Matcher for Avx2Matcher {
     fn disjoint_pairs(&mut self, items: Group<'_>, patterns: Group<'_>) -> u64 {
-        sieved(
-            &mut self.blocks,
-            items,
-            patterns,
-            |patterns, blocks| {
-                // SAFETY: `self._cpu` is a `JoinAvx2`, which
-                // `JoinAvx2::new` makes only where the CPU and operating
-                // system run AVX2.
-                unsafe { slice(patterns, blocks) }
-            },
-            |items, union, blocks| {
-                // SAFETY: as for `slice`: this CPU runs AVX2.
-                unsafe { conflicts(items, union, blocks) }
-            },
-        )
+        // SAFETY: `self._cpu` is a `JoinAvx2`, which `JoinAvx2::new` makes
+        // only where the CPU and operating system run AVX2.
+        unsafe { matched(items, patterns, &mut self.scratch) }
     }
 }
 
-/// Writes `patterns` bit-sliced into `blocks` (cleared first), 256 to a
-/// block, a slice at a time: each slice word gathers bit `b` of 64
-/// patterns, four at a time by `vpsllvq` (bit `b` to the sign) and
-/// `vmovmskpd`. Returns the union of the patterns.
+/// [`disjoint_pairs`] compiled for AVX2, with `__m256i` vectors.
 ///
 /// # Safety
 ///
 /// The CPU must support AVX2 (and the operating system save ymm state).
 #[target_feature(enable = "avx2")]
-unsafe fn slice(patterns: &[u64], blocks: &mut Vec<[[u64; 4]; SLICES]>) -> u64 {
-    let union = patterns.iter().fold(0, |union, &p| union | p);
-    blocks.clear();
-    blocks.resize(patterns.len().div_ceil(256), [[0; 4]; SLICES]);
-    for (block, group) in blocks.iter_mut().zip(patterns.chunks(256)) {
-        let mut lanes = [[0u64; 4]; 64];
-        for (four, masks) in lanes.iter_mut().zip(group.chunks(4)) {
+unsafe fn matched(items: Group<'_>, patterns: Group<'_>, scratch: &mut Scratch) -> u64 {
+    // SAFETY: this function's AVX2 is `__m256i`'s instructions.
+    unsafe { disjoint_pairs::<__m256i>(items, patterns, scratch) }
+}
+
+// SAFETY (every method): inlined into `matched`, which enables AVX2; the
+// callers keep the pointer contracts written on the trait.
+impl Lanes for __m256i {
+    const WORDS: usize = 4;
+
+    #[inline(always)]
+    unsafe fn zero() -> __m256i {
+        unsafe { _mm256_setzero_si256() }
+    }
+
+    #[inline(always)]
+    unsafe fn or_load(self, words: *const u64) -> __m256i {
+        unsafe { _mm256_or_si256(self, _mm256_loadu_si256(words.cast())) }
+    }
+
+    /// Set bits per byte by a nibble table (`vpshufb`), summed in bytes
+    /// over the group (at most 8 vectors of at most 8 bits a byte: no
+    /// overflow), then into the four 64-bit sums (`vpsadbw`).
+    #[inline(always)]
+    unsafe fn add_counts<const G: usize>(sum: __m256i, hits: [__m256i; G]) -> __m256i {
+        unsafe {
+            let nibble_bits = _mm256_setr_epi8(
+                0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2,
+                3, 2, 3, 3, 4,
+            );
+            let low_nibble = _mm256_set1_epi8(0x0f);
+            let mut bytes = _mm256_setzero_si256();
+            for hit in hits {
+                let low = _mm256_and_si256(hit, low_nibble);
+                let high = _mm256_and_si256(_mm256_srli_epi16::<4>(hit), low_nibble);
+                bytes = _mm256_add_epi8(bytes, _mm256_shuffle_epi8(nibble_bits, low));
+                bytes = _mm256_add_epi8(bytes, _mm256_shuffle_epi8(nibble_bits, high));
+            }
+            _mm256_add_epi64(sum, _mm256_sad_epu8(bytes, _mm256_setzero_si256()))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn total(sum: __m256i) -> u64 {
+        unsafe {
+            (_mm256_extract_epi64::<0>(sum)
+                + _mm256_extract_epi64::<1>(sum)
+                + _mm256_extract_epi64::<2>(sum)
+                + _mm256_extract_epi64::<3>(sum)) as u64
+        }
+    }
+
+    /// Four patterns at a time: `vpsllvq` moves bit `b` to their signs,
+    /// `vmovmskpd` gathers the four signs.
+    #[inline(always)]
+    unsafe fn slice(
+        patterns: &[u64],
+        union: u64,
+        row: &[usize; 64],
+        stride: usize,
+        words: &mut [u64],
+    ) {
+        let mut lanes = [[0u64; 4]; 16];
+        for (four, masks) in lanes.iter_mut().zip(patterns.chunks(4)) {
             four[..masks.len()].copy_from_slice(masks);
         }
-        let vectors: [__m256i; 64] = core::array::from_fn(|i| {
-            // SAFETY: `lanes[i]` is 32 readable bytes and `loadu` takes
-            // any alignment; AVX, which it needs, is part of this
-            // function's AVX2.
+        let vectors: [__m256i; 16] = core::array::from_fn(|i| {
+            // SAFETY: `lanes[i]` is 32 readable bytes; `loadu` takes any
+            // alignment.
             unsafe { _mm256_loadu_si256(lanes[i].as_ptr().cast()) }
         });
+        let used = patterns.len().div_ceil(4);
         let mut rest = union;
         while rest != 0 {
             let bit = rest.trailing_zeros();
             rest &= rest - 1;
-            let to_sign = _mm256_set1_epi64x(i64::from(63 - bit));
-            for (word, sixteen) in block[bit as usize % SLICES]
-                .iter_mut()
-                .zip(vectors.chunks_exact(16))
-            {
-                *word = sixteen.iter().enumerate().fold(0u64, |word, (k, &v)| {
-                    let signs =
-                        _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_sllv_epi64(v, to_sign)));
-                    word | (signs as u64) << (4 * k)
-                });
+            let to_sign = unsafe { _mm256_set1_epi64x(i64::from(63 - bit)) };
+            let mut word = 0u64;
+            for (k, &v) in vectors[..used].iter().enumerate() {
+                let signs = unsafe {
+                    _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_sllv_epi64(v, to_sign)))
+                };
+                word |= (signs as u64) << (4 * k);
             }
+            words[row[bit as usize] * stride] |= word;
         }
     }
-    union
-}
-
-/// The pairs of `items` and the sliced patterns `words` that share a bit.
-///
-/// # Safety
-///
-/// The CPU must support AVX2 (and the operating system save ymm state).
-#[target_feature(enable = "avx2")]
-unsafe fn conflicts(items: &[u64], union: u64, blocks: &[[[u64; 4]; SLICES]]) -> u64 {
-    // One slice of a block, 256 bits.
-    let load = |words: &[u64; 4]| {
-        // SAFETY: `words` is a reference to 32 readable bytes, and
-        // `loadu` takes any alignment; AVX is part of this function's AVX2.
-        unsafe { _mm256_loadu_si256(words.as_ptr().cast()) }
-    };
-    // Set bits of every nibble value.
-    let nibble_bits = _mm256_setr_epi8(
-        0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3,
-        3, 4,
-    );
-    let low_nibble = _mm256_set1_epi8(0x0f);
-    let zero = _mm256_setzero_si256();
-    // Set bits per byte of a vector; at most 8 per byte, so four vectors'
-    // counts add up in bytes without overflow.
-    let byte_bits = |v: __m256i| {
-        let low = _mm256_and_si256(v, low_nibble);
-        let high = _mm256_and_si256(_mm256_srli_epi16::<4>(v), low_nibble);
-        _mm256_add_epi8(
-            _mm256_shuffle_epi8(nibble_bits, low),
-            _mm256_shuffle_epi8(nibble_bits, high),
-        )
-    };
-    let mut sums = zero;
-    let mut bits = [0u8; 64];
-    for &item in items {
-        let set = set_bits(item & union, &mut bits);
-        let bits = &bits[..set];
-        // Four blocks at a time: each slice number read once, four ORs.
-        let mut quads = blocks.chunks_exact(4);
-        for quad in &mut quads {
-            let (mut h0, mut h1, mut h2, mut h3) = (zero, zero, zero, zero);
-            for &bit in bits {
-                let slice = usize::from(bit) % SLICES;
-                h0 = _mm256_or_si256(h0, load(&quad[0][slice]));
-                h1 = _mm256_or_si256(h1, load(&quad[1][slice]));
-                h2 = _mm256_or_si256(h2, load(&quad[2][slice]));
-                h3 = _mm256_or_si256(h3, load(&quad[3][slice]));
-            }
-            let per_byte = _mm256_add_epi8(
-                _mm256_add_epi8(byte_bits(h0), byte_bits(h1)),
-                _mm256_add_epi8(byte_bits(h2), byte_bits(h3)),
-            );
-            sums = _mm256_add_epi64(sums, _mm256_sad_epu8(per_byte, zero));
-        }
-        for block in quads.remainder() {
-            let mut hit = zero;
-            for &bit in bits {
-                hit = _mm256_or_si256(hit, load(&block[usize::from(bit) % SLICES]));
-            }
-            sums = _mm256_add_epi64(sums, _mm256_sad_epu8(byte_bits(hit), zero));
-        }
-    }
-    (_mm256_extract_epi64::<0>(sums)
-        + _mm256_extract_epi64::<1>(sums)
-        + _mm256_extract_epi64::<2>(sums)
-        + _mm256_extract_epi64::<3>(sums)) as u64
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernel::join::matcher::{disjoint_pairs_one_by_one, group};
+    use crate::kernel::join::matcher::check_against_the_oracle;
 
     #[test]
     fn the_avx2_matcher_agrees_with_testing_every_pair() {
@@ -220,31 +191,6 @@ mod tests {
             eprintln!("SKIPPED: this CPU lacks AVX2");
             return;
         };
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        let mut matcher = Avx2Matcher::new(cpu);
-        let (mut a, mut b) = (Vec::new(), Vec::new());
-        // Block counts around the four-at-a-time loop's edges.
-        for (items, patterns) in [
-            (0, 5),
-            (3, 0),
-            (1, 1),
-            (7, 255),
-            (9, 256),
-            (5, 1025),
-            (11, 1300),
-        ] {
-            let items: Vec<u64> = (0..items).map(|_| next() & next()).collect();
-            let patterns: Vec<u64> = (0..patterns).map(|_| next() & next() & next()).collect();
-            assert_eq!(
-                matcher.disjoint_pairs(group(&items, &mut a), group(&patterns, &mut b)),
-                disjoint_pairs_one_by_one(&items, &patterns)
-            );
-        }
+        check_against_the_oracle(&mut Avx2Matcher::new(cpu));
     }
 }

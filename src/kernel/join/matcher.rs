@@ -1,31 +1,46 @@
 //! Counting the pairs of two sets of masks that share no bit: the join's
-//! inner loop, where most of its time goes as N grows.
+//! inner loop, where most of its time goes as N grows. Written once,
+//! generic over the width of a vector ([`Lanes`]): `u64` in the portable
+//! kernel, 256 bits with AVX2, 512 with AVX-512.
 //!
-//! The patterns are stored bit-sliced: a block of `L` patterns becomes 64
-//! words of `L` bits, word `b` holding bit `b` of every pattern in the
-//! block. An item is then matched against the whole block at once: OR
-//! together the words of the item's set bits, and lane `j` of the result
-//! is set exactly when pattern `j` shares a bit with the item. Its
-//! popcount is the block's conflicts with the item, for one OR per set bit
-//! of the item (about `n` of them) instead of `L` tests. Lanes past the
-//! last pattern stay 0 in every word, so they never count as conflicts,
-//! and the pairs that share no bit are all pairs less the conflicts.
+//! # Bit-sliced patterns
 //!
-//! Before that, a sieve skips most pairs that would conflict on four *cut*
-//! bits, the top bits of every mask ([`CUT_SHIFT`]; the split puts there
-//! the four crossing diagonals with the most open squares on both sides).
-//! The masks come sorted by their cut bits read as a number, their class.
-//! An item of class `u` can only match patterns of a class `v` with
-//! `u & v == 0`, so it scans only the blocks that hold such classes, runs
-//! of neighbouring blocks at a time ([`sieved`]). A block shared with a
-//! class it cannot match costs nothing wrong: those patterns share a cut
-//! bit with the item, so their lanes count as conflicts. On masks whose
-//! cut bits are set half the time, about (3/4)^4 = 32% of the pairs are
-//! scanned.
+//! The patterns (the larger set) are stored bit-sliced: 64 patterns make a
+//! word of each *slice*, word `w` of slice `b` holding bit `b` of patterns
+//! `64w..64w + 64`. An item is then matched against a whole vector of
+//! patterns at once: OR together the item's slices, and lane `j` of the
+//! result is set exactly when pattern `j` shares a bit with the item. Its
+//! popcount is the vector's conflicts with the item, for one OR per set bit
+//! of the item (about `n` of them) instead of one test per pattern. Lanes
+//! past the last pattern are 0 in every slice, so they never count as
+//! conflicts, and the pairs that share no bit are all pairs less the
+//! conflicts. Only the slices of bits some pattern has are stored: an
+//! item's other bits meet nothing.
+//!
+//! # The sieve
+//!
+//! Before that, a sieve skips most pairs that conflict on four *cut* bits,
+//! the top bits of every mask ([`CUT_SHIFT`]; the split puts there the four
+//! crossing diagonals with the most open squares on both sides). Items and
+//! patterns come filed by their cut bits read as a number, their class. An
+//! item of class `u` can only match patterns of a class `v` with
+//! `u & v == 0`: the items of class `u` are matched against those classes
+//! only, gathered into one run of slices ([`gather`]), about (3/4)^4 = 32%
+//! of the patterns on masks whose cut bits are set half the time. Each
+//! class starts on a word of its own, so a gathered run holds nothing but
+//! the classes it should.
+//!
+//! # The scan
+//!
+//! The run is scanned a group of up to eight vectors at a time, one
+//! accumulator each, every item of the class against the whole group
+//! ([`scan`]): the group (at most 8 vectors of up to 34 slices, 17 KiB
+//! for 512-bit vectors) stays in the L1 cache while the items stream past,
+//! each item's slice offsets worked out once.
 
 use alloc::vec::Vec;
 
-/// Masks sorted by class ([`CUT_SHIFT`]): those of class `c` are
+/// Masks filed by class ([`CUT_SHIFT`]): those of class `c` are
 /// `masks[starts[c]..starts[c + 1]]`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Group<'a> {
@@ -36,6 +51,27 @@ pub(crate) struct Group<'a> {
 impl Group<'_> {
     pub(crate) fn len(&self) -> usize {
         self.masks.len()
+    }
+
+    fn class(&self, class: usize) -> &[u64] {
+        &self.masks[self.starts[class]..self.starts[class + 1]]
+    }
+
+    /// The same masks in `2^cuts` classes, by their top `cuts` cut bits
+    /// (the classes past those empty).
+    fn merged(&self, cuts: usize) -> Group<'_> {
+        let shift = CUTS - cuts;
+        let starts = core::array::from_fn(|class| {
+            if class <= 1 << cuts {
+                self.starts[class << shift]
+            } else {
+                self.masks.len()
+            }
+        });
+        Group {
+            masks: self.masks,
+            starts,
+        }
     }
 }
 
@@ -52,144 +88,340 @@ pub(crate) const CUT_SHIFT: u32 = 64 - CUTS as u32;
 /// Classes of masks by their cut bits.
 pub(crate) const CLASSES: usize = 1 << CUTS;
 
-/// Slices per block, one per bit of a `u64` mask (the join's use at most
-/// 62): a fixed size, so that indexing a block by a bit needs no check.
-pub(crate) const SLICES: usize = 64;
+/// How many cut bits the sieve uses for `items` items: one more each time
+/// the items double from [`ITEMS_PER_CUT`], up to [`CUTS`]. Each cut skips
+/// about a quarter of the pairs left, but splits the items and patterns
+/// into twice as many classes, each scanned on its own: with fewer than
+/// about 200 items to a class the scans' fixed costs outweigh what the cut
+/// saves (measured at N = 15 to 18, BENCHMARKS.md).
+fn sieve_cuts(items: usize) -> usize {
+    ((items / ITEMS_PER_CUT).max(1).ilog2() as usize).min(CUTS)
+}
 
-/// Writes `patterns` bit-sliced into `blocks` (cleared first), `L` to a
-/// block of 64 slices of `L / 64` words each, one set bit at a time.
-/// Returns the union of the patterns: an item's other bits meet no
-/// pattern and need no OR.
-pub(crate) fn slice<const WORDS: usize>(
-    patterns: &[u64],
-    blocks: &mut Vec<[[u64; WORDS]; SLICES]>,
-) -> u64 {
-    let lanes = 64 * WORDS;
-    blocks.clear();
-    blocks.resize(patterns.len().div_ceil(lanes), [[0; WORDS]; SLICES]);
-    let mut union = 0;
-    for (block, group) in blocks.iter_mut().zip(patterns.chunks(lanes)) {
-        for (lane, &pattern) in group.iter().enumerate() {
-            union |= pattern;
-            let (word, bit) = (lane / 64, lane % 64);
+/// See [`sieve_cuts`].
+const ITEMS_PER_CUT: usize = 200;
+
+/// A vector of `WORDS` words of slices: what one OR matches an item
+/// against. The methods are `unsafe`: the CPU must run the instructions of
+/// the type's kernel (its kernel type proves it).
+pub(crate) trait Lanes: Copy {
+    /// `u64` words per vector.
+    const WORDS: usize;
+
+    /// All lanes clear.
+    ///
+    /// # Safety
+    ///
+    /// The CPU runs this type's instructions.
+    unsafe fn zero() -> Self;
+
+    /// `self | *words`, for `WORDS` words from `words`.
+    ///
+    /// # Safety
+    ///
+    /// As for [`Lanes::zero`]; `words` points to `WORDS` readable words.
+    unsafe fn or_load(self, words: *const u64) -> Self;
+
+    /// `sum` plus the set bits of every vector of `hits`, in whatever
+    /// lanes the type keeps its sums (read by [`Lanes::total`]).
+    ///
+    /// # Safety
+    ///
+    /// As for [`Lanes::zero`].
+    unsafe fn add_counts<const G: usize>(sum: Self, hits: [Self; G]) -> Self;
+
+    /// The sum of every lane of a sum made by [`Lanes::add_counts`].
+    ///
+    /// # Safety
+    ///
+    /// As for [`Lanes::zero`].
+    unsafe fn total(sum: Self) -> u64;
+
+    /// Writes `patterns` (at most 64) bit-sliced: bit `b` of pattern `j`
+    /// to bit `j` of `words[row[b] * stride]`, for every bit `b` of
+    /// `union`, which holds every bit of the patterns (the words start
+    /// cleared, or hold the patterns' bits already).
+    ///
+    /// # Safety
+    ///
+    /// As for [`Lanes::zero`]; every `row[b] * stride` for a bit `b` of
+    /// `union` is inside `words`.
+    unsafe fn slice(patterns: &[u64], union: u64, row: &[usize; 64], stride: usize, words: &mut [u64]);
+}
+
+/// The portable vector: one word.
+impl Lanes for u64 {
+    const WORDS: usize = 1;
+
+    unsafe fn zero() -> u64 {
+        0
+    }
+
+    unsafe fn or_load(self, words: *const u64) -> u64 {
+        // SAFETY: the caller gives a readable word.
+        self | unsafe { *words }
+    }
+
+    unsafe fn add_counts<const G: usize>(sum: u64, hits: [u64; G]) -> u64 {
+        hits.iter().fold(sum, |sum, hit| sum + u64::from(hit.count_ones()))
+    }
+
+    unsafe fn total(sum: u64) -> u64 {
+        sum
+    }
+
+    unsafe fn slice(patterns: &[u64], _union: u64, row: &[usize; 64], stride: usize, words: &mut [u64]) {
+        for (lane, &pattern) in patterns.iter().enumerate() {
             let mut rest = pattern;
             while rest != 0 {
-                block[rest.trailing_zeros() as usize % SLICES][word] |= 1 << bit;
+                let bit = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
+                words[row[bit] * stride] |= 1 << lane;
             }
         }
     }
-    union
 }
 
-/// The pairs of `items` and `patterns` that share no bit, through the
-/// sieve: `slice(patterns, blocks)` slices the patterns and returns their
-/// union (as [`slice()`] does); `conflicts(items, union, blocks)` counts the
-/// conflicting pairs of `items` with the bit-sliced patterns of `blocks`,
-/// where `union` has every bit any pattern has.
-pub(crate) fn sieved<const WORDS: usize>(
-    blocks: &mut Vec<[[u64; WORDS]; SLICES]>,
+/// The buffers of a matcher, reused from one row set to the next.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    /// Every pattern bit-sliced: row `r` (the `r`-th bit of the patterns'
+    /// union) at `sliced[r * stride..]`, each class from a word of its own.
+    sliced: Vec<u64>,
+    /// The classes one item class can match, gathered into one run.
+    gathered: Vec<u64>,
+}
+
+/// Words, rounded up to whole groups of up to eight vectors of `L`: what a
+/// run of `words` takes, so that the scan never reads past its slice.
+fn padded<L: Lanes>(words: usize) -> usize {
+    words.next_multiple_of(L::WORDS)
+}
+
+/// The pairs of `items` and `patterns` that share no bit, with vectors of
+/// `L`.
+///
+/// # Safety
+///
+/// The CPU runs `L`'s instructions.
+#[inline(always)]
+pub(crate) unsafe fn disjoint_pairs<L: Lanes>(
     items: Group<'_>,
     patterns: Group<'_>,
-    slice: impl FnOnce(&[u64], &mut Vec<[[u64; WORDS]; SLICES]>) -> u64,
-    mut conflicts: impl FnMut(&[u64], u64, &[[[u64; WORDS]; SLICES]]) -> u64,
+    scratch: &mut Scratch,
 ) -> u64 {
-    let lanes = 64 * WORDS;
-    let union = slice(patterns.masks, blocks);
-    let mut pairs = 0u64;
+    if items.len() == 0 || patterns.len() == 0 {
+        return 0;
+    }
+    let cuts = sieve_cuts(items.len());
+    let (items, patterns) = (items.merged(cuts), patterns.merged(cuts));
+    // Where each class's words start, and the bits each class has.
+    let mut first_word = [0usize; CLASSES + 1];
+    let mut unions = [0u64; CLASSES];
+    for class in 0..CLASSES {
+        let masks = patterns.class(class);
+        unions[class] = masks.iter().fold(0, |union, &m| union | m);
+        first_word[class + 1] = first_word[class] + masks.len().div_ceil(64);
+    }
+    let union = unions.iter().fold(0, |all, &u| all | u);
+    let mut row = [0usize; 64];
+    let mut rows = 0;
+    for (bit, slot) in row.iter_mut().enumerate() {
+        if union >> bit & 1 != 0 {
+            *slot = rows;
+            rows += 1;
+        }
+    }
+    let stride = padded::<L>(first_word[CLASSES]);
+    scratch.sliced.clear();
+    scratch.sliced.resize(rows * stride, 0);
+    for class in 0..CLASSES {
+        for (i, chunk) in patterns.class(class).chunks(64).enumerate() {
+            let word = first_word[class] + i;
+            // SAFETY: the CPU runs `L`'s instructions; every row of a bit
+            // of `union` is below `rows`, so `row[b] * stride + word` is
+            // inside `sliced` (`word < stride`).
+            unsafe { L::slice(chunk, unions[class], &row, stride, &mut scratch.sliced[word..]) };
+        }
+    }
+    let mut pairs = 0;
     for u in 0..CLASSES {
-        let items_u = &items.masks[items.starts[u]..items.starts[u + 1]];
+        let items_u = items.class(u);
         if items_u.is_empty() {
             continue;
         }
-        // Only the blocks that hold patterns of the classes with no cut
-        // bit of u, runs of neighbouring blocks scanned together.
-        let mut scan = |(first, end): (usize, usize)| {
-            let scanned = patterns.len().min(end * lanes) - first * lanes;
-            let conflicting = conflicts(items_u, union, &blocks[first..end]);
-            pairs += items_u.len() as u64 * scanned as u64 - conflicting;
+        // The classes with patterns that items of class u can match.
+        let (mut matched, mut count) = ([0usize; CLASSES], 0);
+        for v in (0..CLASSES).filter(|&v| v & u == 0 && !patterns.class(v).is_empty()) {
+            matched[count] = v;
+            count += 1;
+        }
+        let matched = &matched[..count];
+        let scanned: usize = matched.iter().map(|&v| patterns.class(v).len()).sum();
+        if scanned == 0 {
+            continue;
+        }
+        let reach = matched.iter().fold(0, |all, &v| all | unions[v]);
+        let every_class = (0..CLASSES).all(|v| v & u == 0 || patterns.class(v).is_empty());
+        let (run, run_stride, run_words, run_row) = if every_class {
+            (&scratch.sliced[..], stride, first_word[CLASSES], row)
+        } else {
+            let (words, gathered_row) = gather(
+                &scratch.sliced,
+                stride,
+                &row,
+                &first_word,
+                matched,
+                reach,
+                &mut scratch.gathered,
+                padded::<L>,
+            );
+            (&scratch.gathered[..], padded::<L>(words), words, gathered_row)
         };
-        let mut run: Option<(usize, usize)> = None;
-        for v in (0..CLASSES).filter(|v| v & u == 0) {
-            let (start, end) = (patterns.starts[v], patterns.starts[v + 1]);
-            if start == end {
-                continue;
-            }
-            let blocks = (start / lanes, end.div_ceil(lanes));
-            run = match run {
-                Some((first, last)) if blocks.0 <= last => Some((first, last.max(blocks.1))),
-                Some(done) => {
-                    scan(done);
-                    Some(blocks)
-                }
-                None => Some(blocks),
-            };
+        // Each bit's row, as an offset from the run's start.
+        let mut offset = [0u32; 64];
+        for (bit, slot) in offset.iter_mut().enumerate() {
+            *slot = (run_row[bit] * run_stride) as u32;
         }
-        if let Some(done) = run {
-            scan(done);
-        }
+        let vectors = run_words.div_ceil(L::WORDS);
+        // SAFETY: the CPU runs `L`'s instructions; every bit of `reach`
+        // has a row of the run, which holds `vectors` whole vectors.
+        let conflicts = unsafe { scan::<L>(run.as_ptr(), vectors, items_u, reach, &offset) };
+        pairs += items_u.len() as u64 * scanned as u64 - conflicts;
     }
     pairs
 }
 
-/// The positions of the set bits of `mask`, lowest first, into `bits`;
-/// returns how many.
-#[inline]
-pub(crate) fn set_bits(mask: u64, bits: &mut [u8; 64]) -> usize {
-    let mut count = 0;
-    let mut rest = mask;
+/// Gathers the slices of the classes `matched` (ascending) of `sliced`
+/// into `out`: only the rows of the bits of `reach`, each row the classes'
+/// words one after another. Returns the words per row and each bit's row
+/// in `out`, whose rows are `stride_of(words)` apart.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn gather(
+    sliced: &[u64],
+    stride: usize,
+    row: &[usize; 64],
+    first_word: &[usize; CLASSES + 1],
+    matched: &[usize],
+    reach: u64,
+    out: &mut Vec<u64>,
+    stride_of: fn(usize) -> usize,
+) -> (usize, [usize; 64]) {
+    let words: usize = matched
+        .iter()
+        .map(|&v| first_word[v + 1] - first_word[v])
+        .sum();
+    let out_stride = stride_of(words);
+    let mut out_row = [0usize; 64];
+    out.clear();
+    out.resize(reach.count_ones() as usize * out_stride, 0);
+    let mut rest = reach;
+    let mut at = 0;
     while rest != 0 {
-        bits[count] = rest.trailing_zeros() as u8;
-        count += 1;
+        let bit = rest.trailing_zeros() as usize;
         rest &= rest - 1;
+        out_row[bit] = at;
+        let source = &sliced[row[bit] * stride..][..stride];
+        let target = &mut out[at * out_stride..][..out_stride];
+        let mut next = 0;
+        for &v in matched {
+            let class_words = &source[first_word[v]..first_word[v + 1]];
+            target[next..next + class_words.len()].copy_from_slice(class_words);
+            next += class_words.len();
+        }
+        at += 1;
     }
-    count
+    (words, out_row)
 }
 
-/// The portable matcher: 64 patterns to a block, one `u64` per slice.
+/// The conflicts of every item with `vectors` vectors of the rows at
+/// `base`: the OR of the rows of the item's bits in `reach` (bit `b`'s row
+/// at `offset[b]` words from `base`), a group of eight vectors at a time,
+/// and the rest in one group of their own.
+///
+/// # Safety
+///
+/// The CPU runs `L`'s instructions; for every bit `b` of `reach`,
+/// `base + offset[b]` is followed by `vectors * L::WORDS` readable words.
+#[inline(always)]
+unsafe fn scan<L: Lanes>(
+    base: *const u64,
+    vectors: usize,
+    items: &[u64],
+    reach: u64,
+    offset: &[u32; 64],
+) -> u64 {
+    // SAFETY (all calls below): the groups cover vectors `first..vectors`
+    // and no more.
+    unsafe {
+        let mut sum = L::zero();
+        let mut first = 0;
+        while vectors - first >= 8 {
+            sum = scan_group::<L, 8>(base, first, items, reach, offset, sum);
+            first += 8;
+        }
+        sum = match vectors - first {
+            0 => sum,
+            1 => scan_group::<L, 1>(base, first, items, reach, offset, sum),
+            2 => scan_group::<L, 2>(base, first, items, reach, offset, sum),
+            3 => scan_group::<L, 3>(base, first, items, reach, offset, sum),
+            4 => scan_group::<L, 4>(base, first, items, reach, offset, sum),
+            5 => scan_group::<L, 5>(base, first, items, reach, offset, sum),
+            6 => scan_group::<L, 6>(base, first, items, reach, offset, sum),
+            _ => scan_group::<L, 7>(base, first, items, reach, offset, sum),
+        };
+        L::total(sum)
+    }
+}
+
+/// `sum` plus the conflicts of every item with vectors `first..first + G`.
+///
+/// # Safety
+///
+/// As for [`scan`], for those vectors.
+#[inline(always)]
+unsafe fn scan_group<L: Lanes, const G: usize>(
+    base: *const u64,
+    first: usize,
+    items: &[u64],
+    reach: u64,
+    offset: &[u32; 64],
+    mut sum: L,
+) -> L {
+    // SAFETY: the caller's, and the CPU runs `L`'s instructions.
+    unsafe {
+        let base = base.add(first * L::WORDS);
+        for &item in items {
+            let mut hits = [L::zero(); G];
+            let mut rest = item & reach;
+            while rest != 0 {
+                let row = base.add(*offset.get_unchecked(rest.trailing_zeros() as usize) as usize);
+                rest &= rest - 1;
+                for (g, hit) in hits.iter_mut().enumerate() {
+                    *hit = hit.or_load(row.add(g * L::WORDS));
+                }
+            }
+            sum = L::add_counts(sum, hits);
+        }
+        sum
+    }
+}
+
+/// The portable matcher: 64 patterns to a vector.
 #[derive(Default)]
 pub(crate) struct Portable {
-    blocks: Vec<[[u64; 1]; SLICES]>,
+    scratch: Scratch,
 }
 
 impl Matcher for Portable {
     fn disjoint_pairs(&mut self, items: Group<'_>, patterns: Group<'_>) -> u64 {
-        sieved(&mut self.blocks, items, patterns, slice, conflicts)
+        // SAFETY: `u64`'s instructions run on every CPU.
+        unsafe { disjoint_pairs::<u64>(items, patterns, &mut self.scratch) }
     }
 }
 
-/// The pairs of `items` and the sliced patterns of `blocks` that share a
-/// bit, 64 patterns per `u64`.
-fn conflicts(items: &[u64], union: u64, blocks: &[[[u64; 1]; SLICES]]) -> u64 {
-    let mut conflicts = 0u64;
-    let mut bits = [0u8; 64];
-    for &item in items {
-        let set = set_bits(item & union, &mut bits);
-        let bits = &bits[..set];
-        // Four blocks at a time: each slice number read once, four ORs.
-        let mut quads = blocks.chunks_exact(4);
-        for quad in &mut quads {
-            let mut hits = [0u64; 4];
-            for &bit in bits {
-                let slice = usize::from(bit) % SLICES;
-                for (hit, block) in hits.iter_mut().zip(quad) {
-                    *hit |= block[slice][0];
-                }
-            }
-            conflicts += hits.iter().map(|h| u64::from(h.count_ones())).sum::<u64>();
-        }
-        for block in quads.remainder() {
-            let mut hit = 0u64;
-            for &bit in bits {
-                hit |= block[usize::from(bit) % SLICES][0];
-            }
-            conflicts += u64::from(hit.count_ones());
-        }
-    }
-    conflicts
-}
-
-/// `masks` sorted by class into `sorted`, as a [`Group`].
+/// `masks` filed by class into `sorted`, as a [`Group`].
 #[cfg(test)]
 pub(crate) fn group(masks: &[u64], sorted: &mut Vec<u64>) -> Group<'static> {
     sorted.clear();
@@ -218,4 +450,45 @@ pub(crate) fn disjoint_pairs_one_by_one(items: &[u64], patterns: &[u64]) -> u64 
         pairs += patterns.iter().filter(|&&p| p & item == 0).count() as u64;
     }
     pairs
+}
+
+/// Random masks and the oracle, for every matcher's test.
+#[cfg(test)]
+pub(crate) fn check_against_the_oracle(matcher: &mut impl Matcher) {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    // Sizes around the edges of words, vectors and groups of vectors.
+    for (items, patterns) in [
+        (0, 5),
+        (3, 0),
+        (1, 1),
+        (7, 63),
+        (9, 64),
+        (5, 65),
+        (40, 300),
+        (7, 255),
+        (9, 256),
+        (7, 511),
+        (9, 512),
+        (5, 1025),
+        (11, 2600),
+        (13, 4100),
+        (6, 7700),
+    ] {
+        let items: Vec<u64> = (0..items).map(|_| next() & next()).collect();
+        let patterns: Vec<u64> = (0..patterns).map(|_| next() & next() & next()).collect();
+        assert_eq!(
+            matcher.disjoint_pairs(group(&items, &mut a), group(&patterns, &mut b)),
+            disjoint_pairs_one_by_one(&items, &patterns),
+            "{} items, {} patterns",
+            items.len(),
+            patterns.len()
+        );
+    }
 }

@@ -31,17 +31,23 @@
 
 pub(crate) mod halves;
 pub(crate) mod matcher;
+pub(crate) mod quarters;
+pub(crate) mod split;
 
 #[cfg(simd_kernels)]
 pub mod avx2;
+#[cfg(simd_kernels)]
+pub mod avx512;
 
 use alloc::vec::Vec;
 use core::ops::ControlFlow;
 
 use crate::kernel::{Kernel, Solver, Visit};
 use crate::{Count, Error};
-use halves::{Chunk, Side, Split, orbit};
-use matcher::{CLASSES, CUT_SHIFT, Group, Matcher};
+use halves::Filed;
+use matcher::Matcher;
+use quarters::Quarters;
+use split::{Chunk, Side, Split};
 
 /// The `join` kernel: the join with the portable matcher, any target.
 #[derive(Clone, Copy, Debug, Default)]
@@ -84,115 +90,55 @@ impl Solver for Join {
     }
 }
 
-/// How many free rows (from the outside in) a chunk decides: two fewer
-/// than half up to N = 17, one more for each N past 17. Measured under
-/// callgrind at N = 15 and 16, and in time at N = 17, two fewer than half
-/// is 2% to 12% faster than half: fewer chunks decide more of their rows
-/// in the column search, where the search is cheapest. Past N = 17 each
-/// row more halves a chunk's half-boards, which a chunk holds in memory
-/// (the half-boards grow about 4.3 times per N), and its row sets fit a
-/// bucket array of `16 * 2^(rows - len)` entries.
+/// How many free rows (from the outside in) a chunk decides: enough for
+/// a few hundred chunks per split from N = 14, the unit of work a thread
+/// takes.
 pub(crate) fn chunk_len(split: &Split) -> usize {
-    (split.rows / 2).saturating_sub(2) + split.n.saturating_sub(17)
+    (split.rows / 2).saturating_sub(2)
 }
 
-/// Buffers reused from one chunk to the next.
+/// Buffers reused from one row set to the next.
 #[derive(Default)]
 pub(crate) struct Scratch {
-    found: Vec<(u32, u64)>,
     west: Filed,
     east: Filed,
 }
 
-/// Half-boards filed by key and, within a key, by class (see
-/// [`matcher::CUT_SHIFT`]): those of key `k` and class `c` are
-/// `masks[starts[8k + c]..starts[8k + c + 1]]`.
-#[derive(Default)]
-struct Filed {
-    starts: Vec<u32>,
-    masks: Vec<u64>,
-}
-
-impl Filed {
-    /// Files `found` by key and class (a counting sort), keys below `keys`.
-    fn file(&mut self, found: &[(u32, u64)], keys: usize) {
-        let bucket = |key: u32, mask: u64| key as usize * CLASSES + (mask >> CUT_SHIFT) as usize;
-        let buckets = keys * CLASSES;
-        self.starts.clear();
-        self.starts.resize(buckets + 1, 0);
-        for &(key, mask) in found {
-            self.starts[bucket(key, mask) + 1] += 1;
-        }
-        for b in 0..buckets {
-            self.starts[b + 1] += self.starts[b];
-        }
-        self.masks.clear();
-        self.masks.resize(found.len(), 0);
-        // `starts[b]` walks through bucket b's places, ending where bucket
-        // b + 1 begins; shifted back below.
-        for &(key, mask) in found {
-            let at = &mut self.starts[bucket(key, mask)];
-            self.masks[*at as usize] = mask;
-            *at += 1;
-        }
-        for b in (1..=buckets).rev() {
-            self.starts[b] = self.starts[b - 1];
-        }
-        self.starts[0] = 0;
-    }
-
-    /// The half-boards of `key`, by class.
-    fn get(&self, key: usize) -> Group<'_> {
-        let first = self.starts[key * CLASSES] as usize;
-        let starts = core::array::from_fn(|c| self.starts[key * CLASSES + c] as usize - first);
-        let end = self.starts[(key + 1) * CLASSES] as usize;
-        Group {
-            masks: &self.masks[first..end],
-            starts,
-        }
-    }
-}
-
 /// The solutions of the row sets of `chunk`, and of those they stand for
-/// ([`halves::orbit`]).
+/// ([`split::orbit`]).
 pub(crate) fn count_chunk(
     split: &Split,
+    quarters: &Quarters,
     chunk: &Chunk,
     matcher: &mut impl Matcher,
     scratch: &mut Scratch,
 ) -> Count {
-    let keys = 1usize << (split.rows - chunk.len);
-    for (side, filed) in [
-        (Side::West, &mut scratch.west),
-        (Side::East, &mut scratch.east),
-    ] {
-        scratch.found.clear();
-        split.halves(side, chunk, &mut scratch.found);
-        filed.file(&scratch.found, keys);
-    }
     let mut total: Count = 0;
-    for key in 0..keys {
-        let (west, east) = (scratch.west.get(key), scratch.east.get(key));
-        if west.len() == 0 || east.len() == 0 {
-            continue;
+    chunk.for_each_row_set(split, |rows, images| {
+        scratch.west.fill(quarters, Side::West, rows);
+        if scratch.west.len() == 0 {
+            return;
         }
-        // The larger set is sliced: fewer lanes of its last block are empty.
+        scratch
+            .east
+            .fill(quarters, Side::East, split.side_rows(Side::East, rows));
+        let (west, east) = (scratch.west.group(), scratch.east.group());
+        // The larger set is sliced: fewer lanes of its last vector are empty.
         let (items, patterns) = if west.len() <= east.len() {
             (west, east)
         } else {
             (east, west)
         };
-        let images = orbit(split, chunk.rows(split, key as u32));
-        debug_assert!(images > 0);
         total += Count::from(images) * Count::from(matcher.disjoint_pairs(items, patterns));
-    }
+    });
     total
 }
 
 /// The number of solutions on an `n`x`n` board, `n` up to 32, on
-/// `threads` threads, each with its own matcher from `matcher`: every
-/// split's chunks, made two choices finer than on one thread so that there
-/// are enough to share, handed out in turn from a shared cursor.
+/// `threads` threads, each with its own matcher from `matcher`: each
+/// split's quarters built once and shared, its chunks (made two choices
+/// finer than on one thread, so that there are enough to share) handed
+/// out in turn from a shared cursor.
 #[cfg(feature = "std")]
 pub(crate) fn count_on_threads<M: Matcher>(
     n: usize,
@@ -203,38 +149,35 @@ pub(crate) fn count_on_threads<M: Matcher>(
     if threads <= 1 {
         return count(n, &mut matcher());
     }
-    let splits = Split::all(n);
-    let work: Vec<(&Split, Chunk)> = splits
-        .iter()
-        .flat_map(|split| {
-            Chunk::all(split, chunk_len(split) + 2)
+    let mut total: Count = 0;
+    for split in Split::all(n) {
+        let quarters = Quarters::new(&split);
+        let chunks = Chunk::all(&split, chunk_len(&split) + 2);
+        let next = AtomicUsize::new(0);
+        let worker = || {
+            let (mut matcher, mut scratch) = (matcher(), Scratch::default());
+            let mut total: Count = 0;
+            // Relaxed: the cursor only hands out positions; the chunks
+            // were written before the threads started.
+            while let Some(chunk) = chunks.get(next.fetch_add(1, Ordering::Relaxed)) {
+                total += count_chunk(&split, &quarters, chunk, &mut matcher, &mut scratch);
+            }
+            total
+        };
+        total += std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads.min(chunks.len()))
+                .map(|_| scope.spawn(worker))
+                .collect();
+            workers
                 .into_iter()
-                .map(move |chunk| (split, chunk))
-        })
-        .collect();
-    let next = AtomicUsize::new(0);
-    let worker = || {
-        let (mut matcher, mut scratch) = (matcher(), Scratch::default());
-        let mut total: Count = 0;
-        // Relaxed: the cursor only hands out positions; the work list was
-        // written before the threads started.
-        while let Some((split, chunk)) = work.get(next.fetch_add(1, Ordering::Relaxed)) {
-            total += count_chunk(split, chunk, &mut matcher, &mut scratch);
-        }
-        total
-    };
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads.min(work.len()))
-            .map(|_| scope.spawn(worker))
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| {
-                w.join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .sum()
-    })
+                .map(|w| {
+                    w.join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                })
+                .sum::<Count>()
+        });
+    }
+    total
 }
 
 /// The number of solutions on an `n`x`n` board, `n` up to 32.
@@ -242,8 +185,9 @@ pub(crate) fn count(n: usize, matcher: &mut impl Matcher) -> Count {
     let mut scratch = Scratch::default();
     let mut total = 0;
     for split in Split::all(n) {
+        let quarters = Quarters::new(&split);
         for chunk in Chunk::all(&split, chunk_len(&split)) {
-            total += count_chunk(&split, &chunk, matcher, &mut scratch);
+            total += count_chunk(&split, &quarters, &chunk, matcher, &mut scratch);
         }
     }
     total
@@ -266,7 +210,7 @@ mod tests {
         };
         let complement = split.free_rows & !rows;
         let mut images = vec![rows, complement];
-        if split.images == halves::Images::FlipAndMirror {
+        if split.images == split::Images::FlipAndMirror {
             images.extend([flip(rows), flip(complement)]);
         }
         images.into_iter().min().unwrap()
@@ -318,9 +262,10 @@ mod tests {
                 expected[chunk] += 1;
             }
             let mut scratch = Scratch::default();
+            let quarters: Vec<Quarters> = splits.iter().map(Quarters::new).collect();
             for (&(s, chunk), &want) in chunks.iter().zip(&expected) {
                 let mut matcher = matcher::Portable::default();
-                let got = count_chunk(&splits[s], &chunk, &mut matcher, &mut scratch);
+                let got = count_chunk(&splits[s], &quarters[s], &chunk, &mut matcher, &mut scratch);
                 assert_eq!(got, want, "n = {n}, middle row {s}, chunk {chunk:?}");
             }
         }
@@ -328,25 +273,6 @@ mod tests {
 
     #[test]
     fn the_portable_matcher_agrees_with_testing_every_pair() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        let mut matcher = matcher::Portable::default();
-        let (mut a, mut b) = (Vec::new(), Vec::new());
-        for (items, patterns) in [(0, 5), (3, 0), (1, 1), (7, 63), (9, 64), (5, 65), (40, 300)] {
-            let items: Vec<u64> = (0..items).map(|_| next() & next()).collect();
-            let patterns: Vec<u64> = (0..patterns).map(|_| next() & next()).collect();
-            assert_eq!(
-                matcher.disjoint_pairs(
-                    matcher::group(&items, &mut a),
-                    matcher::group(&patterns, &mut b)
-                ),
-                matcher::disjoint_pairs_one_by_one(&items, &patterns)
-            );
-        }
+        matcher::check_against_the_oracle(&mut matcher::Portable::default());
     }
 }

@@ -1,0 +1,304 @@
+//! The quarter-boards: every way to place queens in one quarter of a split
+//! board, at most one per row and column, none attacking another, filed by
+//! the rows and columns they take.
+//!
+//! [`Split::line`] cuts each half into a north and a south quarter. A
+//! half-board is a north quarter-board and a south one of the same half
+//! on complementary columns whose queens share no inner diagonal
+//! (`halves.rs`), so every half-board of every row set is a pair of
+//! quarter-boards found here once per split: the search of a quarter is
+//! small (its rows and columns are about half the board's), and its
+//! results are reused by every row set that shares the quarter's rows.
+//!
+//! A quarter-board is kept as its inner bits (the diagonals it could share
+//! with the other quarter of its half) and its crossing bits (those it
+//! could share with the other half). Both are read by a join for every
+//! row set, so they are stored as two flat arrays, filed by a dense index
+//! of (rows taken, columns taken).
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::split::{Side, Split};
+
+/// North or south of [`Split::line`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Half {
+    North,
+    South,
+}
+
+/// The quarter-boards of one quarter.
+pub(crate) struct Quarter {
+    /// The quarter's free rows (a board row set).
+    rows: u32,
+    /// Its first column and width.
+    first: usize,
+    width: usize,
+    /// Quarter-boards filed by `index(rows, columns)`: those of index `i`
+    /// are `inner[starts[i]..starts[i + 1]]` (and `crossing`'s likewise).
+    starts: Vec<u32>,
+    pub(crate) inner: Vec<u32>,
+    pub(crate) crossing: Vec<u64>,
+    /// For each compact row set, the compact column sets that have
+    /// quarter-boards: `present[present_starts[s]..present_starts[s + 1]]`.
+    present_starts: Vec<u32>,
+    present: Vec<u32>,
+}
+
+impl Quarter {
+    /// Every quarter-board of `side`'s `half` of `split`.
+    pub(crate) fn new(split: &Split, side: Side, half: Half) -> Quarter {
+        let (first, end) = split.columns(side);
+        let band = match half {
+            Half::North => all_below(split.line),
+            Half::South => !all_below(split.line),
+        };
+        let rows = split.free_rows & band;
+        let mut quarter = Quarter {
+            rows,
+            first,
+            width: end - first,
+            starts: Vec::new(),
+            inner: Vec::new(),
+            crossing: Vec::new(),
+            present_starts: Vec::new(),
+            present: Vec::new(),
+        };
+        let keys = 1usize << (rows.count_ones() as usize + quarter.width);
+        // First the sizes of every (rows, columns), then the places.
+        let mut starts = vec![0u32; keys + 1];
+        quarter.search(split, |key, _, _| starts[key + 1] += 1);
+        for key in 0..keys {
+            starts[key + 1] += starts[key];
+        }
+        let total = starts[keys] as usize;
+        let (mut inner, mut crossing) = (vec![0u32; total], vec![0u64; total]);
+        let mut next = starts.clone();
+        quarter.search(split, |key, i, c| {
+            let at = next[key] as usize;
+            inner[at] = i;
+            crossing[at] = c;
+            next[key] += 1;
+        });
+        let row_sets = 1usize << rows.count_ones();
+        let mut present_starts = vec![0u32; row_sets + 1];
+        let mut present = Vec::new();
+        for set in 0..row_sets {
+            for columns in 0..1usize << quarter.width {
+                let key = set << quarter.width | columns;
+                if starts[key] != starts[key + 1] {
+                    present.push(columns as u32);
+                }
+            }
+            present_starts[set + 1] = present.len() as u32;
+        }
+        quarter.starts = starts;
+        quarter.inner = inner;
+        quarter.crossing = crossing;
+        quarter.present_starts = present_starts;
+        quarter.present = present;
+        quarter
+    }
+
+    /// How many quarter-boards it holds.
+    pub(crate) fn len(&self) -> usize {
+        self.inner.len()
+    }
+
+    /// The bytes it holds.
+    pub(crate) fn bytes(&self) -> usize {
+        4 * (self.starts.len() + self.inner.len() + self.present.len() + self.present_starts.len())
+            + 8 * self.crossing.len()
+    }
+
+    /// The quarter's part of board row set `rows`, as a compact row set
+    /// (bit `i` for its `i`-th free row).
+    pub(crate) fn compact(&self, rows: u32) -> usize {
+        let (mut compact, mut free, mut bit) = (0, self.rows, 0);
+        while free != 0 {
+            let row = free.trailing_zeros();
+            compact |= ((rows >> row & 1) as usize) << bit;
+            free &= free - 1;
+            bit += 1;
+        }
+        compact
+    }
+
+    /// Every compact column set with quarter-boards on compact row set
+    /// `set`.
+    pub(crate) fn columns_of(&self, set: usize) -> &[u32] {
+        &self.present[self.present_starts[set] as usize..self.present_starts[set + 1] as usize]
+    }
+
+    /// The places of the quarter-boards on compact rows `set` and columns
+    /// `columns`.
+    pub(crate) fn range(&self, set: usize, columns: u32) -> core::ops::Range<usize> {
+        let key = set << self.width | columns as usize;
+        self.starts[key] as usize..self.starts[key + 1] as usize
+    }
+
+    /// Every compact column set of the quarter's half.
+    pub(crate) fn all_columns(&self) -> u32 {
+        (1u32 << self.width) - 1
+    }
+
+    /// Calls `found(key, inner, crossing)` for every quarter-board: a
+    /// search row by row down the quarter, each row left empty or given a
+    /// queen on a square no queen above attacks and the middle queen
+    /// leaves open.
+    fn search(&self, split: &Split, mut found: impl FnMut(usize, u32, u64)) {
+        let rows: Vec<usize> = (0..split.n).filter(|&r| self.rows >> r & 1 != 0).collect();
+        self.place(split, &rows, 0, Placed::default(), &mut found);
+    }
+
+    fn place(
+        &self,
+        split: &Split,
+        rows: &[usize],
+        at: usize,
+        placed: Placed,
+        found: &mut impl FnMut(usize, u32, u64),
+    ) {
+        if at == rows.len() {
+            let key = (placed.set as usize) << self.width | placed.columns as usize;
+            found(key, placed.inner, placed.crossing);
+            return;
+        }
+        self.place(split, rows, at + 1, placed, found);
+        let row = rows[at];
+        for column in 0..self.width {
+            let board_column = self.first + column;
+            let falling = 1u64 << (row + self.width - column);
+            let rising = 1u64 << (row + column);
+            if placed.columns >> column & 1 != 0
+                || placed.falling & falling != 0
+                || placed.rising & rising != 0
+                || split.open[board_column] >> row & 1 == 0
+            {
+                continue;
+            }
+            let next = Placed {
+                set: placed.set | 1 << at,
+                columns: placed.columns | 1 << column,
+                falling: placed.falling | falling,
+                rising: placed.rising | rising,
+                inner: placed.inner | split.inner[row][board_column],
+                crossing: placed.crossing | split.crossing[row][board_column],
+            };
+            self.place(split, rows, at + 1, next, found);
+        }
+    }
+}
+
+/// The queens of a quarter placed so far.
+#[derive(Clone, Copy, Default)]
+struct Placed {
+    /// Compact rows taken.
+    set: u32,
+    /// Compact columns taken.
+    columns: u32,
+    /// Diagonals taken: `row - column + width`, `row + column`.
+    falling: u64,
+    rising: u64,
+    inner: u32,
+    crossing: u64,
+}
+
+/// Rows `0..line`.
+fn all_below(line: usize) -> u32 {
+    if line >= 32 { u32::MAX } else { (1u32 << line) - 1 }
+}
+
+/// The four quarters of a split, built once and shared by every row set
+/// (and every thread) of the split.
+pub(crate) struct Quarters {
+    pub(crate) north_west: Quarter,
+    pub(crate) south_west: Quarter,
+    pub(crate) north_east: Quarter,
+    pub(crate) south_east: Quarter,
+}
+
+impl Quarters {
+    pub(crate) fn new(split: &Split) -> Quarters {
+        Quarters {
+            north_west: Quarter::new(split, Side::West, Half::North),
+            south_west: Quarter::new(split, Side::West, Half::South),
+            north_east: Quarter::new(split, Side::East, Half::North),
+            south_east: Quarter::new(split, Side::East, Half::South),
+        }
+    }
+
+    /// The north and south quarters of `side`.
+    pub(crate) fn of(&self, side: Side) -> (&Quarter, &Quarter) {
+        match side {
+            Side::West => (&self.north_west, &self.south_west),
+            Side::East => (&self.north_east, &self.south_east),
+        }
+    }
+
+    /// The bytes they hold.
+    pub(crate) fn bytes(&self) -> usize {
+        [
+            &self.north_west,
+            &self.south_west,
+            &self.north_east,
+            &self.south_east,
+        ]
+        .iter()
+        .map(|q| q.bytes())
+        .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every quarter holds every placement of non-attacking queens on its
+    /// rows and columns (any number of them, on open squares) once: as many
+    /// as trying every choice of one column or none per row finds.
+    #[test]
+    fn a_quarter_holds_every_placement_once() {
+        for n in [4, 6, 8, 9, 10] {
+            for split in Split::all(n) {
+                for side in Side::BOTH {
+                    for half in [Half::North, Half::South] {
+                        let quarter = Quarter::new(&split, side, half);
+                        let rows: Vec<usize> =
+                            (0..n).filter(|&r| quarter.rows >> r & 1 != 0).collect();
+                        let expected = brute_force(&split, &rows, quarter.first, quarter.width);
+                        assert_eq!(quarter.len(), expected, "n = {n}, {side:?} {half:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Placements of non-attacking queens on `rows` x `first..first + width`,
+    /// on squares the split leaves open, by trying every subset of squares
+    /// with one queen per row at most.
+    fn brute_force(split: &Split, rows: &[usize], first: usize, width: usize) -> usize {
+        let mut count = 0;
+        // Each row: no queen (width) or a column.
+        let choices = (width + 1).pow(rows.len() as u32);
+        for mut code in 0..choices {
+            let mut queens = Vec::new();
+            for &row in rows {
+                let c = code % (width + 1);
+                code /= width + 1;
+                if c < width {
+                    queens.push((row, first + c));
+                }
+            }
+            let ok = queens.iter().all(|&(r, c)| split.open[c] >> r & 1 != 0)
+                && queens.iter().enumerate().all(|(i, &(r1, c1))| {
+                    queens[i + 1..]
+                        .iter()
+                        .all(|&(r2, c2)| c1 != c2 && r1.abs_diff(r2) != c1.abs_diff(c2))
+                });
+            count += usize::from(ok);
+        }
+        count
+    }
+}

@@ -1,0 +1,590 @@
+//! How the join cuts a board: the two halves, the rows they share out, the
+//! diagonals that join them, and which row sets count the same.
+//!
+//! A [`Split`] is one way to cut the board: for even `n`, the west half is
+//! columns `0..n/2` and the east half the rest; for odd `n`, the middle
+//! column's queen is placed first, in row `q`, and the halves are the
+//! columns on either side of it, on the rows and squares it leaves free.
+//! The row set `R` of the west half decides the east's: every other free
+//! row. A horizontal line ([`Split::line`]) cuts each half again into a
+//! north and a south quarter, which is how the half-boards are built
+//! (`quarters.rs`, `halves.rs`).
+//!
+//! Rows are decided from the outside in (0, n-1, 1, n-2, ...). That order
+//! lets a chunk of row sets ([`Chunk`]) be named by its first choices, and
+//! tell early whether all its row sets are the smallest of their class
+//! ([`Order`]).
+
+use alloc::vec::Vec;
+
+use super::matcher::{CUT_SHIFT, CUTS};
+use crate::MAX_N;
+
+/// West or east.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Side {
+    /// The west columns: a queen in every row of `R`.
+    West,
+    /// The east columns: a queen in every free row not in `R`.
+    East,
+}
+
+impl Side {
+    pub(crate) const BOTH: [Side; 2] = [Side::West, Side::East];
+}
+
+/// Which images of a row set count the same as it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Images {
+    /// The flip top to bottom (`flip(R)`), the mirror left to right (the
+    /// east's rows, `!R`) and both: for even `n`, and for odd `n` with the
+    /// middle queen in the centre, which both leave in place.
+    FlipAndMirror,
+    /// The mirror only: odd `n` with the middle queen in row `q` above the
+    /// centre. The flip maps the split to the one of row `n - 1 - q`,
+    /// which is not counted, so every row set stands for twice as many.
+    Mirror,
+}
+
+/// One way to cut an `n`x`n` board into halves, and the diagonal bits of
+/// every square, built once per count (per middle row for odd `n`).
+///
+/// A west and an east queen can only meet on a diagonal that crosses the
+/// line between the halves (for odd `n`, the middle column): those
+/// diagonals are the *crossing* bits, the falling ones (`r - c` constant)
+/// first, then the rising ones (`r + c`), at most 62 in all, four of them
+/// moved to the top as the matcher's cut bits. A queen on a diagonal that
+/// does not cross adds no bit: nothing on the other side can meet it there.
+///
+/// Likewise a north and a south queen of one half can only meet on a
+/// diagonal that crosses [`Split::line`] inside that half: those are the
+/// *inner* bits of the half, falling ones first, `2 (w - 1)` for a half of
+/// `w` columns (at most 30).
+pub(crate) struct Split {
+    pub(crate) n: usize,
+    /// Columns of the west half: `0..west`.
+    pub(crate) west: usize,
+    /// First column of the east half: `west`, or `west + 1` past the
+    /// middle column.
+    pub(crate) east: usize,
+    /// The middle queen's row, for odd `n`.
+    pub(crate) middle: Option<usize>,
+    pub(crate) images: Images,
+    /// The rows either half may use: all but the middle queen's.
+    pub(crate) free_rows: u32,
+    /// The first row of the south quarters: as many free rows above it as
+    /// below (one more below for an odd number).
+    pub(crate) line: usize,
+    /// `open[column]`: the rows of the column the middle queen does not
+    /// attack.
+    pub(crate) open: [u32; MAX_N],
+    /// `crossing[row][column]`: the square's crossing bits.
+    pub(crate) crossing: [[u64; MAX_N]; MAX_N],
+    /// `inner[row][column]`: the square's inner bits, in its own half.
+    pub(crate) inner: [[u32; MAX_N]; MAX_N],
+    /// The free rows from the outside in.
+    order: [u8; MAX_N],
+    /// How many rows are free (and decided).
+    pub(crate) rows: usize,
+}
+
+impl Split {
+    /// Every split of an `n`x`n` board (`n` up to 32): the one of even `n`,
+    /// or one per middle row from the top down to the centre for odd `n`.
+    pub(crate) fn all(n: usize) -> Vec<Split> {
+        debug_assert!(n <= MAX_N);
+        if n.is_multiple_of(2) {
+            alloc::vec![Split::new(n, None)]
+        } else {
+            (0..=n / 2).map(|q| Split::new(n, Some(q))).collect()
+        }
+    }
+
+    /// How many splits [`Split::all`] makes for `n`.
+    pub(crate) fn count(n: usize) -> usize {
+        if n.is_multiple_of(2) { 1 } else { n / 2 + 1 }
+    }
+
+    /// Split number `index` of [`Split::all`]`(n)`.
+    pub(crate) fn nth(n: usize, index: usize) -> Split {
+        debug_assert!(index < Split::count(n));
+        Split::new(n, (n % 2 == 1).then_some(index))
+    }
+
+    fn new(n: usize, middle: Option<usize>) -> Split {
+        let west = n / 2;
+        let east = west + usize::from(middle.is_some());
+        let centre = middle.is_none_or(|q| 2 * q + 1 == n);
+        let images = if centre {
+            Images::FlipAndMirror
+        } else {
+            Images::Mirror
+        };
+        let all = all_rows(n);
+        let free_rows = middle.map_or(all, |q| all & !(1 << q));
+        let (n_i, west_i) = (n as isize, west as isize);
+        let mut open = [0u32; MAX_N];
+        let mut crossing = [[0u64; MAX_N]; MAX_N];
+        for column in 0..n {
+            for (row, squares) in crossing.iter_mut().enumerate().take(n) {
+                let (r, c) = (row as isize, column as isize);
+                let attacked = middle.is_some_and(|q| {
+                    let q = q as isize;
+                    r == q || r - c == q - west_i || r + c == q + west_i
+                });
+                if !attacked {
+                    open[column] |= 1 << row;
+                }
+                // Where the square's diagonals meet the line between the
+                // halves: between columns west - 1 and west for even n
+                // (n - 1 places each), on the middle column for odd n (n).
+                let (falling, rising, places) = if middle.is_some() {
+                    (r - c + west_i, r + c - west_i, n_i)
+                } else {
+                    (r - c + west_i - 1, r + c - west_i, n_i - 1)
+                };
+                let bits = &mut squares[column];
+                if (0..places).contains(&falling) {
+                    *bits |= 1 << falling;
+                }
+                if (0..places).contains(&rising) {
+                    *bits |= 1 << (places + rising);
+                }
+            }
+        }
+        permute_cut_bits(&open, west, east, n, &mut crossing);
+        // Half the free rows above the line, the rest below.
+        let free = free_rows.count_ones() as usize;
+        let mut line = 0;
+        while (free_rows & all_rows(line)).count_ones() as usize * 2 < free {
+            line += 1;
+        }
+        let mut inner = [[0u32; MAX_N]; MAX_N];
+        for (first, end) in [(0, west), (east, n)] {
+            let width = end - first;
+            for (row, squares) in inner.iter_mut().enumerate().take(n) {
+                for (column, bits) in squares.iter_mut().enumerate().take(end).skip(first) {
+                    *bits = inner_bits(row, column - first, width, line);
+                }
+            }
+        }
+        let mut order = [0u8; MAX_N];
+        let mut rows = 0;
+        for i in 0..n {
+            let row = if i % 2 == 0 { i / 2 } else { n - 1 - i / 2 };
+            if free_rows >> row & 1 != 0 {
+                order[rows] = row as u8;
+                rows += 1;
+            }
+        }
+        Split {
+            n,
+            west,
+            east,
+            middle,
+            images,
+            free_rows,
+            line,
+            open,
+            crossing,
+            inner,
+            order,
+            rows,
+        }
+    }
+
+    /// The row decided `i`-th.
+    pub(crate) fn row_at(&self, i: usize) -> usize {
+        usize::from(self.order[i])
+    }
+
+    /// The columns of `side`, `first..end`.
+    pub(crate) fn columns(&self, side: Side) -> (usize, usize) {
+        match side {
+            Side::West => (0, self.west),
+            Side::East => (self.east, self.n),
+        }
+    }
+
+    /// The rows of `side`'s queens when the west half has row set `rows`.
+    pub(crate) fn side_rows(&self, side: Side, rows: u32) -> u32 {
+        match side {
+            Side::West => rows,
+            Side::East => self.free_rows & !rows,
+        }
+    }
+}
+
+/// The inner bits of square (`row`, `column`) of a half `width` columns
+/// wide (`column` counted from its west edge), for the line before row
+/// `line`: the falling diagonal through it meets the line between columns
+/// `c` and `c + 1` of the half (bit `c`), the rising one between `c + 1`
+/// and `c` (bit `width - 1 + c`), when both are in the half.
+fn inner_bits(row: usize, column: usize, width: usize, line: usize) -> u32 {
+    let (r, c, w, h) = (row as isize, column as isize, width as isize, line as isize);
+    let mut bits = 0;
+    // Falling: the diagonal's square in row h - 1 is in column c - (r - h + 1).
+    let falling = c - (r - h + 1);
+    if (0..w - 1).contains(&falling) {
+        bits |= 1 << falling;
+    }
+    // Rising: its square in row h is in column c + r - h; the one in row
+    // h - 1 is one column east.
+    let rising = c + r - h;
+    if (0..w - 1).contains(&rising) {
+        bits |= 1 << (w - 1 + rising);
+    }
+    bits
+}
+
+/// How a row set `R` compares so far with the images that would make it
+/// not the smallest of its class (see [`Images`]): `!R` (the other free
+/// rows), and with the flip, `flip(R)` and `flip(!R)`. Rows are decided
+/// in pairs `(j, n - 1 - j)` from the outside in; as numbers, bit `n - 1 - j`
+/// of the sets is compared before bit `n - 2 - j`, so each pair settles
+/// the comparisons still tied, in order.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Order {
+    /// Row `j` of the pair being decided is in `R`.
+    first_in: bool,
+    /// `R < flip(R)` already.
+    below_flip: bool,
+    /// `R < flip(!R)` already.
+    below_flip_complement: bool,
+}
+
+impl Order {
+    /// The comparison after deciding the `at`-th free row (of the
+    /// outside-in order) to be in `R` or not, or `None` if `R` is now
+    /// known to be larger than one of its images.
+    pub(crate) fn after(self, split: &Split, at: usize, in_rows: bool) -> Option<Order> {
+        let row = split.row_at(at);
+        if split.images == Images::Mirror {
+            // R against !R, which differ in every free row: the highest
+            // (row n - 1, never the middle queen's above the centre) decides.
+            return (row + 1 != split.n || !in_rows).then_some(self);
+        }
+        if at.is_multiple_of(2) {
+            // Row j = at / 2.
+            return Some(Order {
+                first_in: in_rows,
+                ..self
+            });
+        }
+        // Row n - 1 - j, compared first: bit b of R against bit b of the
+        // image, which is row j's bit (flip) or its complement.
+        let (a, b) = (self.first_in, in_rows);
+        let mut next = self;
+        if at == 1 && b {
+            // R against !R: they differ in every row, first in row n - 1.
+            return None;
+        }
+        if !self.below_flip && a != b {
+            if b {
+                return None;
+            }
+            next.below_flip = true;
+        }
+        if !self.below_flip_complement && a == b {
+            if b {
+                return None;
+            }
+            next.below_flip_complement = true;
+        }
+        Some(next)
+    }
+}
+
+/// A chunk of the join: the row sets whose first `len` choices (free rows
+/// in the outside-in order) are `pattern`'s bits, bit `i` for the `i`-th.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Chunk {
+    pub(crate) pattern: u32,
+    pub(crate) len: usize,
+}
+
+impl Chunk {
+    /// Every chunk of `len` choices that holds some row set the join
+    /// counts (`split.west` rows, the smallest of its class).
+    pub(crate) fn all(split: &Split, len: usize) -> Vec<Chunk> {
+        let len = len.min(split.rows);
+        let mut chunks = Vec::new();
+        for pattern in 0u32..1 << len {
+            let in_rows = pattern.count_ones() as usize;
+            if in_rows > split.west || len - in_rows > split.rows - split.west {
+                continue;
+            }
+            if (Chunk { pattern, len }).order(split).is_some() {
+                chunks.push(Chunk { pattern, len });
+            }
+        }
+        chunks
+    }
+
+    fn order(&self, split: &Split) -> Option<Order> {
+        let mut order = Some(Order::default());
+        for at in 0..self.len {
+            order = order.and_then(|o| o.after(split, at, self.pattern >> at & 1 != 0));
+        }
+        order
+    }
+
+    /// Calls `visit(rows, images)` for every row set `rows` of the chunk
+    /// that is the smallest of its class, with the number of row sets it
+    /// stands for ([`orbit`]), in the outside-in order of their choices.
+    pub(crate) fn for_each_row_set(&self, split: &Split, mut visit: impl FnMut(u32, u32)) {
+        let (mut rows, mut taken) = (0u32, 0usize);
+        for at in 0..self.len {
+            if self.pattern >> at & 1 != 0 {
+                rows |= 1 << split.row_at(at);
+                taken += 1;
+            }
+        }
+        if taken > split.west {
+            return;
+        }
+        // The undecided rows, from the outside in: choose the rest of the
+        // west's rows among them.
+        let undecided: Vec<usize> = (self.len..split.rows).map(|at| split.row_at(at)).collect();
+        choose(&undecided, split.west - taken, rows, &mut |rows| {
+            let images = orbit(split, rows);
+            if images > 0 {
+                visit(rows, images);
+            }
+        });
+    }
+}
+
+/// Calls `visit` with `rows` plus every `k` of `from`.
+fn choose(from: &[usize], k: usize, rows: u32, visit: &mut impl FnMut(u32)) {
+    if k == 0 {
+        visit(rows);
+        return;
+    }
+    if from.len() < k {
+        return;
+    }
+    choose(&from[1..], k - 1, rows | 1 << from[0], visit);
+    choose(&from[1..], k, rows, visit);
+}
+
+/// Moves four crossing diagonals to the masks' top bits, the cut bits of
+/// the matcher's sieve ([`CUT_SHIFT`]): those with the most open squares
+/// on both sides (product of the two counts), which most half-boards of
+/// both sides use. The other bits keep their order below them.
+fn permute_cut_bits(
+    open: &[u32; MAX_N],
+    west: usize,
+    east: usize,
+    n: usize,
+    crossing: &mut [[u64; MAX_N]; MAX_N],
+) {
+    let mut squares = [[0u32; 64]; 2];
+    for column in 0..n {
+        let side = usize::from(column >= east);
+        if column >= west && column < east {
+            continue; // the middle column
+        }
+        for (row, squares_of_row) in crossing.iter().enumerate().take(n) {
+            if open[column] >> row & 1 == 0 {
+                continue;
+            }
+            let mut bits = squares_of_row[column];
+            while bits != 0 {
+                squares[side][bits.trailing_zeros() as usize] += 1;
+                bits &= bits - 1;
+            }
+        }
+    }
+    let mut by_use: [(u32, usize); 64] =
+        core::array::from_fn(|bit| (squares[0][bit] * squares[1][bit], bit));
+    by_use.sort_unstable_by(|a, b| b.cmp(a));
+    let cuts: [usize; CUTS] = core::array::from_fn(|i| by_use[i].1);
+    // The new place of every bit: the others in order, then the cuts.
+    let mut place = [0u32; 64];
+    let mut next = 0;
+    for (bit, slot) in place.iter_mut().enumerate() {
+        if !cuts.contains(&bit) {
+            *slot = next;
+            next += 1;
+        }
+    }
+    for (i, &cut) in cuts.iter().enumerate() {
+        place[cut] = CUT_SHIFT + i as u32;
+    }
+    for columns in crossing.iter_mut() {
+        for bits in columns.iter_mut() {
+            let mut moved = 0u64;
+            let mut rest = *bits;
+            while rest != 0 {
+                moved |= 1 << place[rest.trailing_zeros() as usize];
+                rest &= rest - 1;
+            }
+            *bits = moved;
+        }
+    }
+}
+
+/// The rows of an `n`x`n` board, one bit each.
+pub(crate) fn all_rows(n: usize) -> u32 {
+    if n == 0 { 0 } else { u32::MAX >> (32 - n) }
+}
+
+/// How many row sets of the whole count `rows` stands for: itself and its
+/// images (see [`Images`]; with [`Images::Mirror`], also the images of the
+/// split of the flipped middle row). Returns 0 if `rows` is not the
+/// smallest of its images, so that each class is counted once, by its
+/// smallest member.
+pub(crate) fn orbit(split: &Split, rows: u32) -> u32 {
+    let n = split.n;
+    let complement = split.free_rows & !rows;
+    if rows > complement && split.free_rows != 0 {
+        return 0;
+    }
+    if split.images == Images::Mirror {
+        // R, !R, and their flips in the other split: four different sets.
+        return 4;
+    }
+    if n == 0 {
+        return 1;
+    }
+    let flip = |r: u32| r.reverse_bits() >> (32 - n);
+    let (flipped, flipped_complement) = (flip(rows), flip(complement));
+    if rows > flipped || rows > flipped_complement {
+        return 0;
+    }
+    // Four images, two pairs of which may coincide: R = flip(R) exactly
+    // when !R = flip(!R), and R = flip(!R) exactly when !R = flip(R). (For
+    // n = 0 and 1 there is one row set, the empty one.)
+    if rows == complement {
+        return 1;
+    }
+    4 / (1 + u32::from(rows == flipped)) / (1 + u32::from(rows == flipped_complement))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every class of row sets, in every split, is counted once.
+    #[test]
+    fn every_class_is_counted_once_by_its_smallest_member() {
+        for n in 0..=11 {
+            let w = n / 2;
+            let mut covered = 0u32;
+            for split in Split::all(n) {
+                for rows in 0u32..1 << n {
+                    if rows & !split.free_rows == 0 && rows.count_ones() as usize == w {
+                        covered += orbit(&split, rows);
+                    }
+                }
+            }
+            // Each row set of the west half, with each middle row.
+            let mut sets = 0;
+            for rows in 0u32..1 << n {
+                if rows.count_ones() as usize == w {
+                    sets += if n % 2 == 0 { 1 } else { n - w };
+                }
+            }
+            assert_eq!(covered as usize, sets, "n = {n}");
+        }
+    }
+
+    /// The chunks' row sets are every counted row set, each once, and a
+    /// chunk is dropped only if it holds none.
+    #[test]
+    fn the_chunks_hold_exactly_the_smallest_row_sets() {
+        for n in 1..=11 {
+            for split in Split::all(n) {
+                for len in 0..=split.rows {
+                    let mut seen = Vec::new();
+                    for chunk in Chunk::all(&split, len) {
+                        chunk.for_each_row_set(&split, |rows, images| {
+                            assert_eq!(images, orbit(&split, rows));
+                            seen.push(rows);
+                        });
+                    }
+                    let mut expected: Vec<u32> = (0u32..1 << n)
+                        .filter(|&rows| {
+                            rows & !split.free_rows == 0
+                                && rows.count_ones() as usize == split.west
+                                && orbit(&split, rows) > 0
+                        })
+                        .collect();
+                    seen.sort_unstable();
+                    expected.sort_unstable();
+                    assert_eq!(seen, expected, "n = {n}, len = {len}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_search_order_keeps_exactly_the_smallest_row_sets() {
+        for n in 1..=11 {
+            for split in Split::all(n) {
+                for rows in 0u32..1 << n {
+                    if rows & !split.free_rows != 0 {
+                        continue;
+                    }
+                    let mut order = Some(Order::default());
+                    for at in 0..split.rows {
+                        let in_rows = rows >> split.row_at(at) & 1 != 0;
+                        order = order.and_then(|o| o.after(&split, at, in_rows));
+                    }
+                    let kept = order.is_some();
+                    assert_eq!(kept, orbit(&split, rows) > 0, "n = {n}, rows = {rows:b}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_queen_on_a_crossing_diagonal_has_its_bit() {
+        let split = &Split::all(8)[0];
+        // (0, 3) west: r - c = -3 crosses; r + c = 3 does not (< 4).
+        assert_eq!(split.crossing[0][3].count_ones(), 1);
+        // (7, 4) east: r - c = 3 crosses (as (4, 1) west); r + c = 11 does not.
+        assert_eq!(
+            split.crossing[7][4],
+            split.crossing[4][1] & split.crossing[7][4]
+        );
+        assert_eq!(split.crossing[7][4].count_ones(), 1);
+        // Two queens on one crossing diagonal share its bit.
+        assert_ne!(split.crossing[2][2] & split.crossing[5][5], 0);
+        // The cut bits are in use.
+        let used = split
+            .crossing
+            .iter()
+            .flatten()
+            .fold(0, |all, bits| all | bits);
+        assert_eq!(used >> CUT_SHIFT, (1 << CUTS) - 1);
+        // Odd n: the middle queen in row 1 of 5 leaves (0, 0) free, not (0, 1).
+        let split = &Split::all(5)[1];
+        assert_eq!(split.open[0] & 1, 1);
+        assert_eq!(split.open[1] & 1, 0);
+        assert_eq!(split.free_rows, 0b11101);
+    }
+
+    /// Two squares of one half, one each side of the line, share an inner
+    /// bit exactly when they share a diagonal.
+    #[test]
+    fn inner_bits_are_the_diagonals_across_the_line() {
+        for n in 2..=13 {
+            for split in Split::all(n) {
+                for side in Side::BOTH {
+                    let (first, end) = split.columns(side);
+                    for (r1, r2) in (0..split.line).flat_map(|a| (split.line..n).map(move |b| (a, b))) {
+                        for c1 in first..end {
+                            for c2 in first..end {
+                                let diagonal = r1.abs_diff(r2) == c1.abs_diff(c2);
+                                let shared = split.inner[r1][c1] & split.inner[r2][c2] != 0;
+                                assert_eq!(shared, diagonal, "n = {n} ({r1}, {c1}) ({r2}, {c2})");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
