@@ -14,7 +14,11 @@ use core::arch::x86_64::{
 };
 use core::ops::ControlFlow;
 
-use super::matcher::{Group, Lanes, Matcher, Scratch, disjoint_pairs};
+use super::lanes::Lanes;
+#[cfg(test)]
+use super::matcher::Group;
+use super::split::{Chunk, Split};
+use super::{Joiner, Scratch, quarters::Quarters};
 use crate::kernel::{Kernel, Solver, Visit};
 use crate::{Count, Error};
 
@@ -41,7 +45,7 @@ impl JoinAvx2 {
     /// The count on `threads` threads (see [`crate::Kernel::count_on_threads`]).
     #[cfg(feature = "std")]
     pub(crate) fn count_on_threads(self, n: usize, threads: usize) -> Count {
-        super::count_on_threads(n, threads, || Avx2Matcher::new(self))
+        super::count_on_threads(self, n, threads)
     }
 }
 
@@ -52,7 +56,7 @@ impl Solver for JoinAvx2 {
 
     fn count(&self, n: usize) -> Result<Count, Error> {
         Kernel::JoinAvx2.check_size(n)?;
-        Ok(super::count(n, &mut Avx2Matcher::new(*self)))
+        Ok(super::count(*self, n))
     }
 
     fn for_each_solution(&self, n: usize, _visit: Visit<'_>) -> Result<ControlFlow<()>, Error> {
@@ -61,42 +65,50 @@ impl Solver for JoinAvx2 {
     }
 }
 
-/// The AVX2 matcher.
-pub(crate) struct Avx2Matcher {
-    /// The proof that AVX2 runs here.
-    _cpu: JoinAvx2,
-    scratch: Scratch,
-}
+impl Joiner for JoinAvx2 {
+    fn count_chunk(
+        self,
+        split: &Split,
+        quarters: &Quarters,
+        chunk: &Chunk,
+        scratch: &mut Scratch,
+    ) -> Count {
+        // SAFETY: `self` is a `JoinAvx2`, which `JoinAvx2::new` makes only where
+        // the CPU and operating system run its features.
+        unsafe { count_chunk(split, quarters, chunk, scratch) }
+    }
 
-impl Avx2Matcher {
-    pub(crate) fn new(cpu: JoinAvx2) -> Avx2Matcher {
-        Avx2Matcher {
-            _cpu: cpu,
-            scratch: Scratch::default(),
-        }
+    #[cfg(test)]
+    fn disjoint_pairs(self, items: Group<'_>, patterns: Group<'_>, scratch: &mut Scratch) -> u64 {
+        // SAFETY: as above.
+        unsafe { disjoint_pairs(items, patterns, scratch) }
     }
 }
 
-impl Matcher for Avx2Matcher {
-    fn disjoint_pairs(&mut self, items: Group<'_>, patterns: Group<'_>) -> u64 {
-        // SAFETY: `self._cpu` is a `JoinAvx2`, which `JoinAvx2::new` makes
-        // only where the CPU and operating system run AVX2.
-        unsafe { matched(items, patterns, &mut self.scratch) }
-    }
-}
-
-/// [`disjoint_pairs`] compiled for AVX2, with `__m256i` vectors.
+/// [`super::count_chunk`] compiled for AVX2, with `__m256i` vectors.
 ///
 /// # Safety
 ///
 /// The CPU must support AVX2 (and the operating system save ymm state).
 #[target_feature(enable = "avx2")]
-unsafe fn matched(items: Group<'_>, patterns: Group<'_>, scratch: &mut Scratch) -> u64 {
-    // SAFETY: this function's AVX2 is `__m256i`'s instructions.
-    unsafe { disjoint_pairs::<__m256i>(items, patterns, scratch) }
+unsafe fn count_chunk(split: &Split, quarters: &Quarters, chunk: &Chunk, scratch: &mut Scratch) -> Count {
+    // SAFETY: this function's features are `__m256i`'s instructions.
+    unsafe { super::count_chunk::<__m256i>(split, quarters, chunk, scratch) }
 }
 
-// SAFETY (every method): inlined into `matched`, which enables AVX2; the
+/// [`super::matcher::disjoint_pairs`] compiled likewise, for the tests.
+///
+/// # Safety
+///
+/// As for [`count_chunk`].
+#[cfg(test)]
+#[target_feature(enable = "avx2")]
+unsafe fn disjoint_pairs(items: Group<'_>, patterns: Group<'_>, scratch: &mut Scratch) -> u64 {
+    // SAFETY: as for `count_chunk`.
+    unsafe { super::matcher::disjoint_pairs::<__m256i>(items, patterns, &mut scratch.matcher) }
+}
+
+// SAFETY (every method): inlined into `count_chunk`, which enables AVX2; the
 // callers keep the pointer contracts written on the trait.
 impl Lanes for __m256i {
     const WORDS: usize = 4;
@@ -157,11 +169,14 @@ impl Lanes for __m256i {
         for (four, masks) in lanes.iter_mut().zip(patterns.chunks(4)) {
             four[..masks.len()].copy_from_slice(masks);
         }
-        let vectors: [__m256i; 16] = core::array::from_fn(|i| {
-            // SAFETY: `lanes[i]` is 32 readable bytes; `loadu` takes any
+        // Loops, not closures: a closure would be compiled apart from the
+        // `#[target_feature]` function this inlines into.
+        let mut vectors = [unsafe { _mm256_setzero_si256() }; 16];
+        for (vector, four) in vectors.iter_mut().zip(&lanes) {
+            // SAFETY: `four` is 32 readable bytes; `loadu` takes any
             // alignment.
-            unsafe { _mm256_loadu_si256(lanes[i].as_ptr().cast()) }
-        });
+            *vector = unsafe { _mm256_loadu_si256(four.as_ptr().cast()) };
+        }
         let used = patterns.len().div_ceil(4);
         let mut rest = union;
         while rest != 0 {
@@ -184,6 +199,7 @@ impl Lanes for __m256i {
 mod tests {
     use super::*;
     use crate::kernel::join::matcher::check_against_the_oracle;
+    use crate::kernel::join::{Joiner, Scratch};
 
     #[test]
     fn the_avx2_matcher_agrees_with_testing_every_pair() {
@@ -191,6 +207,7 @@ mod tests {
             eprintln!("SKIPPED: this CPU lacks AVX2");
             return;
         };
-        check_against_the_oracle(&mut Avx2Matcher::new(cpu));
+        let mut scratch = Scratch::default();
+        check_against_the_oracle(|items, patterns| cpu.disjoint_pairs(items, patterns, &mut scratch));
     }
 }

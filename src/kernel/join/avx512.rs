@@ -6,12 +6,18 @@
 //! checks that these instructions are there.
 
 use core::arch::x86_64::{
-    __m512i, _mm512_add_epi64, _mm512_loadu_si512, _mm512_or_si512, _mm512_popcnt_epi64,
-    _mm512_reduce_add_epi64, _mm512_set1_epi64, _mm512_setzero_si512, _mm512_test_epi64_mask,
+    __m512i, _mm256_loadu_si256, _mm512_add_epi64, _mm512_cvtepu32_epi64, _mm512_loadu_si512,
+    _mm512_maskz_compress_epi64, _mm512_or_si512, _mm512_popcnt_epi64, _mm512_reduce_add_epi64,
+    _mm512_set1_epi64, _mm512_setzero_si512, _mm512_storeu_si512, _mm512_test_epi64_mask,
+    _mm512_testn_epi64_mask,
 };
 use core::ops::ControlFlow;
 
-use super::matcher::{Group, Lanes, Matcher, Scratch, disjoint_pairs};
+use super::lanes::Lanes;
+#[cfg(test)]
+use super::matcher::Group;
+use super::split::{Chunk, Split};
+use super::{Joiner, Scratch, quarters::Quarters};
 use crate::kernel::{Kernel, Solver, Visit};
 use crate::{Count, Error};
 
@@ -39,7 +45,7 @@ impl JoinAvx512 {
     /// The count on `threads` threads (see [`crate::Kernel::count_on_threads`]).
     #[cfg(feature = "std")]
     pub(crate) fn count_on_threads(self, n: usize, threads: usize) -> Count {
-        super::count_on_threads(n, threads, || Avx512Matcher::new(self))
+        super::count_on_threads(self, n, threads)
     }
 }
 
@@ -50,7 +56,7 @@ impl Solver for JoinAvx512 {
 
     fn count(&self, n: usize) -> Result<Count, Error> {
         Kernel::JoinAvx512.check_size(n)?;
-        Ok(super::count(n, &mut Avx512Matcher::new(*self)))
+        Ok(super::count(*self, n))
     }
 
     fn for_each_solution(&self, n: usize, _visit: Visit<'_>) -> Result<ControlFlow<()>, Error> {
@@ -59,44 +65,50 @@ impl Solver for JoinAvx512 {
     }
 }
 
-/// The AVX-512 matcher.
-pub(crate) struct Avx512Matcher {
-    /// The proof that AVX-512 F and VPOPCNTDQ run here.
-    _cpu: JoinAvx512,
-    scratch: Scratch,
-}
+impl Joiner for JoinAvx512 {
+    fn count_chunk(
+        self,
+        split: &Split,
+        quarters: &Quarters,
+        chunk: &Chunk,
+        scratch: &mut Scratch,
+    ) -> Count {
+        // SAFETY: `self` is a `JoinAvx512`, which `JoinAvx512::new` makes only where
+        // the CPU and operating system run its features.
+        unsafe { count_chunk(split, quarters, chunk, scratch) }
+    }
 
-impl Avx512Matcher {
-    pub(crate) fn new(cpu: JoinAvx512) -> Avx512Matcher {
-        Avx512Matcher {
-            _cpu: cpu,
-            scratch: Scratch::default(),
-        }
+    #[cfg(test)]
+    fn disjoint_pairs(self, items: Group<'_>, patterns: Group<'_>, scratch: &mut Scratch) -> u64 {
+        // SAFETY: as above.
+        unsafe { disjoint_pairs(items, patterns, scratch) }
     }
 }
 
-impl Matcher for Avx512Matcher {
-    fn disjoint_pairs(&mut self, items: Group<'_>, patterns: Group<'_>) -> u64 {
-        // SAFETY: `self._cpu` is a `JoinAvx512`, which `JoinAvx512::new`
-        // makes only where the CPU and operating system run AVX-512 F and
-        // VPOPCNTDQ.
-        unsafe { matched(items, patterns, &mut self.scratch) }
-    }
-}
-
-/// [`disjoint_pairs`] compiled for AVX-512, with `__m512i` vectors.
+/// [`super::count_chunk`] compiled for AVX-512, with `__m512i` vectors.
 ///
 /// # Safety
 ///
-/// The CPU must support AVX-512 F and VPOPCNTDQ (and the operating system
-/// save the zmm and mask registers).
+/// The CPU must support AVX-512 F and VPOPCNTDQ (and the operating system save the zmm and mask registers).
 #[target_feature(enable = "avx512f,avx512vpopcntdq")]
-unsafe fn matched(items: Group<'_>, patterns: Group<'_>, scratch: &mut Scratch) -> u64 {
+unsafe fn count_chunk(split: &Split, quarters: &Quarters, chunk: &Chunk, scratch: &mut Scratch) -> Count {
     // SAFETY: this function's features are `__m512i`'s instructions.
-    unsafe { disjoint_pairs::<__m512i>(items, patterns, scratch) }
+    unsafe { super::count_chunk::<__m512i>(split, quarters, chunk, scratch) }
 }
 
-// SAFETY (every method): inlined into `matched`, which enables AVX-512 F
+/// [`super::matcher::disjoint_pairs`] compiled likewise, for the tests.
+///
+/// # Safety
+///
+/// As for [`count_chunk`].
+#[cfg(test)]
+#[target_feature(enable = "avx512f,avx512vpopcntdq")]
+unsafe fn disjoint_pairs(items: Group<'_>, patterns: Group<'_>, scratch: &mut Scratch) -> u64 {
+    // SAFETY: as for `count_chunk`.
+    unsafe { super::matcher::disjoint_pairs::<__m512i>(items, patterns, &mut scratch.matcher) }
+}
+
+// SAFETY (every method): inlined into `count_chunk`, which enables AVX-512 F
 // and VPOPCNTDQ; the callers keep the pointer contracts written on the
 // trait.
 impl Lanes for __m512i {
@@ -114,15 +126,66 @@ impl Lanes for __m512i {
 
     #[inline(always)]
     unsafe fn add_counts<const G: usize>(sum: __m512i, hits: [__m512i; G]) -> __m512i {
-        unsafe {
-            hits.iter()
-                .fold(sum, |sum, &hit| _mm512_add_epi64(sum, _mm512_popcnt_epi64(hit)))
+        // Loops, not closures, here and below: a closure would be compiled
+        // apart from the `#[target_feature]` function these inline into.
+        let mut sum = sum;
+        for hit in hits {
+            sum = unsafe { _mm512_add_epi64(sum, _mm512_popcnt_epi64(hit)) };
         }
+        sum
     }
 
     #[inline(always)]
     unsafe fn total(sum: __m512i) -> u64 {
         unsafe { _mm512_reduce_add_epi64(sum) as u64 }
+    }
+
+    /// Eight pairs at a time: `vptestnmq` of the inner bits gives the
+    /// pairs to keep in a mask register, `vpcompressq` packs their crossing
+    /// bits to the front of a vector, stored whole; the next store starts
+    /// past the kept ones.
+    #[inline(always)]
+    unsafe fn join_pairs(
+        inner: u32,
+        crossing: u64,
+        others_inner: &[u32],
+        others_crossing: &[u64],
+        out: *mut u64,
+    ) -> usize {
+        debug_assert_eq!(others_inner.len(), others_crossing.len());
+        let (inner_all, crossing_all) = unsafe {
+            (
+                _mm512_set1_epi64(i64::from(inner)),
+                _mm512_set1_epi64(crossing as i64),
+            )
+        };
+        let mut written = 0;
+        let mut inners = others_inner.chunks_exact(8);
+        let mut crossings = others_crossing.chunks_exact(8);
+        for (eight_inner, eight_crossing) in (&mut inners).zip(&mut crossings) {
+            // SAFETY: the chunks are 8 readable `u32` (32 bytes) and 8
+            // `u64` (64 bytes); `loadu` takes any alignment; the caller
+            // gives room for every pair plus 8, so the whole vector stored
+            // at `written` (at most the pairs before these 8) fits.
+            unsafe {
+                let others =
+                    _mm512_cvtepu32_epi64(_mm256_loadu_si256(eight_inner.as_ptr().cast()));
+                let keep = _mm512_testn_epi64_mask(others, inner_all);
+                let joined =
+                    _mm512_or_si512(_mm512_loadu_si512(eight_crossing.as_ptr().cast()), crossing_all);
+                _mm512_storeu_si512(
+                    out.add(written).cast(),
+                    _mm512_maskz_compress_epi64(keep, joined),
+                );
+                written += keep.count_ones() as usize;
+            }
+        }
+        for (&other_inner, &other_crossing) in inners.remainder().iter().zip(crossings.remainder()) {
+            // SAFETY: as for the default method.
+            unsafe { *out.add(written) = crossing | other_crossing };
+            written += usize::from(inner & other_inner == 0);
+        }
+        written
     }
 
     /// Eight patterns at a time: `vptestmq` against bit `b` gives their
@@ -139,11 +202,12 @@ impl Lanes for __m512i {
         for (eight, masks) in lanes.iter_mut().zip(patterns.chunks(8)) {
             eight[..masks.len()].copy_from_slice(masks);
         }
-        let vectors: [__m512i; 8] = core::array::from_fn(|i| {
-            // SAFETY: `lanes[i]` is 64 readable bytes; `loadu` takes any
+        let mut vectors = [unsafe { _mm512_setzero_si512() }; 8];
+        for (vector, eight) in vectors.iter_mut().zip(&lanes) {
+            // SAFETY: `eight` is 64 readable bytes; `loadu` takes any
             // alignment.
-            unsafe { _mm512_loadu_si512(lanes[i].as_ptr().cast()) }
-        });
+            *vector = unsafe { _mm512_loadu_si512(eight.as_ptr().cast()) };
+        }
         let used = patterns.len().div_ceil(8);
         let mut rest = union;
         while rest != 0 {
@@ -163,6 +227,7 @@ impl Lanes for __m512i {
 mod tests {
     use super::*;
     use crate::kernel::join::matcher::check_against_the_oracle;
+    use crate::kernel::join::{Joiner, Scratch};
 
     #[test]
     fn the_avx512_matcher_agrees_with_testing_every_pair() {
@@ -170,6 +235,7 @@ mod tests {
             eprintln!("SKIPPED: this CPU lacks AVX-512 F or VPOPCNTDQ");
             return;
         };
-        check_against_the_oracle(&mut Avx512Matcher::new(cpu));
+        let mut scratch = Scratch::default();
+        check_against_the_oracle(|items, patterns| cpu.disjoint_pairs(items, patterns, &mut scratch));
     }
 }

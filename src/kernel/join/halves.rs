@@ -13,6 +13,7 @@
 
 use alloc::vec::Vec;
 
+use super::lanes::Lanes;
 use super::matcher::{CLASSES, CUT_SHIFT, Group};
 use super::quarters::Quarters;
 use super::split::Side;
@@ -30,13 +31,18 @@ pub(crate) struct Filed {
 impl Filed {
     /// Joins the half-boards of `side` on rows `rows` (a board row set),
     /// and files them.
-    pub(crate) fn fill(&mut self, quarters: &Quarters, side: Side, rows: u32) {
+    ///
+    /// # Safety
+    ///
+    /// The CPU runs `L`'s instructions.
+    #[inline(always)]
+    pub(crate) unsafe fn fill<L: Lanes>(&mut self, quarters: &Quarters, side: Side, rows: u32) {
         let (north, south) = quarters.of(side);
         let (north_set, south_set) = (north.compact(rows), south.compact(rows));
         let all = north.all_columns();
-        // Room for every pair, so that the loop below may write each
-        // before it knows whether to keep it.
-        let mut room = 1;
+        // Room for every pair, so that the joins below may write each
+        // before they know whether to keep it, and 8 more.
+        let mut room = 8;
         for &columns in north.columns_of(north_set) {
             room += north.range(north_set, columns).len()
                 * south.range(south_set, all ^ columns).len();
@@ -54,13 +60,18 @@ impl Filed {
                 &south.crossing[south_range],
             );
             for at in north.range(north_set, columns) {
-                let (inner, crossing) = (north.inner[at], north.crossing[at]);
-                for (&other_inner, &other_crossing) in south_inner.iter().zip(south_crossing) {
-                    // Written always, kept (the length moved past it) only
-                    // if the two quarters share no inner diagonal.
-                    self.joined[len] = crossing | other_crossing;
-                    len += usize::from(inner & other_inner == 0);
-                }
+                // SAFETY: the CPU runs `L`'s instructions; `room` counts
+                // every pair, so `len` plus this north quarter-board's
+                // pairs plus 8 is within `joined`.
+                len += unsafe {
+                    L::join_pairs(
+                        north.inner[at],
+                        north.crossing[at],
+                        south_inner,
+                        south_crossing,
+                        self.joined.as_mut_ptr().add(len),
+                    )
+                };
             }
         }
         self.joined.truncate(len);

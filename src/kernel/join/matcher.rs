@@ -40,6 +40,8 @@
 
 use alloc::vec::Vec;
 
+use super::lanes::Lanes;
+
 /// Masks filed by class ([`CUT_SHIFT`]): those of class `c` are
 /// `masks[starts[c]..starts[c + 1]]`.
 #[derive(Clone, Copy, Debug)]
@@ -75,12 +77,6 @@ impl Group<'_> {
     }
 }
 
-/// Counts `items` x `patterns` pairs with `item & pattern == 0`.
-pub(crate) trait Matcher {
-    /// The number of pairs of an item and a pattern with no bit in common.
-    fn disjoint_pairs(&mut self, items: Group<'_>, patterns: Group<'_>) -> u64;
-}
-
 /// How many cut bits the sieve pairs classes by.
 pub(crate) const CUTS: usize = 4;
 /// Where the cut bits are: a mask's class is `mask >> CUT_SHIFT`.
@@ -100,87 +96,6 @@ fn sieve_cuts(items: usize) -> usize {
 
 /// See [`sieve_cuts`].
 const ITEMS_PER_CUT: usize = 200;
-
-/// A vector of `WORDS` words of slices: what one OR matches an item
-/// against. The methods are `unsafe`: the CPU must run the instructions of
-/// the type's kernel (its kernel type proves it).
-pub(crate) trait Lanes: Copy {
-    /// `u64` words per vector.
-    const WORDS: usize;
-
-    /// All lanes clear.
-    ///
-    /// # Safety
-    ///
-    /// The CPU runs this type's instructions.
-    unsafe fn zero() -> Self;
-
-    /// `self | *words`, for `WORDS` words from `words`.
-    ///
-    /// # Safety
-    ///
-    /// As for [`Lanes::zero`]; `words` points to `WORDS` readable words.
-    unsafe fn or_load(self, words: *const u64) -> Self;
-
-    /// `sum` plus the set bits of every vector of `hits`, in whatever
-    /// lanes the type keeps its sums (read by [`Lanes::total`]).
-    ///
-    /// # Safety
-    ///
-    /// As for [`Lanes::zero`].
-    unsafe fn add_counts<const G: usize>(sum: Self, hits: [Self; G]) -> Self;
-
-    /// The sum of every lane of a sum made by [`Lanes::add_counts`].
-    ///
-    /// # Safety
-    ///
-    /// As for [`Lanes::zero`].
-    unsafe fn total(sum: Self) -> u64;
-
-    /// Writes `patterns` (at most 64) bit-sliced: bit `b` of pattern `j`
-    /// to bit `j` of `words[row[b] * stride]`, for every bit `b` of
-    /// `union`, which holds every bit of the patterns (the words start
-    /// cleared, or hold the patterns' bits already).
-    ///
-    /// # Safety
-    ///
-    /// As for [`Lanes::zero`]; every `row[b] * stride` for a bit `b` of
-    /// `union` is inside `words`.
-    unsafe fn slice(patterns: &[u64], union: u64, row: &[usize; 64], stride: usize, words: &mut [u64]);
-}
-
-/// The portable vector: one word.
-impl Lanes for u64 {
-    const WORDS: usize = 1;
-
-    unsafe fn zero() -> u64 {
-        0
-    }
-
-    unsafe fn or_load(self, words: *const u64) -> u64 {
-        // SAFETY: the caller gives a readable word.
-        self | unsafe { *words }
-    }
-
-    unsafe fn add_counts<const G: usize>(sum: u64, hits: [u64; G]) -> u64 {
-        hits.iter().fold(sum, |sum, hit| sum + u64::from(hit.count_ones()))
-    }
-
-    unsafe fn total(sum: u64) -> u64 {
-        sum
-    }
-
-    unsafe fn slice(patterns: &[u64], _union: u64, row: &[usize; 64], stride: usize, words: &mut [u64]) {
-        for (lane, &pattern) in patterns.iter().enumerate() {
-            let mut rest = pattern;
-            while rest != 0 {
-                let bit = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                words[row[bit] * stride] |= 1 << lane;
-            }
-        }
-    }
-}
 
 /// The buffers of a matcher, reused from one row set to the next.
 #[derive(Default)]
@@ -408,19 +323,6 @@ unsafe fn scan_group<L: Lanes, const G: usize>(
     }
 }
 
-/// The portable matcher: 64 patterns to a vector.
-#[derive(Default)]
-pub(crate) struct Portable {
-    scratch: Scratch,
-}
-
-impl Matcher for Portable {
-    fn disjoint_pairs(&mut self, items: Group<'_>, patterns: Group<'_>) -> u64 {
-        // SAFETY: `u64`'s instructions run on every CPU.
-        unsafe { disjoint_pairs::<u64>(items, patterns, &mut self.scratch) }
-    }
-}
-
 /// `masks` filed by class into `sorted`, as a [`Group`].
 #[cfg(test)]
 pub(crate) fn group(masks: &[u64], sorted: &mut Vec<u64>) -> Group<'static> {
@@ -452,9 +354,10 @@ pub(crate) fn disjoint_pairs_one_by_one(items: &[u64], patterns: &[u64]) -> u64 
     pairs
 }
 
-/// Random masks and the oracle, for every matcher's test.
+/// Random masks and the oracle, for every kernel's matcher:
+/// `disjoint_pairs(items, patterns)` runs the kernel's.
 #[cfg(test)]
-pub(crate) fn check_against_the_oracle(matcher: &mut impl Matcher) {
+pub(crate) fn check_against_the_oracle(mut disjoint_pairs: impl FnMut(Group<'_>, Group<'_>) -> u64) {
     let mut seed = 0x2545_f491_4f6c_dd1du64;
     let mut next = move || {
         seed ^= seed << 13;
@@ -484,7 +387,7 @@ pub(crate) fn check_against_the_oracle(matcher: &mut impl Matcher) {
         let items: Vec<u64> = (0..items).map(|_| next() & next()).collect();
         let patterns: Vec<u64> = (0..patterns).map(|_| next() & next() & next()).collect();
         assert_eq!(
-            matcher.disjoint_pairs(group(&items, &mut a), group(&patterns, &mut b)),
+            disjoint_pairs(group(&items, &mut a), group(&patterns, &mut b)),
             disjoint_pairs_one_by_one(&items, &patterns),
             "{} items, {} patterns",
             items.len(),

@@ -30,6 +30,7 @@
 //! bit-sliced copy of one row set's at a time.
 
 pub(crate) mod halves;
+pub(crate) mod lanes;
 pub(crate) mod matcher;
 pub(crate) mod quarters;
 pub(crate) mod split;
@@ -45,11 +46,13 @@ use core::ops::ControlFlow;
 use crate::kernel::{Kernel, Solver, Visit};
 use crate::{Count, Error};
 use halves::Filed;
-use matcher::Matcher;
+use lanes::Lanes;
+#[cfg(test)]
+use matcher::Group;
 use quarters::Quarters;
 use split::{Chunk, Side, Split};
 
-/// The `join` kernel: the join with the portable matcher, any target.
+/// The `join` kernel: the join with `u64` vectors, any target.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Join(());
 
@@ -70,7 +73,7 @@ impl Join {
     /// The count on `threads` threads (see [`crate::Kernel::count_on_threads`]).
     #[cfg(feature = "std")]
     pub(crate) fn count_on_threads(self, n: usize, threads: usize) -> Count {
-        count_on_threads(n, threads, matcher::Portable::default)
+        count_on_threads(self, n, threads)
     }
 }
 
@@ -81,12 +84,49 @@ impl Solver for Join {
 
     fn count(&self, n: usize) -> Result<Count, Error> {
         Kernel::Join.check_size(n)?;
-        Ok(count(n, &mut matcher::Portable::default()))
+        Ok(count(*self, n))
     }
 
     fn for_each_solution(&self, n: usize, _visit: Visit<'_>) -> Result<ControlFlow<()>, Error> {
         Kernel::Join.check_size(n)?;
         Err(Error::CountOnly(Kernel::Join))
+    }
+}
+
+/// A join kernel: this module's algorithm compiled for one kind of vector
+/// ([`Lanes`]). Holding one proves that the CPU runs it.
+pub(crate) trait Joiner: Copy + Send + Sync {
+    /// The solutions of the row sets of `chunk` and of those they stand
+    /// for ([`count_chunk`]).
+    fn count_chunk(
+        self,
+        split: &Split,
+        quarters: &Quarters,
+        chunk: &Chunk,
+        scratch: &mut Scratch,
+    ) -> Count;
+
+    /// The matcher alone ([`matcher::disjoint_pairs`]), for the tests.
+    #[cfg(test)]
+    fn disjoint_pairs(self, items: Group<'_>, patterns: Group<'_>, scratch: &mut Scratch) -> u64;
+}
+
+impl Joiner for Join {
+    fn count_chunk(
+        self,
+        split: &Split,
+        quarters: &Quarters,
+        chunk: &Chunk,
+        scratch: &mut Scratch,
+    ) -> Count {
+        // SAFETY: `u64`'s instructions run on every CPU.
+        unsafe { count_chunk::<u64>(split, quarters, chunk, scratch) }
+    }
+
+    #[cfg(test)]
+    fn disjoint_pairs(self, items: Group<'_>, patterns: Group<'_>, scratch: &mut Scratch) -> u64 {
+        // SAFETY: as above.
+        unsafe { matcher::disjoint_pairs::<u64>(items, patterns, &mut scratch.matcher) }
     }
 }
 
@@ -100,28 +140,38 @@ pub(crate) fn chunk_len(split: &Split) -> usize {
 /// Buffers reused from one row set to the next.
 #[derive(Default)]
 pub(crate) struct Scratch {
+    row_sets: Vec<(u32, u32)>,
     west: Filed,
     east: Filed,
+    matcher: matcher::Scratch,
 }
 
 /// The solutions of the row sets of `chunk`, and of those they stand for
-/// ([`split::orbit`]).
-pub(crate) fn count_chunk(
+/// ([`split::orbit`]), with vectors of `L`.
+///
+/// # Safety
+///
+/// The CPU runs `L`'s instructions.
+#[inline(always)]
+pub(crate) unsafe fn count_chunk<L: Lanes>(
     split: &Split,
     quarters: &Quarters,
     chunk: &Chunk,
-    matcher: &mut impl Matcher,
     scratch: &mut Scratch,
 ) -> Count {
     let mut total: Count = 0;
-    chunk.for_each_row_set(split, |rows, images| {
-        scratch.west.fill(quarters, Side::West, rows);
+    // A loop, not a closure: a closure would be compiled apart from the
+    // kernel's `#[target_feature]` function, without its instructions.
+    let mut row_sets = core::mem::take(&mut scratch.row_sets);
+    chunk.row_sets(split, &mut row_sets);
+    for &(rows, images) in &row_sets {
+        // SAFETY (both blocks): the caller's.
+        unsafe { scratch.west.fill::<L>(quarters, Side::West, rows) };
         if scratch.west.len() == 0 {
-            return;
+            continue;
         }
-        scratch
-            .east
-            .fill(quarters, Side::East, split.side_rows(Side::East, rows));
+        let east_rows = split.side_rows(Side::East, rows);
+        unsafe { scratch.east.fill::<L>(quarters, Side::East, east_rows) };
         let (west, east) = (scratch.west.group(), scratch.east.group());
         // The larger set is sliced: fewer lanes of its last vector are empty.
         let (items, patterns) = if west.len() <= east.len() {
@@ -129,25 +179,23 @@ pub(crate) fn count_chunk(
         } else {
             (east, west)
         };
-        total += Count::from(images) * Count::from(matcher.disjoint_pairs(items, patterns));
-    });
+        // SAFETY: the caller's.
+        let pairs = unsafe { matcher::disjoint_pairs::<L>(items, patterns, &mut scratch.matcher) };
+        total += Count::from(images) * Count::from(pairs);
+    }
+    scratch.row_sets = row_sets;
     total
 }
 
 /// The number of solutions on an `n`x`n` board, `n` up to 32, on
-/// `threads` threads, each with its own matcher from `matcher`: each
-/// split's quarters built once and shared, its chunks (made two choices
-/// finer than on one thread, so that there are enough to share) handed
-/// out in turn from a shared cursor.
+/// `threads` threads: each split's quarters built once and shared, its
+/// chunks (made two choices finer than on one thread, so that there are
+/// enough to share) handed out in turn from a shared cursor.
 #[cfg(feature = "std")]
-pub(crate) fn count_on_threads<M: Matcher>(
-    n: usize,
-    threads: usize,
-    matcher: impl Fn() -> M + Sync,
-) -> Count {
+pub(crate) fn count_on_threads(joiner: impl Joiner, n: usize, threads: usize) -> Count {
     use core::sync::atomic::{AtomicUsize, Ordering};
     if threads <= 1 {
-        return count(n, &mut matcher());
+        return count(joiner, n);
     }
     let mut total: Count = 0;
     for split in Split::all(n) {
@@ -155,12 +203,12 @@ pub(crate) fn count_on_threads<M: Matcher>(
         let chunks = Chunk::all(&split, chunk_len(&split) + 2);
         let next = AtomicUsize::new(0);
         let worker = || {
-            let (mut matcher, mut scratch) = (matcher(), Scratch::default());
+            let mut scratch = Scratch::default();
             let mut total: Count = 0;
             // Relaxed: the cursor only hands out positions; the chunks
             // were written before the threads started.
             while let Some(chunk) = chunks.get(next.fetch_add(1, Ordering::Relaxed)) {
-                total += count_chunk(&split, &quarters, chunk, &mut matcher, &mut scratch);
+                total += joiner.count_chunk(&split, &quarters, chunk, &mut scratch);
             }
             total
         };
@@ -181,13 +229,13 @@ pub(crate) fn count_on_threads<M: Matcher>(
 }
 
 /// The number of solutions on an `n`x`n` board, `n` up to 32.
-pub(crate) fn count(n: usize, matcher: &mut impl Matcher) -> Count {
+pub(crate) fn count(joiner: impl Joiner, n: usize) -> Count {
     let mut scratch = Scratch::default();
     let mut total = 0;
     for split in Split::all(n) {
         let quarters = Quarters::new(&split);
         for chunk in Chunk::all(&split, chunk_len(&split)) {
-            total += count_chunk(&split, &quarters, &chunk, matcher, &mut scratch);
+            total += joiner.count_chunk(&split, &quarters, &chunk, &mut scratch);
         }
     }
     total
@@ -264,8 +312,7 @@ mod tests {
             let mut scratch = Scratch::default();
             let quarters: Vec<Quarters> = splits.iter().map(Quarters::new).collect();
             for (&(s, chunk), &want) in chunks.iter().zip(&expected) {
-                let mut matcher = matcher::Portable::default();
-                let got = count_chunk(&splits[s], &quarters[s], &chunk, &mut matcher, &mut scratch);
+                let got = Join(()).count_chunk(&splits[s], &quarters[s], &chunk, &mut scratch);
                 assert_eq!(got, want, "n = {n}, middle row {s}, chunk {chunk:?}");
             }
         }
@@ -273,6 +320,9 @@ mod tests {
 
     #[test]
     fn the_portable_matcher_agrees_with_testing_every_pair() {
-        matcher::check_against_the_oracle(&mut matcher::Portable::default());
+        let mut scratch = Scratch::default();
+        matcher::check_against_the_oracle(|items, patterns| {
+            Join(()).disjoint_pairs(items, patterns, &mut scratch)
+        });
     }
 }

@@ -148,45 +148,78 @@ impl Quarter {
     /// queen on a square no queen above attacks and the middle queen
     /// leaves open.
     fn search(&self, split: &Split, mut found: impl FnMut(usize, u32, u64)) {
-        let rows: Vec<usize> = (0..split.n).filter(|&r| self.rows >> r & 1 != 0).collect();
-        self.place(split, &rows, 0, Placed::default(), &mut found);
+        let mut rows = Vec::new();
+        for row in 0..split.n {
+            if self.rows >> row & 1 == 0 {
+                continue;
+            }
+            let mut open = 0u32;
+            let (mut inner, mut crossing) = ([0u32; 32], [0u64; 32]);
+            for column in 0..self.width {
+                let board_column = self.first + column;
+                open |= (split.open[board_column] >> row & 1) << column;
+                inner[column] = split.inner[row][board_column];
+                crossing[column] = split.crossing[row][board_column];
+            }
+            rows.push(QuarterRow {
+                row,
+                open,
+                inner,
+                crossing,
+            });
+        }
+        let search = Search {
+            rows: &rows,
+            width: self.width,
+        };
+        search.place(0, Placed::default(), &mut found);
     }
+}
 
-    fn place(
-        &self,
-        split: &Split,
-        rows: &[usize],
-        at: usize,
-        placed: Placed,
-        found: &mut impl FnMut(usize, u32, u64),
-    ) {
-        if at == rows.len() {
+/// One row of a quarter: the board row, its open columns, and each
+/// column's inner and crossing bits.
+struct QuarterRow {
+    row: usize,
+    open: u32,
+    inner: [u32; 32],
+    crossing: [u64; 32],
+}
+
+/// The search of a quarter's placements.
+struct Search<'a> {
+    rows: &'a [QuarterRow],
+    width: usize,
+}
+
+impl Search<'_> {
+    fn place(&self, at: usize, placed: Placed, found: &mut impl FnMut(usize, u32, u64)) {
+        let Some(this) = self.rows.get(at) else {
             let key = (placed.set as usize) << self.width | placed.columns as usize;
             found(key, placed.inner, placed.crossing);
             return;
-        }
-        self.place(split, rows, at + 1, placed, found);
-        let row = rows[at];
-        for column in 0..self.width {
-            let board_column = self.first + column;
-            let falling = 1u64 << (row + self.width - column);
-            let rising = 1u64 << (row + column);
-            if placed.columns >> column & 1 != 0
-                || placed.falling & falling != 0
-                || placed.rising & rising != 0
-                || split.open[board_column] >> row & 1 == 0
-            {
-                continue;
-            }
+        };
+        // Rows from here to the next: diagonals move one column per row.
+        let gap = self.rows.get(at + 1).map_or(1, |next| next.row - this.row);
+        let step = |placed: Placed| Placed {
+            falling: placed.falling << gap,
+            rising: placed.rising >> gap,
+            ..placed
+        };
+        self.place(at + 1, step(placed), found);
+        let mut free = this.open & !(placed.columns | placed.falling as u32 | placed.rising as u32);
+        while free != 0 {
+            let column = free.trailing_zeros() as usize;
+            free &= free - 1;
+            let bit = 1 << column;
             let next = Placed {
                 set: placed.set | 1 << at,
-                columns: placed.columns | 1 << column,
-                falling: placed.falling | falling,
-                rising: placed.rising | rising,
-                inner: placed.inner | split.inner[row][board_column],
-                crossing: placed.crossing | split.crossing[row][board_column],
+                columns: placed.columns | bit,
+                falling: placed.falling | u64::from(bit),
+                rising: placed.rising | u64::from(bit),
+                inner: placed.inner | this.inner[column],
+                crossing: placed.crossing | this.crossing[column],
             };
-            self.place(split, rows, at + 1, next, found);
+            self.place(at + 1, step(next), found);
         }
     }
 }
@@ -198,7 +231,8 @@ struct Placed {
     set: u32,
     /// Compact columns taken.
     columns: u32,
-    /// Diagonals taken: `row - column + width`, `row + column`.
+    /// The columns of this row the queens above attack along falling
+    /// (`r - c` constant) and rising (`r + c`) diagonals.
     falling: u64,
     rising: u64,
     inner: u32,

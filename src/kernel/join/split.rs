@@ -329,9 +329,16 @@ impl Chunk {
         order
     }
 
-    /// Calls `visit(rows, images)` for every row set `rows` of the chunk
-    /// that is the smallest of its class, with the number of row sets it
-    /// stands for ([`orbit`]), in the outside-in order of their choices.
+    /// Every row set `rows` of the chunk that is the smallest of its
+    /// class, with the number of row sets it stands for ([`orbit`]), in the
+    /// outside-in order of their choices, into `out` (cleared first).
+    pub(crate) fn row_sets(&self, split: &Split, out: &mut Vec<(u32, u32)>) {
+        out.clear();
+        self.for_each_row_set(split, |rows, images| out.push((rows, images)));
+    }
+
+    /// Calls `visit(rows, images)` for every row set of
+    /// [`Chunk::row_sets`].
     pub(crate) fn for_each_row_set(&self, split: &Split, mut visit: impl FnMut(u32, u32)) {
         let (mut rows, mut taken) = (0u32, 0usize);
         for at in 0..self.len {

@@ -1,0 +1,120 @@
+//! What the join needs of a vector unit, written once per instruction set:
+//! [`Lanes`] for `u64` (any target) here, for `__m256i` in `avx2.rs`, for
+//! `__m512i` in `avx512.rs`. The join's algorithm (`halves.rs`,
+//! `matcher.rs`) is generic over it, and each kernel compiles it inside one
+//! `#[target_feature]` function, so that these methods inline there with
+//! the kernel's instructions.
+
+/// A vector of `WORDS` words of bit-sliced patterns, and the few other
+/// steps of the join an instruction set does its own way. The methods are
+/// `unsafe`: the CPU must run the instructions of the type's kernel (the
+/// kernel's type proves it), and the pointer contracts below must hold.
+pub(crate) trait Lanes: Copy {
+    /// `u64` words per vector.
+    const WORDS: usize;
+
+    /// All lanes clear.
+    ///
+    /// # Safety
+    ///
+    /// The CPU runs this type's instructions.
+    unsafe fn zero() -> Self;
+
+    /// `self | *words`, for `WORDS` words from `words`.
+    ///
+    /// # Safety
+    ///
+    /// As for [`Lanes::zero`]; `words` points to `WORDS` readable words.
+    unsafe fn or_load(self, words: *const u64) -> Self;
+
+    /// `sum` plus the set bits of every vector of `hits`, in whatever
+    /// lanes the type keeps its sums (read by [`Lanes::total`]).
+    ///
+    /// # Safety
+    ///
+    /// As for [`Lanes::zero`].
+    unsafe fn add_counts<const G: usize>(sum: Self, hits: [Self; G]) -> Self;
+
+    /// The sum of every lane of a sum made by [`Lanes::add_counts`].
+    ///
+    /// # Safety
+    ///
+    /// As for [`Lanes::zero`].
+    unsafe fn total(sum: Self) -> u64;
+
+    /// ORs `patterns` (at most 64) bit-sliced into `words`: bit `b` of
+    /// pattern `j` to bit `j` of `words[row[b] * stride]`, for every bit
+    /// `b` of `union`, which holds every bit of the patterns.
+    ///
+    /// # Safety
+    ///
+    /// As for [`Lanes::zero`]; `row[b] * stride` is inside `words` for
+    /// every bit `b` of `union`.
+    unsafe fn slice(
+        patterns: &[u64],
+        union: u64,
+        row: &[usize; 64],
+        stride: usize,
+        words: &mut [u64],
+    ) {
+        for (lane, &pattern) in patterns.iter().enumerate() {
+            let mut rest = pattern & union;
+            while rest != 0 {
+                let bit = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                words[row[bit] * stride] |= 1 << lane;
+            }
+        }
+    }
+
+    /// Writes `crossing | others_crossing[j]` for every `j` whose
+    /// `others_inner[j]` shares no bit with `inner`, in order, from `out`;
+    /// returns how many.
+    ///
+    /// # Safety
+    ///
+    /// As for [`Lanes::zero`]; `out` has room for `others_inner.len() +
+    /// 8` words, and the two slices are as long as each other.
+    unsafe fn join_pairs(
+        inner: u32,
+        crossing: u64,
+        others_inner: &[u32],
+        others_crossing: &[u64],
+        out: *mut u64,
+    ) -> usize {
+        debug_assert_eq!(others_inner.len(), others_crossing.len());
+        let mut written = 0;
+        for (&other_inner, &other_crossing) in others_inner.iter().zip(others_crossing) {
+            // Written always, kept (the count moved past it) only if the
+            // two share no inner bit: no branch to mispredict.
+            // SAFETY: `written` is at most the pairs so far, within the
+            // room the caller gives.
+            unsafe { *out.add(written) = crossing | other_crossing };
+            written += usize::from(inner & other_inner == 0);
+        }
+        written
+    }
+}
+
+/// The portable vector: one word, 64 patterns.
+impl Lanes for u64 {
+    const WORDS: usize = 1;
+
+    unsafe fn zero() -> u64 {
+        0
+    }
+
+    unsafe fn or_load(self, words: *const u64) -> u64 {
+        // SAFETY: the caller gives a readable word.
+        self | unsafe { *words }
+    }
+
+    unsafe fn add_counts<const G: usize>(sum: u64, hits: [u64; G]) -> u64 {
+        hits.iter()
+            .fold(sum, |sum, hit| sum + u64::from(hit.count_ones()))
+    }
+
+    unsafe fn total(sum: u64) -> u64 {
+        sum
+    }
+}
