@@ -32,6 +32,7 @@
 pub(crate) mod halves;
 pub(crate) mod lanes;
 pub(crate) mod matcher;
+pub(crate) mod pieces;
 pub(crate) mod quarters;
 pub(crate) mod split;
 
@@ -130,13 +131,6 @@ impl Joiner for Join {
     }
 }
 
-/// How many free rows (from the outside in) a chunk decides: enough for
-/// a few hundred chunks per split from N = 14, the unit of work a thread
-/// takes.
-pub(crate) fn chunk_len(split: &Split) -> usize {
-    (split.rows / 2).saturating_sub(2)
-}
-
 /// Buffers reused from one row set to the next.
 #[derive(Default)]
 pub(crate) struct Scratch {
@@ -188,53 +182,24 @@ pub(crate) unsafe fn count_chunk<L: Lanes>(
 }
 
 /// The number of solutions on an `n`x`n` board, `n` up to 32, on
-/// `threads` threads: each split's quarters built once and shared, its
-/// chunks (made two choices finer than on one thread, so that there are
-/// enough to share) handed out in turn from a shared cursor.
+/// `threads` threads: every piece ([`pieces`]), split by split.
 #[cfg(feature = "std")]
 pub(crate) fn count_on_threads(joiner: impl Joiner, n: usize, threads: usize) -> Count {
-    use core::sync::atomic::{AtomicUsize, Ordering};
-    if threads <= 1 {
-        return count(joiner, n);
-    }
+    let all: Vec<(usize, pieces::Piece)> = pieces::pieces(n).into_iter().enumerate().collect();
     let mut total: Count = 0;
-    for split in Split::all(n) {
-        let quarters = Quarters::new(&split);
-        let chunks = Chunk::all(&split, chunk_len(&split) + 2);
-        let next = AtomicUsize::new(0);
-        let worker = || {
-            let mut scratch = Scratch::default();
-            let mut total: Count = 0;
-            // Relaxed: the cursor only hands out positions; the chunks
-            // were written before the threads started.
-            while let Some(chunk) = chunks.get(next.fetch_add(1, Ordering::Relaxed)) {
-                total += joiner.count_chunk(&split, &quarters, chunk, &mut scratch);
-            }
-            total
-        };
-        total += std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..threads.min(chunks.len()))
-                .map(|_| scope.spawn(worker))
-                .collect();
-            workers
-                .into_iter()
-                .map(|w| {
-                    w.join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-                })
-                .sum::<Count>()
-        });
-    }
+    pieces::count(joiner, n, &all, threads.max(1), &mut |_, count| total += count)
+        .expect("at least one thread");
     total
 }
 
-/// The number of solutions on an `n`x`n` board, `n` up to 32.
+/// The number of solutions on an `n`x`n` board, `n` up to 32, on this
+/// thread.
 pub(crate) fn count(joiner: impl Joiner, n: usize) -> Count {
     let mut scratch = Scratch::default();
     let mut total = 0;
     for split in Split::all(n) {
         let quarters = Quarters::new(&split);
-        for chunk in Chunk::all(&split, chunk_len(&split)) {
+        for chunk in Chunk::all(&split, pieces::piece_len(&split)) {
             total += joiner.count_chunk(&split, &quarters, &chunk, &mut scratch);
         }
     }
@@ -273,7 +238,7 @@ mod tests {
             let mut expected = Vec::new();
             let mut chunks = Vec::new();
             for (s, split) in splits.iter().enumerate() {
-                for chunk in Chunk::all(split, chunk_len(split)) {
+                for chunk in Chunk::all(split, pieces::piece_len(split)) {
                     chunks.push((s, chunk));
                     expected.push(0 as Count);
                 }

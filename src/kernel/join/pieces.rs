@@ -1,0 +1,318 @@
+//! The join cut into numbered pieces: what a plan ([`crate::plan`]) counts
+//! on threads, in shards across machines and from checkpoints.
+//!
+//! A [`Piece`] is a chunk of one split's row sets ([`Chunk`]): those whose
+//! first choices of rows, from the outside in, are the chunk's. The pieces
+//! of a board are every split's chunks of [`piece_len`] choices, in a fixed
+//! order; their counts add up to the board's. Counting a piece needs its
+//! split's quarter-boards, built once per split by whoever counts it
+//! ([`count`]) and shared by its threads.
+
+use alloc::vec::Vec;
+
+use super::split::{Chunk, Split};
+use super::{Join, Joiner, Scratch, quarters::Quarters};
+use crate::kernel::Kernel;
+use crate::{Count, Error};
+
+/// One piece of a join count: a chunk of one split's row sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Piece {
+    /// Which split of [`Split::all`].
+    pub(crate) split: usize,
+    pub(crate) chunk: Chunk,
+}
+
+impl Piece {
+    /// The middle queen's row (odd N), which the split places first.
+    pub(crate) fn middle_row(&self, n: usize) -> Option<usize> {
+        (n % 2 == 1).then_some(self.split)
+    }
+
+    /// The rows the piece's choices give the west half and those they give
+    /// the east half, as board row sets.
+    pub(crate) fn rows(&self, n: usize) -> (u32, u32) {
+        let split = Split::nth(n, self.split);
+        let (mut west, mut east) = (0, 0);
+        for at in 0..self.chunk.len {
+            let row = 1 << split.row_at(at);
+            if self.chunk.pattern >> at & 1 != 0 {
+                west |= row;
+            } else {
+                east |= row;
+            }
+        }
+        (west, east)
+    }
+}
+
+/// How many free rows (from the outside in) a piece decides: about 500
+/// pieces at N = 16, 1,000 at N = 18, 2,000 at N = 20 for even N (one
+/// split), half the rows for odd N (more, smaller splits: 1,100 pieces at
+/// N = 17, 5,400 at N = 21). Enough for every thread to finish within a
+/// small fraction of the total from the others, few enough for a record to
+/// list.
+pub(crate) fn piece_len(split: &Split) -> usize {
+    let half = split.rows / 2;
+    if split.n.is_multiple_of(2) {
+        half + 3
+    } else {
+        half
+    }
+}
+
+/// Every piece of an `n`x`n` board (`n` up to 32), split by split.
+pub(crate) fn pieces(n: usize) -> Vec<Piece> {
+    let mut pieces = Vec::new();
+    for (index, split) in Split::all(n).iter().enumerate() {
+        for chunk in Chunk::all(split, piece_len(split)) {
+            pieces.push(Piece {
+                split: index,
+                chunk,
+            });
+        }
+    }
+    pieces
+}
+
+/// A rough measure of a piece's work, cheap to compute: the join of a row
+/// set with `j` of the west's `w` rows north of the line costs about
+/// `C(w, j)^1.5` (measured at N = 16 and 18: within a factor of two for
+/// most row sets, and right in its ordering), summed over the piece's row
+/// sets, counted by their rows north and south without building them.
+pub(crate) fn estimate(n: usize, piece: &Piece) -> u64 {
+    let split = Split::nth(n, piece.split);
+    let north = |rows: u32| (rows & ((1u32 << split.line) - 1)).count_ones() as usize;
+    let (west, east) = piece.rows(n);
+    let decided = west | east;
+    let undecided = split.free_rows & !decided;
+    let (open_north, open_south) = (
+        north(undecided),
+        undecided.count_ones() as usize - north(undecided),
+    );
+    let (taken, taken_north) = (west.count_ones() as usize, north(west));
+    let Some(left) = split.west.checked_sub(taken) else {
+        return 0;
+    };
+    let mut total = 0u64;
+    for more_north in 0..=left.min(open_north) {
+        let more_south = left - more_north;
+        if more_south > open_south {
+            continue;
+        }
+        let sets = binomial(open_north, more_north) * binomial(open_south, more_south);
+        let cost = binomial(split.west, taken_north + more_north);
+        total = total.saturating_add(sets.saturating_mul(cost.saturating_mul(cost.isqrt())));
+    }
+    total
+}
+
+/// `C(n, k)`, saturating.
+fn binomial(n: usize, k: usize) -> u64 {
+    if k > n {
+        return 0;
+    }
+    let mut value = 1u64;
+    for i in 0..k.min(n - k) {
+        value = value.saturating_mul((n - i) as u64) / (i as u64 + 1);
+    }
+    value
+}
+
+/// A join kernel this CPU runs: the one the kernel name asks for.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum AnyJoiner {
+    Portable(Join),
+    #[cfg(simd_kernels)]
+    Avx2(super::avx2::JoinAvx2),
+    #[cfg(simd_kernels)]
+    Avx512(super::avx512::JoinAvx512),
+}
+
+impl AnyJoiner {
+    /// The join kernel `kernel`, if it is one and this CPU runs it.
+    pub(crate) fn new(kernel: Kernel) -> Option<AnyJoiner> {
+        match kernel {
+            Kernel::Join => Join::new().map(AnyJoiner::Portable),
+            #[cfg(simd_kernels)]
+            Kernel::JoinAvx2 => super::avx2::JoinAvx2::new().map(AnyJoiner::Avx2),
+            #[cfg(simd_kernels)]
+            Kernel::JoinAvx512 => super::avx512::JoinAvx512::new().map(AnyJoiner::Avx512),
+            _ => None,
+        }
+    }
+
+    /// The kernel it is.
+    pub(crate) fn kernel(self) -> Kernel {
+        match self {
+            AnyJoiner::Portable(_) => Kernel::Join,
+            #[cfg(simd_kernels)]
+            AnyJoiner::Avx2(_) => Kernel::JoinAvx2,
+            #[cfg(simd_kernels)]
+            AnyJoiner::Avx512(_) => Kernel::JoinAvx512,
+        }
+    }
+}
+
+impl Joiner for AnyJoiner {
+    fn count_chunk(
+        self,
+        split: &Split,
+        quarters: &Quarters,
+        chunk: &Chunk,
+        scratch: &mut Scratch,
+    ) -> Count {
+        match self {
+            AnyJoiner::Portable(j) => j.count_chunk(split, quarters, chunk, scratch),
+            #[cfg(simd_kernels)]
+            AnyJoiner::Avx2(j) => j.count_chunk(split, quarters, chunk, scratch),
+            #[cfg(simd_kernels)]
+            AnyJoiner::Avx512(j) => j.count_chunk(split, quarters, chunk, scratch),
+        }
+    }
+
+    #[cfg(test)]
+    fn disjoint_pairs(
+        self,
+        items: super::matcher::Group<'_>,
+        patterns: super::matcher::Group<'_>,
+        scratch: &mut Scratch,
+    ) -> u64 {
+        match self {
+            AnyJoiner::Portable(j) => j.disjoint_pairs(items, patterns, scratch),
+            #[cfg(simd_kernels)]
+            AnyJoiner::Avx2(j) => j.disjoint_pairs(items, patterns, scratch),
+            #[cfg(simd_kernels)]
+            AnyJoiner::Avx512(j) => j.disjoint_pairs(items, patterns, scratch),
+        }
+    }
+}
+
+/// Counts the pieces `(index, piece)` of an `n`x`n` board with `joiner`
+/// on `threads` threads, calling `done(index, count)` on this thread as
+/// each finishes. The pieces are taken split by split, in the order
+/// given within each: each split's quarter-boards are built once, then its
+/// pieces are shared out from a cursor.
+#[cfg(feature = "std")]
+pub(crate) fn count(
+    joiner: impl Joiner,
+    n: usize,
+    pieces: &[(usize, Piece)],
+    threads: usize,
+    done: &mut dyn FnMut(usize, Count),
+) -> Result<(), Error> {
+    use core::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    if threads == 0 {
+        return Err(Error::InvalidThreads);
+    }
+    let mut by_split: Vec<Vec<(usize, Chunk)>> = alloc::vec![Vec::new(); Split::count(n)];
+    for &(index, piece) in pieces {
+        by_split[piece.split].push((index, piece.chunk));
+    }
+    for (split_index, chunks) in by_split.iter().enumerate() {
+        if chunks.is_empty() {
+            continue;
+        }
+        let split = Split::nth(n, split_index);
+        let quarters = Quarters::new(&split);
+        let threads = threads.min(chunks.len());
+        if threads <= 1 {
+            let mut scratch = Scratch::default();
+            for &(index, chunk) in chunks {
+                done(
+                    index,
+                    joiner.count_chunk(&split, &quarters, &chunk, &mut scratch),
+                );
+            }
+            continue;
+        }
+        let next = AtomicUsize::new(0);
+        let (sender, results) = mpsc::channel::<(usize, Count)>();
+        let working = AtomicUsize::new(threads);
+        let caller = std::thread::current();
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                let sender = sender.clone();
+                let (split, quarters, next, working, caller) =
+                    (&split, &quarters, &next, &working, &caller);
+                scope.spawn(move || {
+                    let mut scratch = Scratch::default();
+                    // Relaxed: the cursor only hands out positions; the
+                    // chunks were written before the threads started.
+                    while let Some(&(index, chunk)) =
+                        chunks.get(next.fetch_add(1, Ordering::Relaxed))
+                    {
+                        let count = joiner.count_chunk(split, quarters, &chunk, &mut scratch);
+                        // The receiver lives until every sender is gone.
+                        let _ = sender.send((index, count));
+                    }
+                    // Hang up first, so that the caller, once woken, finds
+                    // the channel closed.
+                    drop(sender);
+                    if working.fetch_sub(1, Ordering::AcqRel) == 1 {
+                        caller.unpark();
+                    }
+                });
+            }
+            drop(sender);
+            // Collected now and then, not per piece, which would wake this
+            // thread (and take a core from the workers) each time; the last
+            // worker wakes it. A worker that panics hangs up too, and the
+            // scope passes its panic on once the channel is closed.
+            loop {
+                match results.try_recv() {
+                    Ok((index, count)) => done(index, count),
+                    Err(mpsc::TryRecvError::Empty) => {
+                        std::thread::park_timeout(Duration::from_millis(50));
+                    }
+                    Err(mpsc::TryRecvError::Disconnected) => break,
+                }
+            }
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::join::split::Side;
+
+    /// The pieces' counts add up to the board's (the portable kernel's),
+    /// whatever the threads.
+    #[test]
+    fn the_pieces_add_up_to_the_board() {
+        for n in 0..=12 {
+            let all: Vec<(usize, Piece)> = pieces(n).into_iter().enumerate().collect();
+            let expected = Kernel::Portable.count(n).unwrap();
+            for threads in [1, 2, 3] {
+                let mut total = 0;
+                let mut seen = alloc::vec![false; all.len()];
+                count(Join(()), n, &all, threads, &mut |index, count| {
+                    assert!(!core::mem::replace(&mut seen[index], true));
+                    total += count;
+                })
+                .unwrap();
+                assert_eq!(total, expected, "n = {n}, {threads} threads");
+                assert!(seen.iter().all(|&s| s));
+            }
+        }
+    }
+
+    #[test]
+    fn every_piece_has_an_estimate_and_the_rows_it_decides() {
+        for n in [12, 13, 16] {
+            for piece in pieces(n) {
+                assert!(estimate(n, &piece) > 0, "n = {n}, {piece:?}");
+                let (west, east) = piece.rows(n);
+                assert_eq!(west & east, 0);
+                assert_eq!((west | east).count_ones() as usize, piece.chunk.len);
+                let split = Split::nth(n, piece.split);
+                assert_eq!(split.side_rows(Side::West, west), west);
+            }
+        }
+    }
+}
