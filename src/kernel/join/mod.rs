@@ -32,6 +32,7 @@
 pub(crate) mod halves;
 pub(crate) mod lanes;
 pub(crate) mod matcher;
+pub(crate) mod memory;
 pub(crate) mod pieces;
 pub(crate) mod quarters;
 pub(crate) mod split;
