@@ -14,7 +14,7 @@
 use alloc::vec::Vec;
 
 use super::lanes::Lanes;
-use super::matcher::{CLASSES, CUT_SHIFT, Group};
+use super::matcher::{CLASSES, Group};
 use super::quarters::Quarters;
 use super::split::Side;
 
@@ -22,33 +22,39 @@ use super::split::Side;
 /// `masks[starts[c]..starts[c + 1]]`.
 #[derive(Default)]
 pub(crate) struct Filed {
-    starts: [usize; CLASSES + 1],
-    masks: Vec<u64>,
-    /// The half-boards as joined, before filing.
+    /// The half-boards as joined, the first `len` of `joined`.
     joined: Vec<u64>,
+    len: usize,
+    /// By class, once filed by more than one class.
+    masks: Vec<u64>,
+    starts: [usize; CLASSES + 1],
+    /// How many cut bits they are filed by.
+    cuts: usize,
 }
 
 impl Filed {
-    /// Joins the half-boards of `side` on rows `rows` (a board row set),
-    /// and files them.
+    /// Joins the half-boards of `side` on rows `rows` (a board row set).
     ///
     /// # Safety
     ///
     /// The CPU runs `L`'s instructions.
     #[inline(always)]
-    pub(crate) unsafe fn fill<L: Lanes>(&mut self, quarters: &Quarters, side: Side, rows: u32) {
+    pub(crate) unsafe fn join<L: Lanes>(&mut self, quarters: &Quarters, side: Side, rows: u32) {
         let (north, south) = quarters.of(side);
         let (north_set, south_set) = (north.compact(rows), south.compact(rows));
         let all = north.all_columns();
         // Room for every pair, so that the joins below may write each
-        // before they know whether to keep it, and 8 more.
+        // before they know whether to keep it, and 8 more. The buffer only
+        // grows: what it held before is overwritten, not cleared.
         let mut room = 8;
         for &columns in north.columns_of(north_set) {
             room += north.range(north_set, columns).len()
                 * south.range(south_set, all ^ columns).len();
         }
-        self.joined.clear();
-        self.joined.resize(room, 0);
+        if self.joined.len() < room {
+            self.joined.resize(room, 0);
+        }
+        let out = self.joined.as_mut_ptr();
         let mut len = 0;
         for &columns in north.columns_of(north_set) {
             let south_range = south.range(south_set, all ^ columns);
@@ -69,28 +75,40 @@ impl Filed {
                         north.crossing[at],
                         south_inner,
                         south_crossing,
-                        self.joined.as_mut_ptr().add(len),
+                        out.add(len),
                     )
                 };
             }
         }
-        self.joined.truncate(len);
-        self.file();
+        self.len = len;
+        self.cuts = 0;
     }
 
-    /// Files `joined` by class: a count of each class (four counts in
-    /// turn, so that no increment waits for the one before), then each
-    /// mask to its class's next place.
-    fn file(&mut self) {
+    /// How many half-boards the last join found.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Files the joined half-boards by their top `cuts` cut bits (none:
+    /// one class, as joined): a count of each class (four counts in turn,
+    /// so that no increment waits for the one before), then each mask to
+    /// its class's next place.
+    pub(crate) fn file(&mut self, cuts: usize) {
+        self.cuts = cuts;
+        if cuts == 0 {
+            return;
+        }
+        let joined = &self.joined[..self.len];
+        let shift = 64 - cuts as u32;
         let mut counts = [[0usize; CLASSES]; 4];
-        let mut fours = self.joined.chunks_exact(4);
+        let mut fours = joined.chunks_exact(4);
         for four in &mut fours {
             for (count, &mask) in counts.iter_mut().zip(four) {
-                count[(mask >> CUT_SHIFT) as usize] += 1;
+                count[(mask >> shift) as usize] += 1;
             }
         }
         for &mask in fours.remainder() {
-            counts[0][(mask >> CUT_SHIFT) as usize] += 1;
+            counts[0][(mask >> shift) as usize] += 1;
         }
         self.starts[0] = 0;
         for class in 0..CLASSES {
@@ -98,10 +116,11 @@ impl Filed {
             self.starts[class + 1] = self.starts[class] + count;
         }
         let mut next = self.starts;
-        self.masks.clear();
-        self.masks.resize(self.joined.len(), 0);
-        for &mask in &self.joined {
-            let slot = &mut next[(mask >> CUT_SHIFT) as usize];
+        if self.masks.len() < joined.len() {
+            self.masks.resize(joined.len(), 0);
+        }
+        for &mask in joined {
+            let slot = &mut next[(mask >> shift) as usize];
             self.masks[*slot] = mask;
             *slot += 1;
         }
@@ -109,13 +128,18 @@ impl Filed {
 
     /// The half-boards, by class.
     pub(crate) fn group(&self) -> Group<'_> {
-        Group {
-            masks: &self.masks,
-            starts: self.starts,
+        if self.cuts == 0 {
+            let mut starts = [self.len; CLASSES + 1];
+            starts[0] = 0;
+            Group {
+                masks: &self.joined[..self.len],
+                starts,
+            }
+        } else {
+            Group {
+                masks: &self.masks[..self.len],
+                starts: self.starts,
+            }
         }
-    }
-
-    pub(crate) fn len(&self) -> usize {
-        self.masks.len()
     }
 }

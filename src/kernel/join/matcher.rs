@@ -42,8 +42,10 @@ use alloc::vec::Vec;
 
 use super::lanes::Lanes;
 
-/// Masks filed by class ([`CUT_SHIFT`]): those of class `c` are
-/// `masks[starts[c]..starts[c + 1]]`.
+/// Masks filed by class, their top cut bits read as a number (the top
+/// `cuts` of the [`CUTS`] cut bits, where [`sieve_cuts`] says how many):
+/// those of class `c` are `masks[starts[c]..starts[c + 1]]`, the classes
+/// past `2^cuts` empty.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Group<'a> {
     pub(crate) masks: &'a [u64],
@@ -57,23 +59,6 @@ impl Group<'_> {
 
     fn class(&self, class: usize) -> &[u64] {
         &self.masks[self.starts[class]..self.starts[class + 1]]
-    }
-
-    /// The same masks in `2^cuts` classes, by their top `cuts` cut bits
-    /// (the classes past those empty).
-    fn merged(&self, cuts: usize) -> Group<'_> {
-        let shift = CUTS - cuts;
-        let starts = core::array::from_fn(|class| {
-            if class <= 1 << cuts {
-                self.starts[class << shift]
-            } else {
-                self.masks.len()
-            }
-        });
-        Group {
-            masks: self.masks,
-            starts,
-        }
     }
 }
 
@@ -90,7 +75,7 @@ pub(crate) const CLASSES: usize = 1 << CUTS;
 /// into twice as many classes, each scanned on its own: with fewer than
 /// about 200 items to a class the scans' fixed costs outweigh what the cut
 /// saves (measured at N = 15 to 18, BENCHMARKS.md).
-fn sieve_cuts(items: usize) -> usize {
+pub(crate) fn sieve_cuts(items: usize) -> usize {
     ((items / ITEMS_PER_CUT).max(1).ilog2() as usize).min(CUTS)
 }
 
@@ -128,8 +113,6 @@ pub(crate) unsafe fn disjoint_pairs<L: Lanes>(
     if items.len() == 0 || patterns.len() == 0 {
         return 0;
     }
-    let cuts = sieve_cuts(items.len());
-    let (items, patterns) = (items.merged(cuts), patterns.merged(cuts));
     // Where each class's words start, and the bits each class has.
     let mut first_word = [0usize; CLASSES + 1];
     let mut unions = [0u64; CLASSES];
@@ -323,19 +306,16 @@ unsafe fn scan_group<L: Lanes, const G: usize>(
     }
 }
 
-/// `masks` filed by class into `sorted`, as a [`Group`].
+/// `masks` filed by their top `cuts` bits into `sorted`, as a [`Group`].
 #[cfg(test)]
-pub(crate) fn group(masks: &[u64], sorted: &mut Vec<u64>) -> Group<'static> {
+pub(crate) fn group(masks: &[u64], cuts: usize, sorted: &mut Vec<u64>) -> Group<'static> {
+    let class = |m: u64| if cuts == 0 { 0 } else { (m >> (64 - cuts)) as usize };
     sorted.clear();
     sorted.extend_from_slice(masks);
-    sorted.sort_unstable_by_key(|m| m >> CUT_SHIFT);
+    sorted.sort_unstable_by_key(|&m| class(m));
     let mut starts = [0; CLASSES + 1];
     for c in 0..CLASSES {
-        starts[c + 1] = starts[c]
-            + sorted
-                .iter()
-                .filter(|&&m| (m >> CUT_SHIFT) as usize == c)
-                .count();
+        starts[c + 1] = starts[c] + sorted.iter().filter(|&&m| class(m) == c).count();
     }
     // Tests only: a leaked copy, so that the group outlives the buffer.
     Group {
@@ -386,12 +366,14 @@ pub(crate) fn check_against_the_oracle(mut disjoint_pairs: impl FnMut(Group<'_>,
     ] {
         let items: Vec<u64> = (0..items).map(|_| next() & next()).collect();
         let patterns: Vec<u64> = (0..patterns).map(|_| next() & next() & next()).collect();
-        assert_eq!(
-            disjoint_pairs(group(&items, &mut a), group(&patterns, &mut b)),
-            disjoint_pairs_one_by_one(&items, &patterns),
-            "{} items, {} patterns",
-            items.len(),
-            patterns.len()
-        );
+        for cuts in 0..=CUTS {
+            assert_eq!(
+                disjoint_pairs(group(&items, cuts, &mut a), group(&patterns, cuts, &mut b)),
+                disjoint_pairs_one_by_one(&items, &patterns),
+                "{} items, {} patterns, {cuts} cuts",
+                items.len(),
+                patterns.len()
+            );
+        }
     }
 }

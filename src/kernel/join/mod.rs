@@ -161,12 +161,18 @@ pub(crate) unsafe fn count_chunk<L: Lanes>(
     chunk.row_sets(split, &mut row_sets);
     for &(rows, images) in &row_sets {
         // SAFETY (both blocks): the caller's.
-        unsafe { scratch.west.fill::<L>(quarters, Side::West, rows) };
+        unsafe { scratch.west.join::<L>(quarters, Side::West, rows) };
         if scratch.west.len() == 0 {
             continue;
         }
         let east_rows = split.side_rows(Side::East, rows);
-        unsafe { scratch.east.fill::<L>(quarters, Side::East, east_rows) };
+        unsafe { scratch.east.join::<L>(quarters, Side::East, east_rows) };
+        if scratch.east.len() == 0 {
+            continue;
+        }
+        let cuts = matcher::sieve_cuts(scratch.west.len().min(scratch.east.len()));
+        scratch.west.file(cuts);
+        scratch.east.file(cuts);
         let (west, east) = (scratch.west.group(), scratch.east.group());
         // The larger set is sliced: fewer lanes of its last vector are empty.
         let (items, patterns) = if west.len() <= east.len() {

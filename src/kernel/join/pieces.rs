@@ -217,7 +217,7 @@ pub(crate) fn count(
             continue;
         }
         let split = Split::nth(n, split_index);
-        let quarters = Quarters::new(&split);
+        let quarters = Quarters::on_threads(&split, threads);
         let threads = threads.min(chunks.len());
         if threads <= 1 {
             let mut scratch = Scratch::default();

@@ -253,13 +253,64 @@ pub(crate) struct Quarters {
     pub(crate) south_east: Quarter,
 }
 
+/// The four quarters, in the order [`Quarters`] holds them.
+const QUARTERS: [(Side, Half); 4] = [
+    (Side::West, Half::North),
+    (Side::West, Half::South),
+    (Side::East, Half::North),
+    (Side::East, Half::South),
+];
+
 impl Quarters {
     pub(crate) fn new(split: &Split) -> Quarters {
+        let [north_west, south_west, north_east, south_east] =
+            QUARTERS.map(|(side, half)| Quarter::new(split, side, half));
         Quarters {
-            north_west: Quarter::new(split, Side::West, Half::North),
-            south_west: Quarter::new(split, Side::West, Half::South),
-            north_east: Quarter::new(split, Side::East, Half::North),
-            south_east: Quarter::new(split, Side::East, Half::South),
+            north_west,
+            south_west,
+            north_east,
+            south_east,
+        }
+    }
+
+    /// [`Quarters::new`], the four quarters built on up to `threads`
+    /// threads (at most four), each taking the next quarter left.
+    #[cfg(feature = "std")]
+    pub(crate) fn on_threads(split: &Split, threads: usize) -> Quarters {
+        use core::sync::atomic::{AtomicUsize, Ordering};
+        use std::sync::Mutex;
+        if threads <= 1 {
+            return Quarters::new(split);
+        }
+        let next = AtomicUsize::new(0);
+        let built: [Mutex<Option<Quarter>>; 4] = Default::default();
+        std::thread::scope(|scope| {
+            for _ in 0..threads.min(QUARTERS.len()) {
+                scope.spawn(|| {
+                    loop {
+                        // Relaxed: the cursor only hands out positions.
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&(side, half)) = QUARTERS.get(index) else {
+                            break;
+                        };
+                        let quarter = Quarter::new(split, side, half);
+                        *built[index]
+                            .lock()
+                            .unwrap_or_else(|poison| poison.into_inner()) = Some(quarter);
+                    }
+                });
+            }
+        });
+        let [north_west, south_west, north_east, south_east] = built.map(|slot| {
+            slot.into_inner()
+                .unwrap_or_else(|poison| poison.into_inner())
+                .expect("every quarter is built before the threads end")
+        });
+        Quarters {
+            north_west,
+            south_west,
+            north_east,
+            south_east,
         }
     }
 
