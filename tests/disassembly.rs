@@ -153,26 +153,40 @@ fn avx_kernel_is_the_machine_in_vex_encoding() {
     check(AVX_SEARCH, &avx()).unwrap();
 }
 
-/// The join-avx2 matcher: its inner loop ORs 256-bit slices and counts
-/// their bits in the vector unit (`vpshufb` on nibbles, `vpsadbw` into
-/// 64-bit sums); its slicer moves bit `b` of four patterns to the signs
-/// (`vpsllvq`) and gathers them (`vmovmskpd`). No legacy-SSE vector
-/// instruction, which would cost a transition penalty beside VEX code.
+/// The join-avx2 kernel (its algorithm compiled into one
+/// `#[target_feature(enable = "avx2")]` function): its matcher ORs 256-bit
+/// slices and counts their bits in the vector unit (`vpshufb` on nibbles,
+/// `vpsadbw` into 64-bit sums); its slicer moves bit `b` of four patterns
+/// to the signs (`vpsllvq`) and gathers them (`vmovmskpd`). No legacy-SSE
+/// vector instruction, which would cost a transition penalty beside VEX
+/// code, and no 512-bit register.
 #[test]
 fn join_avx2_matches_and_slices_in_ymm_registers() {
-    let forbidden: &[&str] = &["por", "pshufb", "psadbw", "movdq"];
-    let matcher = Encoding {
-        required: ["vpor", "vpshufb", "vpsadbw", "vpaddq"]
+    let kernel = Encoding {
+        required: ["vpor", "vpshufb", "vpsadbw", "vpaddq", "vpsllvq", "vmovmskpd"]
             .map(String::from)
             .to_vec(),
-        forbidden,
+        forbidden: &["por", "pshufb", "psadbw", "movdq", "vpord", "vporq", "vpopcnt"],
     };
-    check("queens_simd::kernel::join::avx2::conflicts", &matcher).unwrap();
-    let slicer = Encoding {
-        required: ["vpsllvq", "vmovmskpd"].map(String::from).to_vec(),
-        forbidden,
+    check("queens_simd::kernel::join::avx2::count_chunk", &kernel).unwrap();
+}
+
+/// The join-avx512 kernel: its matcher ORs 512-bit slices (`vpord`/`vporq`)
+/// and counts their bits with `vpopcntq`; its slicer tests bit `b` of eight
+/// patterns into a mask register (`vptestmq`); its join of quarter-boards
+/// tests eight pairs at once (`vptestnmq`) and packs the kept ones with
+/// `vpcompressq`. No legacy-SSE vector instruction.
+#[test]
+fn join_avx512_matches_slices_and_joins_in_zmm_registers() {
+    let kernel = Encoding {
+        required: ["vpord|vporq", "vpopcntq", "vptestmq", "vptestnmq", "vpcompressq"]
+            .map(String::from)
+            .to_vec(),
+        forbidden: &["por", "pshufb", "psadbw", "movdq"],
     };
-    check("queens_simd::kernel::join::avx2::slice", &slicer).unwrap();
+    check("queens_simd::kernel::join::avx512::count_chunk", &kernel).unwrap();
+    // The check can fail: the AVX2 kernel has none of these.
+    assert!(check("queens_simd::kernel::join::avx2::count_chunk", &kernel).is_err());
 }
 
 #[cfg(target_os = "linux")]

@@ -204,7 +204,7 @@ mod tests {
     #[test]
     fn the_avx2_matcher_agrees_with_testing_every_pair() {
         let Some(cpu) = JoinAvx2::new() else {
-            eprintln!("SKIPPED: this CPU lacks AVX2");
+            crate::kernel::join::skip_missing(Kernel::JoinAvx2);
             return;
         };
         let mut scratch = Scratch::default();

@@ -232,7 +232,7 @@ mod tests {
     #[test]
     fn the_avx512_matcher_agrees_with_testing_every_pair() {
         let Some(cpu) = JoinAvx512::new() else {
-            eprintln!("SKIPPED: this CPU lacks AVX-512 F or VPOPCNTDQ");
+            crate::kernel::join::skip_missing(Kernel::JoinAvx512);
             return;
         };
         let mut scratch = Scratch::default();

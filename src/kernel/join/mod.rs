@@ -213,6 +213,22 @@ pub(crate) fn count(joiner: impl Joiner, n: usize) -> Count {
     total
 }
 
+/// Says that a test of `kernel` is skipped because this CPU lacks it, or
+/// fails if the run must cover everything (`QUEENS_SIMD_REQUIRE_ALL=1`)
+/// and `QUEENS_SIMD_ALLOW_MISSING` does not name the kernel (the rule of
+/// `tests/common`).
+#[cfg(test)]
+pub(crate) fn skip_missing(kernel: Kernel) {
+    let required = std::env::var("QUEENS_SIMD_REQUIRE_ALL").is_ok_and(|v| v == "1");
+    let allowed = std::env::var("QUEENS_SIMD_ALLOW_MISSING")
+        .is_ok_and(|names| names.split(',').any(|name| name.trim() == kernel.name()));
+    assert!(
+        !required || allowed,
+        "kernel {kernel} is not available here and QUEENS_SIMD_REQUIRE_ALL=1"
+    );
+    std::eprintln!("SKIPPED: kernel {kernel} is not available on this CPU");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
