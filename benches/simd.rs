@@ -194,6 +194,7 @@ fn join(c: &mut Criterion) {
         let kernels = [
             Kernel::SymmetricBmi,
             Kernel::Symmetric,
+            Kernel::JoinAvx512,
             Kernel::JoinAvx2,
             Kernel::Join,
         ];

@@ -34,8 +34,9 @@ const END: &str = "<!-- bench_report:end -->";
 const PLOT: &str = "benches/results/kernels.svg";
 
 /// Plot colours, given to the fast kernels in `Kernel::ALL` order.
-const COLOURS: [&str; 8] = [
-    "#222222", "#1f77b4", "#2ca02c", "#ff7f0e", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+const COLOURS: [&str; 10] = [
+    "#222222", "#1f77b4", "#17becf", "#2ca02c", "#ff7f0e", "#d62728", "#9467bd", "#8c564b",
+    "#e377c2", "#bcbd22",
 ];
 
 /// Every fast kernel's name, in `Kernel::ALL` order, with its plot colour:

@@ -189,10 +189,13 @@ pub(crate) unsafe fn count_chunk<L: Lanes>(
 }
 
 /// The number of solutions on an `n`x`n` board, `n` up to 32, on
-/// `threads` threads: every piece ([`pieces`]), split by split.
+/// `threads` threads: every piece ([`pieces`]), split by split, the
+/// largest first.
 #[cfg(feature = "std")]
 pub(crate) fn count_on_threads(joiner: impl Joiner, n: usize, threads: usize) -> Count {
-    let all: Vec<(usize, pieces::Piece)> = pieces::pieces(n).into_iter().enumerate().collect();
+    let mut all: Vec<(usize, pieces::Piece)> = pieces::pieces(n).into_iter().enumerate().collect();
+    // Largest first, so that the last pieces of each split are small ones.
+    all.sort_by_key(|(_, piece)| core::cmp::Reverse(pieces::estimate(n, piece)));
     let mut total: Count = 0;
     pieces::count(joiner, n, &all, threads.max(1), &mut |_, count| total += count)
         .expect("at least one thread");
