@@ -61,10 +61,14 @@ pub(crate) fn piece_len(split: &Split) -> usize {
     }
 }
 
-/// Every piece of an `n`x`n` board (`n` up to 32), split by split.
+/// Every piece of an `n`x`n` board (`n` up to 32), split by split (none
+/// of a split that counts nothing).
 pub(crate) fn pieces(n: usize) -> Vec<Piece> {
     let mut pieces = Vec::new();
     for (index, split) in Split::all(n).iter().enumerate() {
+        if split.is_empty() {
+            continue;
+        }
         for chunk in Chunk::all(split, piece_len(split)) {
             pieces.push(Piece {
                 split: index,

@@ -70,6 +70,10 @@ pub(crate) struct Split {
     /// The middle queen's row, for odd `n`.
     pub(crate) middle: Option<usize>,
     pub(crate) images: Images,
+    /// How many solutions each solution the split finds stands for, beside
+    /// the images of its row set: 2 where the transpose is used (see
+    /// [`Split::new`]), else 1.
+    pub(crate) weight: u32,
     /// The rows either half may use: all but the middle queen's.
     pub(crate) free_rows: u32,
     /// The first row of the south quarters: as many free rows above it as
@@ -123,6 +127,17 @@ impl Split {
         let all = all_rows(n);
         let free_rows = middle.map_or(all, |q| all & !(1 << q));
         let (n_i, west_i) = (n as isize, west as isize);
+        // The transpose, for odd n: it swaps the middle column's queen, in
+        // row q at distance d = west - q from the centre, with the middle
+        // row's, in column p. Every solution without a queen in the centre
+        // has p at another distance than d (at the same one the two queens
+        // share a diagonal), and of a solution and its transpose exactly
+        // one has the middle row's queen further out. So each split off
+        // the centre keeps only solutions whose middle row's queen is
+        // further from the centre than its middle queen, and counts each
+        // twice: the flip and mirror keep both distances, so the row sets'
+        // images still count the same. Split q = 0 keeps none.
+        let transposed = middle.filter(|_| !centre).map(|q| (q as isize, n_i - 1 - q as isize));
         let mut open = [0u32; MAX_N];
         let mut crossing = [[0u64; MAX_N]; MAX_N];
         for column in 0..n {
@@ -132,7 +147,9 @@ impl Split {
                     let q = q as isize;
                     r == q || r - c == q - west_i || r + c == q + west_i
                 });
-                if !attacked {
+                let nearer_than_middle =
+                    transposed.is_some_and(|(q, far)| r == west_i && (q..=far).contains(&c));
+                if !attacked && !nearer_than_middle {
                     open[column] |= 1 << row;
                 }
                 // Where the square's diagonals meet the line between the
@@ -183,6 +200,7 @@ impl Split {
             east,
             middle,
             images,
+            weight: if transposed.is_some() { 2 } else { 1 },
             free_rows,
             line,
             open,
@@ -191,6 +209,15 @@ impl Split {
             order,
             rows,
         }
+    }
+
+    /// Whether no solution can pass the split: its middle row (odd `n`) is
+    /// free but has no open square (split 0, see [`Split::new`]).
+    pub(crate) fn is_empty(&self) -> bool {
+        let middle_row = self.west;
+        self.n % 2 == 1
+            && self.free_rows >> middle_row & 1 != 0
+            && self.open.iter().all(|column| column >> middle_row & 1 == 0)
     }
 
     /// The row decided `i`-th.
