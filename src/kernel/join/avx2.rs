@@ -79,9 +79,15 @@ impl Joiner for JoinAvx2 {
     }
 
     #[cfg(test)]
-    fn disjoint_pairs(self, items: Group<'_>, patterns: Group<'_>, scratch: &mut Scratch) -> u64 {
+    fn disjoint_pairs(
+        self,
+        items: Group<'_>,
+        patterns: Group<'_>,
+        diagonals: bool,
+        scratch: &mut Scratch,
+    ) -> u64 {
         // SAFETY: as above.
-        unsafe { disjoint_pairs(items, patterns, scratch) }
+        unsafe { disjoint_pairs(items, patterns, diagonals, scratch) }
     }
 }
 
@@ -103,9 +109,14 @@ unsafe fn count_chunk(split: &Split, quarters: &Quarters, chunk: &Chunk, scratch
 /// As for [`count_chunk`].
 #[cfg(test)]
 #[target_feature(enable = "avx2")]
-unsafe fn disjoint_pairs(items: Group<'_>, patterns: Group<'_>, scratch: &mut Scratch) -> u64 {
+unsafe fn disjoint_pairs(
+    items: Group<'_>,
+    patterns: Group<'_>,
+    diagonals: bool,
+    scratch: &mut Scratch,
+) -> u64 {
     // SAFETY: as for `count_chunk`.
-    unsafe { super::matcher::disjoint_pairs::<__m256i>(items, patterns, &mut scratch.matcher) }
+    unsafe { super::matcher::disjoint_pairs::<__m256i>(items, patterns, diagonals, &mut scratch.matcher) }
 }
 
 // SAFETY (every method): inlined into `count_chunk`, which enables AVX2; the
@@ -208,6 +219,8 @@ mod tests {
             return;
         };
         let mut scratch = Scratch::default();
-        check_against_the_oracle(|items, patterns| cpu.disjoint_pairs(items, patterns, &mut scratch));
+        check_against_the_oracle(|items, patterns, diagonals| {
+            cpu.disjoint_pairs(items, patterns, diagonals, &mut scratch)
+        });
     }
 }

@@ -134,11 +134,13 @@ impl Filed {
             Group {
                 masks: &self.joined[..self.len],
                 starts,
+                cuts: 0,
             }
         } else {
             Group {
                 masks: &self.masks[..self.len],
                 starts: self.starts,
+                cuts: self.cuts,
             }
         }
     }

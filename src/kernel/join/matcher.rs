@@ -50,6 +50,8 @@ use super::lanes::Lanes;
 pub(crate) struct Group<'a> {
     pub(crate) masks: &'a [u64],
     pub(crate) starts: [usize; CLASSES + 1],
+    /// How many cut bits make the classes.
+    pub(crate) cuts: usize,
 }
 
 impl Group<'_> {
@@ -68,6 +70,26 @@ pub(crate) const CUTS: usize = 4;
 pub(crate) const CUT_SHIFT: u32 = 64 - CUTS as u32;
 /// Classes of masks by their cut bits.
 pub(crate) const CLASSES: usize = 1 << CUTS;
+
+/// The weight of the pairs of an item of class `u` and a pattern of class
+/// `v` (classes of `cuts` cut bits, the top two the board's two longest
+/// diagonals, see `split::Split::new`): 0 if one has a queen on one long
+/// diagonal and the other on the other, 2 if either has both, else 1. The
+/// transpose swaps which half holds the anti-diagonal's queen and keeps the
+/// rest, so of a solution with both long diagonals taken and its transpose
+/// exactly one has them in one half, and the weights add up to the count.
+fn weight(u: usize, v: usize, cuts: usize) -> usize {
+    let (main, anti) = (1 << (cuts - 1), 1 << (cuts - 2));
+    let (u_main, u_anti) = (u & main != 0, u & anti != 0);
+    let (v_main, v_anti) = (v & main != 0, v & anti != 0);
+    if (u_main && v_anti) || (u_anti && v_main) {
+        0
+    } else if (u_main && u_anti) || (v_main && v_anti) {
+        2
+    } else {
+        1
+    }
+}
 
 /// How many cut bits the sieve uses for `items` items: one more each time
 /// the items double from [`ITEMS_PER_CUT`], up to [`CUTS`]. Each cut skips
@@ -108,8 +130,11 @@ fn padded<L: Lanes>(words: usize) -> usize {
 pub(crate) unsafe fn disjoint_pairs<L: Lanes>(
     items: Group<'_>,
     patterns: Group<'_>,
+    diagonals: bool,
     scratch: &mut Scratch,
 ) -> u64 {
+    debug_assert_eq!(items.cuts, patterns.cuts);
+    debug_assert!(!diagonals || items.cuts >= 2);
     if items.len() == 0 || patterns.len() == 0 {
         return 0;
     }
@@ -148,44 +173,52 @@ pub(crate) unsafe fn disjoint_pairs<L: Lanes>(
         if items_u.is_empty() {
             continue;
         }
-        // The classes with patterns that items of class u can match.
-        let (mut matched, mut count) = ([0usize; CLASSES], 0);
+        // The classes with patterns that items of class u can match, by
+        // the weight of their pairs (see [`weight`]).
+        let (mut matched, mut counts) = ([[0usize; CLASSES]; 3], [0usize; 3]);
         for v in (0..CLASSES).filter(|&v| v & u == 0 && !patterns.class(v).is_empty()) {
-            matched[count] = v;
-            count += 1;
+            let w = if diagonals {
+                weight(u, v, items.cuts)
+            } else {
+                1
+            };
+            matched[w][counts[w]] = v;
+            counts[w] += 1;
         }
-        let matched = &matched[..count];
-        let scanned: usize = matched.iter().map(|&v| patterns.class(v).len()).sum();
-        if scanned == 0 {
-            continue;
+        for w in 1..=2 {
+            let matched = &matched[w][..counts[w]];
+            let scanned: usize = matched.iter().map(|&v| patterns.class(v).len()).sum();
+            if scanned == 0 {
+                continue;
+            }
+            let reach = matched.iter().fold(0, |all, &v| all | unions[v]);
+            let every_class = counts[w] == (0..CLASSES).filter(|&v| !patterns.class(v).is_empty()).count();
+            let (run, run_stride, run_words, run_row) = if every_class {
+                (&scratch.sliced[..], stride, first_word[CLASSES], row)
+            } else {
+                let (words, gathered_row) = gather(
+                    &scratch.sliced,
+                    stride,
+                    &row,
+                    &first_word,
+                    matched,
+                    reach,
+                    &mut scratch.gathered,
+                    padded::<L>,
+                );
+                (&scratch.gathered[..], padded::<L>(words), words, gathered_row)
+            };
+            // Each bit's row, as an offset from the run's start.
+            let mut offset = [0u32; 64];
+            for (bit, slot) in offset.iter_mut().enumerate() {
+                *slot = (run_row[bit] * run_stride) as u32;
+            }
+            let vectors = run_words.div_ceil(L::WORDS);
+            // SAFETY: the CPU runs `L`'s instructions; every bit of `reach`
+            // has a row of the run, which holds `vectors` whole vectors.
+            let conflicts = unsafe { scan::<L>(run.as_ptr(), vectors, items_u, reach, &offset) };
+            pairs += w as u64 * (items_u.len() as u64 * scanned as u64 - conflicts);
         }
-        let reach = matched.iter().fold(0, |all, &v| all | unions[v]);
-        let every_class = (0..CLASSES).all(|v| v & u == 0 || patterns.class(v).is_empty());
-        let (run, run_stride, run_words, run_row) = if every_class {
-            (&scratch.sliced[..], stride, first_word[CLASSES], row)
-        } else {
-            let (words, gathered_row) = gather(
-                &scratch.sliced,
-                stride,
-                &row,
-                &first_word,
-                matched,
-                reach,
-                &mut scratch.gathered,
-                padded::<L>,
-            );
-            (&scratch.gathered[..], padded::<L>(words), words, gathered_row)
-        };
-        // Each bit's row, as an offset from the run's start.
-        let mut offset = [0u32; 64];
-        for (bit, slot) in offset.iter_mut().enumerate() {
-            *slot = (run_row[bit] * run_stride) as u32;
-        }
-        let vectors = run_words.div_ceil(L::WORDS);
-        // SAFETY: the CPU runs `L`'s instructions; every bit of `reach`
-        // has a row of the run, which holds `vectors` whole vectors.
-        let conflicts = unsafe { scan::<L>(run.as_ptr(), vectors, items_u, reach, &offset) };
-        pairs += items_u.len() as u64 * scanned as u64 - conflicts;
     }
     pairs
 }
@@ -321,15 +354,23 @@ pub(crate) fn group(masks: &[u64], cuts: usize, sorted: &mut Vec<u64>) -> Group<
     Group {
         masks: Vec::leak(sorted.clone()),
         starts,
+        cuts,
     }
 }
 
-/// The oracle: every pair tested, one at a time.
+/// The oracle: every pair tested, one at a time; with `diagonals`, each
+/// weighed by the top two bits of the two masks (see [`weight`]).
 #[cfg(test)]
-pub(crate) fn disjoint_pairs_one_by_one(items: &[u64], patterns: &[u64]) -> u64 {
+pub(crate) fn disjoint_pairs_one_by_one(items: &[u64], patterns: &[u64], diagonals: bool) -> u64 {
     let mut pairs = 0;
     for &item in items {
-        pairs += patterns.iter().filter(|&&p| p & item == 0).count() as u64;
+        for &pattern in patterns.iter().filter(|&&p| p & item == 0) {
+            pairs += if diagonals {
+                weight((item >> 62) as usize, (pattern >> 62) as usize, 2) as u64
+            } else {
+                1
+            };
+        }
     }
     pairs
 }
@@ -337,7 +378,9 @@ pub(crate) fn disjoint_pairs_one_by_one(items: &[u64], patterns: &[u64]) -> u64 
 /// Random masks and the oracle, for every kernel's matcher:
 /// `disjoint_pairs(items, patterns)` runs the kernel's.
 #[cfg(test)]
-pub(crate) fn check_against_the_oracle(mut disjoint_pairs: impl FnMut(Group<'_>, Group<'_>) -> u64) {
+pub(crate) fn check_against_the_oracle(
+    mut disjoint_pairs: impl FnMut(Group<'_>, Group<'_>, bool) -> u64,
+) {
     let mut seed = 0x2545_f491_4f6c_dd1du64;
     let mut next = move || {
         seed ^= seed << 13;
@@ -366,11 +409,18 @@ pub(crate) fn check_against_the_oracle(mut disjoint_pairs: impl FnMut(Group<'_>,
     ] {
         let items: Vec<u64> = (0..items).map(|_| next() & next()).collect();
         let patterns: Vec<u64> = (0..patterns).map(|_| next() & next() & next()).collect();
-        for cuts in 0..=CUTS {
+        for (cuts, diagonals) in (0..=CUTS)
+            .map(|cuts| (cuts, false))
+            .chain((2..=CUTS).map(|cuts| (cuts, true)))
+        {
             assert_eq!(
-                disjoint_pairs(group(&items, cuts, &mut a), group(&patterns, cuts, &mut b)),
-                disjoint_pairs_one_by_one(&items, &patterns),
-                "{} items, {} patterns, {cuts} cuts",
+                disjoint_pairs(
+                    group(&items, cuts, &mut a),
+                    group(&patterns, cuts, &mut b),
+                    diagonals
+                ),
+                disjoint_pairs_one_by_one(&items, &patterns, diagonals),
+                "{} items, {} patterns, {cuts} cuts, weighed by the diagonals: {diagonals}",
                 items.len(),
                 patterns.len()
             );

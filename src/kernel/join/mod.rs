@@ -110,7 +110,13 @@ pub(crate) trait Joiner: Copy + Send + Sync {
 
     /// The matcher alone ([`matcher::disjoint_pairs`]), for the tests.
     #[cfg(test)]
-    fn disjoint_pairs(self, items: Group<'_>, patterns: Group<'_>, scratch: &mut Scratch) -> u64;
+    fn disjoint_pairs(
+        self,
+        items: Group<'_>,
+        patterns: Group<'_>,
+        diagonals: bool,
+        scratch: &mut Scratch,
+    ) -> u64;
 }
 
 impl Joiner for Join {
@@ -126,9 +132,15 @@ impl Joiner for Join {
     }
 
     #[cfg(test)]
-    fn disjoint_pairs(self, items: Group<'_>, patterns: Group<'_>, scratch: &mut Scratch) -> u64 {
+    fn disjoint_pairs(
+        self,
+        items: Group<'_>,
+        patterns: Group<'_>,
+        diagonals: bool,
+        scratch: &mut Scratch,
+    ) -> u64 {
         // SAFETY: as above.
-        unsafe { matcher::disjoint_pairs::<u64>(items, patterns, &mut scratch.matcher) }
+        unsafe { matcher::disjoint_pairs::<u64>(items, patterns, diagonals, &mut scratch.matcher) }
     }
 }
 
@@ -170,7 +182,11 @@ pub(crate) unsafe fn count_chunk<L: Lanes>(
         if scratch.east.len() == 0 {
             continue;
         }
-        let cuts = matcher::sieve_cuts(scratch.west.len().min(scratch.east.len()));
+        let mut cuts = matcher::sieve_cuts(scratch.west.len().min(scratch.east.len()));
+        if split.diagonals {
+            // The two long diagonals must be classes of their own.
+            cuts = cuts.max(2);
+        }
         scratch.west.file(cuts);
         scratch.east.file(cuts);
         let (west, east) = (scratch.west.group(), scratch.east.group());
@@ -181,7 +197,9 @@ pub(crate) unsafe fn count_chunk<L: Lanes>(
             (east, west)
         };
         // SAFETY: the caller's.
-        let pairs = unsafe { matcher::disjoint_pairs::<L>(items, patterns, &mut scratch.matcher) };
+        let pairs = unsafe {
+            matcher::disjoint_pairs::<L>(items, patterns, split.diagonals, &mut scratch.matcher)
+        };
         total += Count::from(images * split.weight) * Count::from(pairs);
     }
     scratch.row_sets = row_sets;
@@ -256,10 +274,12 @@ mod tests {
     }
 
     /// Each chunk counts exactly the solutions whose west half's row set
-    /// (and middle row) it stands for, as the portable kernel lists them:
-    /// for odd N off the centre, twice those whose middle row's queen is
-    /// further from the centre than the middle column's, and none of the
-    /// others (the transpose, see `Split::new`).
+    /// (and middle row) it stands for, as the portable kernel lists them,
+    /// each weighed as the transpose has it (see `Split::new`): for odd N
+    /// off the centre, twice those whose middle row's queen is further from
+    /// the centre than the middle column's, none of the others; for even N,
+    /// twice those with queens on both long diagonals in one half, none of
+    /// those with them in different halves.
     #[test]
     fn every_chunk_counts_the_solutions_its_row_sets_stand_for() {
         let largest = if cfg!(debug_assertions) { 11 } else { 13 };
@@ -286,11 +306,26 @@ mod tests {
                     rows.reverse();
                 }
                 let split = q.map_or(0, |q| q);
+                let half = |column: usize| usize::from(column >= n / 2);
                 let weight = match q {
                     Some(q) if 2 * q + 1 != n => {
                         let centre = n / 2;
                         let p = usize::from(columns[centre]);
                         if p.abs_diff(centre) > q.abs_diff(centre) { 2 } else { 0 }
+                    }
+                    None if n >= 4 => {
+                        // The halves of the queens on the main diagonal
+                        // (row = column) and the anti-diagonal.
+                        let on = |diagonal: &dyn Fn(usize) -> usize| {
+                            (0..n)
+                                .find(|&r| usize::from(columns[r]) == diagonal(r))
+                                .map(|r| half(diagonal(r)))
+                        };
+                        match (on(&|r| r), on(&|r| n - 1 - r)) {
+                            (Some(a), Some(b)) if a == b => 2,
+                            (Some(_), Some(_)) => 0,
+                            _ => 1,
+                        }
                     }
                     _ => 1,
                 };
@@ -327,8 +362,8 @@ mod tests {
     #[test]
     fn the_portable_matcher_agrees_with_testing_every_pair() {
         let mut scratch = Scratch::default();
-        matcher::check_against_the_oracle(|items, patterns| {
-            Join(()).disjoint_pairs(items, patterns, &mut scratch)
+        matcher::check_against_the_oracle(|items, patterns, diagonals| {
+            Join(()).disjoint_pairs(items, patterns, diagonals, &mut scratch)
         });
     }
 }

@@ -180,14 +180,15 @@ impl Joiner for AnyJoiner {
         self,
         items: super::matcher::Group<'_>,
         patterns: super::matcher::Group<'_>,
+        diagonals: bool,
         scratch: &mut Scratch,
     ) -> u64 {
         match self {
-            AnyJoiner::Portable(j) => j.disjoint_pairs(items, patterns, scratch),
+            AnyJoiner::Portable(j) => j.disjoint_pairs(items, patterns, diagonals, scratch),
             #[cfg(simd_kernels)]
-            AnyJoiner::Avx2(j) => j.disjoint_pairs(items, patterns, scratch),
+            AnyJoiner::Avx2(j) => j.disjoint_pairs(items, patterns, diagonals, scratch),
             #[cfg(simd_kernels)]
-            AnyJoiner::Avx512(j) => j.disjoint_pairs(items, patterns, scratch),
+            AnyJoiner::Avx512(j) => j.disjoint_pairs(items, patterns, diagonals, scratch),
         }
     }
 }

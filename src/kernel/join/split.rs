@@ -74,6 +74,10 @@ pub(crate) struct Split {
     /// the images of its row set: 2 where the transpose is used (see
     /// [`Split::new`]), else 1.
     pub(crate) weight: u32,
+    /// Whether the matcher weighs pairs by the two long diagonals (even
+    /// `n` from 4, the transpose's other use: see [`Split::new`]), which
+    /// are then the top two cut bits.
+    pub(crate) diagonals: bool,
     /// The rows either half may use: all but the middle queen's.
     pub(crate) free_rows: u32,
     /// The first row of the south quarters: as many free rows above it as
@@ -169,7 +173,20 @@ impl Split {
                 }
             }
         }
-        permute_cut_bits(&open, west, east, n, &mut crossing);
+        // For even n, the transpose leaves the main diagonal in place and
+        // swaps the halves of the anti-diagonal (and vice versa): of a
+        // solution with queens on both and its transpose, exactly one has
+        // them in one half, and the flip and mirror keep that. So the
+        // matcher counts such pairs twice and pairs with the two queens in
+        // different halves not at all (`matcher::weight`): the two long
+        // diagonals must be the top cut bits, main above anti.
+        let diagonals = middle.is_none() && n >= 4;
+        let long = diagonals.then(|| {
+            // Their crossing bits: r - c = 0 and r + c = n - 1.
+            let (main, anti) = (west_i - 1, n_i - 1 + (n_i - 1 - west_i));
+            (main as usize, anti as usize)
+        });
+        permute_cut_bits(&open, west, east, n, long, &mut crossing);
         // Half the free rows above the line, the rest below.
         let free = free_rows.count_ones() as usize;
         let mut line = 0;
@@ -201,6 +218,7 @@ impl Split {
             middle,
             images,
             weight: if transposed.is_some() { 2 } else { 1 },
+            diagonals,
             free_rows,
             line,
             open,
@@ -411,6 +429,7 @@ fn permute_cut_bits(
     west: usize,
     east: usize,
     n: usize,
+    long: Option<(usize, usize)>,
     crossing: &mut [[u64; MAX_N]; MAX_N],
 ) {
     let mut squares = [[0u32; 64]; 2];
@@ -433,7 +452,16 @@ fn permute_cut_bits(
     let mut by_use: [(u32, usize); 64] =
         core::array::from_fn(|bit| (squares[0][bit] * squares[1][bit], bit));
     by_use.sort_unstable_by(|a, b| b.cmp(a));
-    let cuts: [usize; CUTS] = core::array::from_fn(|i| by_use[i].1);
+    // Lowest first: `cuts[CUTS - 1]` goes to the top bit.
+    let mut cuts: [usize; CUTS] = core::array::from_fn(|i| by_use[i].1);
+    if let Some((main, anti)) = long {
+        let mut others = by_use.iter().map(|&(_, bit)| bit).filter(|&b| b != main && b != anti);
+        for cut in cuts.iter_mut().take(CUTS - 2) {
+            *cut = others.next().unwrap_or(0);
+        }
+        cuts[CUTS - 2] = anti;
+        cuts[CUTS - 1] = main;
+    }
     // The new place of every bit: the others in order, then the cuts.
     let mut place = [0u32; 64];
     let mut next = 0;
@@ -586,6 +614,11 @@ mod tests {
         assert_eq!(split.crossing[7][4].count_ones(), 1);
         // Two queens on one crossing diagonal share its bit.
         assert_ne!(split.crossing[2][2] & split.crossing[5][5], 0);
+        // The two long diagonals are the top cut bits, main above anti.
+        for r in 0..8 {
+            assert_eq!(split.crossing[r][r] >> 62, 0b10);
+            assert_eq!(split.crossing[r][7 - r] >> 62, 0b01);
+        }
         // The cut bits are in use.
         let used = split
             .crossing
