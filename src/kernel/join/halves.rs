@@ -20,7 +20,6 @@ use super::split::Side;
 
 /// Half-boards of one side, filed by class: those of class `c` are
 /// `masks[starts[c]..starts[c + 1]]`.
-#[derive(Default)]
 pub(crate) struct Filed {
     /// The half-boards as joined, the first `len` of `joined`.
     joined: Vec<u64>,
@@ -30,6 +29,18 @@ pub(crate) struct Filed {
     starts: [usize; CLASSES + 1],
     /// How many cut bits they are filed by.
     cuts: usize,
+}
+
+impl Default for Filed {
+    fn default() -> Filed {
+        Filed {
+            joined: Vec::new(),
+            len: 0,
+            masks: Vec::new(),
+            starts: [0; CLASSES + 1],
+            cuts: 0,
+        }
+    }
 }
 
 impl Filed {
