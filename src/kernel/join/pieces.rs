@@ -13,7 +13,9 @@ use alloc::vec::Vec;
 use super::split::{Chunk, Split};
 use super::{Join, Joiner, Scratch, quarters::Quarters};
 use crate::kernel::Kernel;
-use crate::{Count, Error};
+#[cfg(feature = "std")]
+use crate::Error;
+use crate::Count;
 
 /// One piece of a join count: a chunk of one split's row sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
