@@ -3,31 +3,65 @@
 //!
 //! Cut the board into a west half (columns `0..n/2`) and an east half (the
 //! rest; for odd `n`, the columns past the middle one, whose queen is
-//! placed first). A solution is a west half-board and an east half-board
-//! such that
+//! placed first: one *split* per row of that queen, `split.rs`). A
+//! solution is a west half-board and an east half-board such that
 //! 1. their queens stand in complementary sets of rows, and
 //! 2. no west queen shares a diagonal with an east queen.
 //!
-//! So the count is a sum over the row sets `R` of the west half: find the
+//! So the count is a sum over the row sets `R` of the west half: join the
 //! west half-boards on exactly the rows of `R` and the east ones on the
-//! other rows (`halves.rs`), write each as the mask of the diagonals that
-//! cross between the halves (at most 62 bits), and count the pairs of
-//! masks with no bit in common (`matcher.rs`): pairs of a west and an east
-//! half-board that attack nowhere. That last step is where most of the
-//! time goes, and it is what the kernels differ in: `join` matches 64
-//! patterns per step in plain Rust, `join-avx2` 256 with AVX2.
+//! other rows, write each as the mask of the diagonals that cross between
+//! the halves (at most 62 bits), and count the pairs of masks with no bit
+//! in common: pairs of a west and an east half-board that attack nowhere.
+//!
+//! # Four steps
+//!
+//! 1. **Quarter-boards** (`quarters.rs`), once per split: a line across
+//!    the rows cuts each half into a north and a south quarter, and every
+//!    placement of non-attacking queens in a quarter (any number, at most
+//!    one per row and column) is kept, filed by the rows and columns it
+//!    takes, as its *inner* bits (the diagonals it could share with the
+//!    other quarter of its half) and its crossing bits.
+//! 2. **Half-boards** (`halves.rs`), per row set: a north and a south
+//!    quarter-board on the row set's rows and on complementary columns,
+//!    kept if their inner bits are disjoint: one AND per pair, eight pairs
+//!    at once with AVX-512 (`vptestnmq`, then `vpcompressq` packs the
+//!    kept ones).
+//! 3. **The sieve** (`matcher.rs`): both sides' half-boards filed by a few
+//!    *cut* bits; a class of items is matched only against the classes of
+//!    patterns that share none of its cut bits.
+//! 4. **The matcher** (`matcher.rs`): the patterns bit-sliced, so that
+//!    one OR per set bit of an item matches it against 64, 256 or 512
+//!    patterns at once and a popcount counts the conflicts. This is where
+//!    the time goes as N grows, and what the kernels differ in: `join`
+//!    with `u64` in plain Rust, `join-avx2` with 256-bit vectors,
+//!    `join-avx512` with 512-bit ones and `vpopcntq`. The algorithm is
+//!    written once, generic over `lanes::Lanes`; each kernel compiles it
+//!    inside one `#[target_feature]` function (`avx2.rs`, `avx512.rs`).
+//!
+//! # Symmetry
 //!
 //! The flip top to bottom and the mirror left to right map row set `R`
-//! to others that count the same (`halves::orbit`): each class of row
-//! sets is joined once, by its smallest member, and counted for all
-//! (about a quarter of the work). The row sets are cut into chunks by
-//! their first choices (`halves::Chunk`): independent pieces of work, each
-//! holding only its own half-boards.
+//! to others that count the same (`split::orbit`): each class of row sets
+//! is joined once, by its smallest member, and counted for all. The
+//! transpose, which the halves do not survive, still halves the work for
+//! odd N and saves a tenth for even N, by weighing solutions so that each
+//! class of the eight symmetries adds up right (`split::Split::new`): for
+//! odd N a split keeps only the solutions whose middle row's queen is
+//! further from the centre than its middle column's, twice each; for even
+//! N a pair counts twice if one half holds the queens of both long
+//! diagonals, not at all if the two halves hold one each
+//! (`matcher::weight`).
 //!
+//! # Pieces
+//!
+//! The row sets are cut into chunks by their first choices of rows
+//! (`split::Chunk`): the numbered pieces of `pieces.rs`, which a plan
+//! ([`crate::plan`]) counts on threads, in shards and from checkpoints.
 //! The kernels count; they do not enumerate or find fundamental solutions
-//! ([`Error::CountOnly`]). Memory stays small: one chunk's half-boards
-//! (about 12 MB at N = 17, measured as the process's peak) and one
-//! bit-sliced copy of one row set's at a time.
+//! ([`Error::CountOnly`]). Memory is the split's quarter-boards, shared by
+//! every thread, and each thread's half-boards of one row set
+//! (`memory::estimate` says how much before a count starts).
 
 pub(crate) mod halves;
 pub(crate) mod lanes;
