@@ -1,5 +1,5 @@
 //! The `join-avx2` kernel: the join ([`super`]) with vectors of 256
-//! patterns ([`super::matcher`]): `vpor` of an item's slices, then a
+//! patterns (`matcher.rs`): `vpor` of an item's slices, then a
 //! popcount of the conflict bits in the vector unit (`vpshufb` on nibbles,
 //! bytes summed over a group of vectors, `vpsadbw` into four 64-bit sums).
 //! The patterns are sliced four at a time: `vpsllvq` moves bit `b` of four

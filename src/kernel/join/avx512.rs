@@ -1,5 +1,5 @@
 //! The `join-avx512` kernel: the join ([`super`]) with vectors of 512
-//! patterns ([`super::matcher`]): `vporq` of an item's slices, then
+//! patterns (`matcher.rs`): `vporq` of an item's slices, then
 //! `vpopcntq` (AVX512-VPOPCNTDQ) of the conflict bits. The patterns are
 //! sliced eight at a time: `vptestmq` tests bit `b` of eight patterns
 //! into a mask register, a byte of slice `b`. `tests/disassembly.rs`
