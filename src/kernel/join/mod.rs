@@ -247,7 +247,7 @@ pub(crate) unsafe fn count_chunk<L: Lanes>(
 pub(crate) fn count_on_threads(joiner: impl Joiner, n: usize, threads: usize) -> Count {
     let mut all: Vec<(usize, pieces::Piece)> = pieces::pieces(n).into_iter().enumerate().collect();
     // Largest first, so that the last pieces of each split are small ones.
-    all.sort_by_key(|(_, piece)| core::cmp::Reverse(pieces::estimate(n, piece)));
+    all.sort_by_cached_key(|(_, piece)| core::cmp::Reverse(pieces::estimate(n, piece)));
     let mut total: Count = 0;
     pieces::count(joiner, n, &all, threads.max(1), &mut |_, count| total += count)
         .expect("at least one thread");
