@@ -101,7 +101,7 @@ pub struct Args {
     /// Refuse a count with a join kernel that would take more memory than
     /// SIZE (bytes, or with a suffix K, M, G, T, KiB, ... GiB, TiB: powers
     /// of 1024); default: the memory available. Needs a join count.
-    #[arg(long, value_name = "SIZE", value_parser = parse_max_memory)]
+    #[arg(long, value_name = "SIZE", value_parser = parse_max_memory, allow_hyphen_values = true)]
     pub max_memory: Option<u64>,
 
     /// Also report the solve time in microseconds on stderr: the median
@@ -137,7 +137,7 @@ pub enum Command {
 
         /// Refuse a recount of join records that would take more memory
         /// than SIZE (default: the memory available); needs --recount.
-        #[arg(long, value_name = "SIZE", value_parser = parse_max_memory)]
+        #[arg(long, value_name = "SIZE", value_parser = parse_max_memory, allow_hyphen_values = true)]
         max_memory: Option<u64>,
     },
 }
