@@ -59,10 +59,11 @@ impl Options {
     /// [`Plan::counting_kernel`] says which kernel counts a given plan).
     /// Fails for kernels that do not count subproblems or cannot run here.
     pub fn counting_kernel(&self) -> Result<Kernel, Error> {
-        match Method::of(self.kernel) {
-            Some(Method::Join) => super::joiner(self.kernel).map(pieces::AnyJoiner::kernel),
-            _ => super::symmetric_engine(self.kernel).map(Engine::kernel),
-        }
+        let method = match Method::of(self.kernel) {
+            Some(Method::Join) => Method::Join,
+            _ => Method::Symmetric,
+        };
+        method.counting_kernel(self.kernel)
     }
 }
 
