@@ -109,9 +109,9 @@ const LARGE_N_PREFERENCE: &[Kernel] = &[
 
 /// Kernels `auto` may choose to count from N = [`JOIN_FROM`] up, fastest
 /// first: the join kernels do less work than any search of the board
-/// (`join/` in BENCHMARKS.md). They count whole boards, on one thread or
-/// several, but do not split into a plan's subproblems: shards and
-/// checkpoints count with the first kernel here that does.
+/// (`join/` in BENCHMARKS.md). Their plans are join plans, so shards and
+/// checkpoints of `auto` from here are counted by the first join kernel
+/// here that runs ([`joiner`]).
 const JOIN_PREFERENCE: &[Kernel] = &[
     Kernel::JoinAvx512,
     Kernel::JoinAvx2,
@@ -312,23 +312,24 @@ pub fn auto_kernel(n: usize, task: Task) -> Result<Kernel, Error> {
     Ok(kernel)
 }
 
-/// The symmetric kernel's walkers behind `kernel`, for counting a plan's
-/// subproblems: `symmetric`, `symmetric-bmi`, or for `auto` the faster of
-/// the two this CPU runs.
+/// The symmetric kernel's walkers behind `kernel`, for counting a
+/// symmetric plan's subproblems: `symmetric`, `symmetric-bmi`, or for
+/// `auto` the faster of the two this CPU runs (a join plan's kernel is
+/// [`joiner`]'s).
 ///
 /// # Errors
 ///
 /// [`Error::KernelUnavailable`] if this CPU or build cannot run the
 /// kernel, [`Error::NotSplittable`] for a kernel that does not count
-/// subproblems.
+/// symmetric subproblems.
 #[cfg_attr(not(feature = "std"), allow(dead_code))] // for the plan (`std`)
 pub(crate) fn engine(asked: Kernel) -> Result<Engine, Error> {
     let kernel = match asked {
-        // The fastest kernel that splits.
+        // The fastest symmetric kernel.
         Kernel::Auto => LARGE_N_PREFERENCE
             .iter()
             .copied()
-            .find(|k| k.splits() && k.is_available())
+            .find(|k| matches!(k, Kernel::SymmetricBmi | Kernel::Symmetric) && k.is_available())
             .unwrap_or(Kernel::Symmetric),
         other => other,
     };
@@ -343,6 +344,30 @@ pub(crate) fn engine(asked: Kernel) -> Result<Engine, Error> {
             .ok_or_else(|| unavailable(kernel)),
         _ => Err(Error::NotSplittable(asked)),
     }
+}
+
+/// The join kernel behind `kernel`, for counting a join plan's pieces:
+/// `join`, `join-avx2`, `join-avx512`, or for `auto` the first of them in
+/// [`JOIN_PREFERENCE`] (the order `auto` counts large boards in) that this
+/// CPU runs.
+///
+/// # Errors
+///
+/// [`Error::KernelUnavailable`] if this CPU or build cannot run the
+/// kernel, [`Error::NotSplittable`] for a kernel that is not a join kernel.
+#[cfg(feature = "std")]
+pub(crate) fn joiner(asked: Kernel) -> Result<crate::kernel::join::pieces::AnyJoiner, Error> {
+    use crate::kernel::join::pieces::AnyJoiner;
+    if asked == Kernel::Auto {
+        // `join` runs everywhere the plan is built (`std`).
+        return Ok(JOIN_PREFERENCE
+            .iter()
+            .find_map(|&k| AnyJoiner::new(k))
+            .unwrap_or_else(|| AnyJoiner::new(Kernel::Join).expect("join runs everywhere")));
+    }
+    // Availability first, as for `engine`.
+    asked.solver_for(0, Task::Count)?;
+    AnyJoiner::new(asked).ok_or(Error::NotSplittable(asked))
 }
 
 impl Kernel {
@@ -445,10 +470,12 @@ impl Kernel {
     }
 
     /// Number of solutions on an `n`x`n` board, on `threads` threads:
-    /// `Auto` resolved for counting; a kernel that splits counts through a
-    /// [`crate::plan::Plan`] from [`crate::plan::SPLIT_FROM`] up, a join
-    /// kernel shares out its own pieces, and any other kernel counts on
-    /// this thread. The same count for every number of threads.
+    /// `Auto` resolved for counting; a kernel that splits (a symmetric or a
+    /// join kernel) counts through its [`crate::plan::Plan`] from
+    /// [`crate::plan::SPLIT_FROM`] up, and any other kernel, or any kernel
+    /// below, counts on this thread. The same count for every number of
+    /// threads. (It does not check the memory a join count takes: see
+    /// [`crate::plan::Plan::memory_estimate`].)
     ///
     /// # Errors
     ///
@@ -461,24 +488,12 @@ impl Kernel {
         }
         let solver = self.solver(n)?;
         let kernel = solver.kernel();
-        match kernel {
-            Kernel::Join => Join::new()
-                .map(|join| join.count_on_threads(n, threads))
-                .ok_or_else(|| unavailable(kernel)),
-            #[cfg(simd_kernels)]
-            Kernel::JoinAvx512 => crate::kernel::join::avx512::JoinAvx512::new()
-                .map(|join| join.count_on_threads(n, threads))
-                .ok_or_else(|| unavailable(kernel)),
-            #[cfg(simd_kernels)]
-            Kernel::JoinAvx2 => crate::kernel::join::avx2::JoinAvx2::new()
-                .map(|join| join.count_on_threads(n, threads))
-                .ok_or_else(|| unavailable(kernel)),
-            _ if crate::plan::counts_through_plan(kernel, n) => {
-                let plan = crate::plan::Plan::new(n)?;
-                let options = crate::plan::Options::threads(threads).with_kernel(kernel);
-                plan.count(plan.all(), &options, |_, _| {})
-            }
-            _ => solver.count(n),
+        if crate::plan::counts_through_plan(kernel, n) {
+            let plan = crate::plan::Plan::for_kernel(n, kernel)?;
+            let options = crate::plan::Options::threads(threads).with_kernel(kernel);
+            plan.count(plan.all(), &options, |_, _| {})
+        } else {
+            solver.count(n)
         }
     }
 
@@ -654,22 +669,38 @@ mod tests {
     }
 
     #[test]
-    fn only_the_symmetric_kernels_split() {
+    fn the_kernels_that_split_count_their_own_plans() {
+        let symmetric = [Kernel::SymmetricBmi, Kernel::Symmetric];
+        let join = [Kernel::JoinAvx512, Kernel::JoinAvx2, Kernel::Join];
         for &kernel in Kernel::ALL {
-            let engine = engine(kernel);
-            if kernel.splits() && kernel.is_available() {
+            let (engine, joiner) = (engine(kernel), joiner(kernel));
+            assert_eq!(
+                kernel.splits(),
+                symmetric.contains(&kernel) || join.contains(&kernel),
+                "{kernel}"
+            );
+            if symmetric.contains(&kernel) && kernel.is_available() {
                 assert_eq!(engine.map(Engine::kernel), Ok(kernel));
             } else {
                 assert!(engine.is_err(), "{kernel}");
             }
+            if join.contains(&kernel) && kernel.is_available() {
+                assert_eq!(joiner.map(|j| j.kernel()), Ok(kernel));
+            } else {
+                assert!(joiner.is_err(), "{kernel}");
+            }
         }
-        // `auto` splits with the first kernel of its large-N list that
-        // does: the one it enumerates large boards with.
+        // `auto` splits a symmetric plan with the first kernel of its
+        // large-N list that does: the one it enumerates large boards with;
+        // and a join plan with the one it counts large boards with.
         assert_eq!(
             engine(Kernel::Auto).map(Engine::kernel),
             auto_kernel(MAX_N, Task::Enumerate)
         );
-        assert!(engine(Kernel::Auto).unwrap().kernel().splits());
+        assert_eq!(
+            joiner(Kernel::Auto).map(|j| j.kernel()),
+            auto_kernel(MAX_N, Task::Count)
+        );
     }
 
     #[test]

@@ -31,9 +31,22 @@ pub enum Error {
         /// Why it cannot run here: what the build or the CPU lacks.
         because: &'static str,
     },
-    /// Only the symmetric kernels count subproblems (and so run on several
-    /// threads, in shards, or from a checkpoint).
+    /// Only the kernels that split count a plan's subproblems (and so run
+    /// on several threads, in shards, or from a checkpoint): the symmetric
+    /// and the join kernels, and `auto`.
     NotSplittable(Kernel),
+    /// A kernel asked to count the subproblems of a plan of the other
+    /// method: a join kernel and a symmetric plan, or a symmetric kernel
+    /// and a join plan.
+    WrongMethod {
+        /// The kernel asked for.
+        kernel: Kernel,
+        /// The plan's method: `symmetric` or `join`.
+        method: &'static str,
+    },
+    /// No plan method has this name (`symmetric` and `join` do).
+    #[cfg(feature = "alloc")]
+    UnknownMethod(alloc::string::String),
     /// A shard that is not `i/m` with `0 <= i < m`, or that does not
     /// belong to the plan it is used with.
     #[cfg(feature = "alloc")]
@@ -100,8 +113,19 @@ impl fmt::Display for Error {
             Error::NotSplittable(kernel) => write!(
                 f,
                 "kernel '{kernel}' solves whole boards only; threads, shards and checkpoints need \
-                 'symmetric' or 'symmetric-bmi' (or 'auto')"
+                 a kernel that splits the board into a plan: 'symmetric' or 'symmetric-bmi', \
+                 'join', 'join-avx2' or 'join-avx512' (or 'auto')"
             ),
+            Error::WrongMethod { kernel, method } => write!(
+                f,
+                "kernel '{kernel}' does not count the subproblems of a {method} plan: a symmetric \
+                 plan is counted by 'symmetric' or 'symmetric-bmi', a join plan by 'join', \
+                 'join-avx2' or 'join-avx512' (either by 'auto')"
+            ),
+            #[cfg(feature = "alloc")]
+            Error::UnknownMethod(name) => {
+                write!(f, "unknown plan method '{name}' (known: symmetric, join)")
+            }
             #[cfg(feature = "alloc")]
             Error::InvalidShard(why) => write!(f, "invalid shard: {why}"),
             Error::CountOnly(kernel) => write!(

@@ -98,9 +98,11 @@ pub fn count(n: usize) -> Result<Count, Error> {
 
 /// Number of solutions on an `n`x`n` board, on `threads` threads, by the
 /// fastest kernel available ([`Kernel::count_on_threads`] for `auto`): from
-/// [`dispatch::JOIN_FROM`] up a join kernel shares out its pieces; from
-/// [`plan::SPLIT_FROM`] a symmetric kernel counts through a [`plan::Plan`];
-/// below, one thread counts. The same count for every number of threads.
+/// [`plan::SPLIT_FROM`] through a [`plan::Plan`], the symmetric kernel's
+/// below [`dispatch::JOIN_FROM`] and a join kernel's from there (whose
+/// memory [`plan::Plan::memory_estimate`] tells: 36 GiB at N = 24); below
+/// [`plan::SPLIT_FROM`], one thread counts. The same count for every
+/// number of threads.
 ///
 /// # Errors
 ///

@@ -7,6 +7,7 @@ use common::{queens, stdout_of};
 use predicates::prelude::*;
 use queens_simd::Kernel;
 use queens_simd::kernel::Task;
+use queens_simd::plan::Method;
 
 #[test]
 fn count_prints_the_number_alone() {
@@ -162,15 +163,36 @@ fn kernels_lists_every_kernel_and_the_auto_choice() {
         Some(why) => format!("asm picks: none ({why})"),
     };
     assert!(text.lines().any(|l| l == asm_line), "{text}");
-    let splits = queens_simd::plan::Options::default()
-        .counting_kernel()
-        .unwrap();
+    // Which kernels split: exactly those that count a plan and run here.
+    let splitting: Vec<&str> = Kernel::ALL
+        .iter()
+        .filter(|k| Method::of(**k).is_some() && k.is_available())
+        .map(|k| k.name())
+        .collect();
     assert!(
         text.lines().any(|l| l.starts_with(&format!(
-            "counts on threads, in shards and with checkpoints: {splits} "
+            "counts on threads, in shards and with checkpoints: {} (",
+            splitting.join(", ")
         ))),
         "{text}"
     );
+    // What `auto` shards with: the plan of the kernel it counts with, a
+    // join plan from JOIN_FROM.
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix("auto shards with: "))
+        .unwrap_or_else(|| panic!("{text}"));
+    let join_from = queens_simd::dispatch::JOIN_FROM;
+    let symmetric = Method::Symmetric.counting_kernel(Kernel::Auto).unwrap();
+    let join = Method::Join.counting_kernel(Kernel::Auto).unwrap();
+    assert_eq!(
+        line,
+        format!(
+            "{symmetric} for N 0-{} (symmetric plan), {join} for N {join_from}-32 (join plan)",
+            join_from - 1
+        )
+    );
+    assert!(!text.contains("no shards or checkpoints"), "{text}");
 }
 
 /// The asm kernel streams its solutions through its resumable interface:
@@ -297,49 +319,361 @@ fn a_closed_pipe_is_not_a_panic() {
     assert!(!err.contains("panick"), "{err}");
 }
 
-/// The join kernels count on threads without a plan; they list nothing,
-/// and they do not split into shards or checkpoints: each refusal is one
-/// line and exit status 2.
-#[test]
-fn the_join_kernels_count_on_threads_and_refuse_the_rest() {
-    for kernel in ["join", "join-avx2"] {
-        if !Kernel::from_name(kernel).unwrap().is_available() {
+/// The join kernels this CPU runs, by name.
+fn join_kernels() -> Vec<&'static str> {
+    let mut runs = Vec::new();
+    for kernel in [Kernel::Join, Kernel::JoinAvx2, Kernel::JoinAvx512] {
+        if kernel.is_available() {
+            runs.push(kernel.name());
+        } else {
             assert!(!common::require_all(), "{kernel} does not run here");
-            continue;
         }
+    }
+    runs
+}
+
+/// The join kernels count through their plan: on threads, in shards that
+/// merge, from checkpoints; they list nothing (one line, exit status 2).
+#[test]
+fn the_join_kernels_count_through_their_plan_and_list_nothing() {
+    let dir = common::scratch("cli-join");
+    let sizes: &[usize] = if cfg!(debug_assertions) {
+        &[12]
+    } else {
+        &[14, 15, 16]
+    };
+    for kernel in join_kernels() {
         for threads in ["1", "2", "3"] {
             let args = ["14", "--count", "--kernel", kernel, "--threads", threads];
             assert_eq!(stdout_of(&args), "365596\n", "{kernel}, {threads} threads");
         }
+        for &n in sizes {
+            let expected = format!("{}\n", common::A000170[n]);
+            // Three shards, each a record of the join plan, merged.
+            let files: Vec<std::path::PathBuf> = (0..3)
+                .map(|i| {
+                    let shard = format!("{i}/3");
+                    let json = stdout_of(&[
+                        &n.to_string(),
+                        "--count",
+                        "--kernel",
+                        kernel,
+                        "--shard",
+                        &shard,
+                    ]);
+                    let record: serde_json::Value = serde_json::from_str(&json).unwrap();
+                    assert_eq!(record["version"], 3, "{json}");
+                    assert_eq!(record["method"], "join", "{json}");
+                    assert_eq!(record["kernel"], kernel, "{json}");
+                    assert_eq!(record["shard"], shard, "{json}");
+                    let path = dir.join(format!("{kernel}-{n}-{i}.json"));
+                    std::fs::write(&path, json).unwrap();
+                    path
+                })
+                .collect();
+            common::merge(&files).success().stdout(expected.clone());
+            queens()
+                .arg("merge")
+                .args(&files)
+                .args(["--recount", "4", "--threads", "2"])
+                .assert()
+                .success()
+                .stdout(expected.clone())
+                .stderr(predicate::str::contains(
+                    "the 4 recounted subproblems agree",
+                ));
+            // A checkpoint: written, then resumed from when finished.
+            let checkpoint = dir.join(format!("{kernel}-{n}-ckpt.json"));
+            let _ = std::fs::remove_file(&checkpoint);
+            let args = [
+                n.to_string(),
+                "--count".into(),
+                "--kernel".into(),
+                kernel.into(),
+                "--checkpoint".into(),
+                checkpoint.display().to_string(),
+            ];
+            queens()
+                .args(&args)
+                .assert()
+                .success()
+                .stdout(expected.clone());
+            let text = std::fs::read_to_string(&checkpoint).unwrap();
+            assert!(text.contains("\"method\": \"join\""), "{text}");
+            queens()
+                .args(&args)
+                .assert()
+                .success()
+                .stdout(expected.clone())
+                .stderr(predicate::str::contains("resuming from checkpoint"));
+        }
         for refused in [
             vec!["8", "--kernel", kernel],
             vec!["8", "--unique", "--kernel", kernel],
-            vec!["14", "--count", "--kernel", kernel, "--shard", "0/2"],
-            vec![
-                "14",
+            vec!["14", "--count", "--unique", "--kernel", kernel],
+        ] {
+            let stderr = common::refusal(&refused);
+            assert!(stderr.contains(kernel), "{refused:?}: {stderr}");
+        }
+    }
+}
+
+/// A checkpoint that holds part of a join plan's pieces (counted here by
+/// the library, in another order than the command line's) is resumed: only
+/// the rest is counted, and the total is right.
+#[test]
+fn a_partial_join_checkpoint_is_resumed() {
+    use queens_simd::cli::records::{Checkpoint, PlanId, Tally};
+    use queens_simd::plan::{Options, Plan, Shard};
+    let dir = common::scratch("cli-join-partial");
+    let n = if cfg!(debug_assertions) { 12 } else { 16 };
+    for kernel in join_kernels() {
+        let plan = Plan::with_method(n, Method::Join).unwrap();
+        let mut tally = Tally::empty(plan.len());
+        // Every third piece, by number.
+        let some: Vec<usize> = (0..plan.len()).step_by(3).collect();
+        let options = Options::threads(2).with_kernel(Kernel::Join);
+        let count = plan
+            .count(&some, &options, |index, count| {
+                assert!(tally.insert(index, count));
+            })
+            .unwrap();
+        let checkpoint = Checkpoint {
+            plan: PlanId::of(&plan),
+            shard: Shard::WHOLE,
+            tally,
+            count,
+            seconds: 1.0,
+        };
+        let path = dir.join(format!("{kernel}.json"));
+        std::fs::write(&path, checkpoint.to_bytes()).unwrap();
+        queens()
+            .args([
+                &n.to_string(),
                 "--count",
                 "--kernel",
                 kernel,
                 "--checkpoint",
-                "x.json",
-            ],
-        ] {
-            let out = queens()
-                .args(&refused)
-                .assert()
-                .code(2)
-                .get_output()
-                .clone();
-            assert!(out.stdout.is_empty(), "{refused:?}");
-            let stderr = String::from_utf8(out.stderr).unwrap();
-            assert_eq!(stderr.lines().count(), 1, "{refused:?}: {stderr}");
-            assert!(stderr.contains(kernel), "{refused:?}: {stderr}");
-        }
+            ])
+            .arg(&path)
+            .assert()
+            .success()
+            .stdout(format!("{}\n", common::A000170[n]))
+            .stderr(format!(
+                "queens-simd: resuming from checkpoint {}: {} of {} subproblems done\n",
+                path.display(),
+                some.len(),
+                plan.len()
+            ));
+        let done =
+            Checkpoint::parse(&std::fs::read(&path).unwrap(), &mut Default::default()).unwrap();
+        assert_eq!(done.tally.len(), plan.len());
+        assert_eq!(done.count, common::A000170[n]);
+        // The symmetric plan of N is another plan: refused, with a hint.
+        let err = common::refusal([
+            n.to_string().as_str(),
+            "--count",
+            "--kernel",
+            "symmetric",
+            "--checkpoint",
+            path.to_str().unwrap(),
+        ]);
+        assert!(
+            err.contains("join plan") && err.contains("symmetric plan"),
+            "{err}"
+        );
+        assert!(err.contains("resume it with --kernel join"), "{err}");
     }
-    // `auto` counts with one from N = 14, and still splits shards with a
-    // symmetric kernel.
+}
+
+/// `auto` shards with the join plan from JOIN_FROM, where it counts with a
+/// join kernel, and with the symmetric plan below.
+#[test]
+fn auto_shards_with_the_plan_of_the_kernel_it_counts_with() {
+    let join_from = queens_simd::dispatch::JOIN_FROM;
     let json = stdout_of(&["14", "--count", "--format", "json"]);
     assert!(json.contains("\"kernel\":\"join"), "{json}");
-    let shard = stdout_of(&["14", "--count", "--shard", "0/1", "--quiet"]);
-    assert!(shard.contains("\"kernel\": \"symmetric"), "{shard}");
+    for (n, method) in [(join_from, "join"), (join_from - 1, "symmetric")] {
+        let shard = stdout_of(&[&n.to_string(), "--count", "--shard", "0/1", "--quiet"]);
+        let record: serde_json::Value = serde_json::from_str(&shard).unwrap();
+        assert_eq!(record["method"], method, "{shard}");
+        assert_eq!(record["count"], common::A000170[n].to_string(), "{shard}");
+        let kernel = record["kernel"].as_str().unwrap();
+        assert_eq!(
+            Method::of(kernel.parse().unwrap()).map(|m| m.to_string()),
+            Some(method.to_owned()),
+            "{shard}"
+        );
+    }
+}
+
+#[test]
+fn merge_refuses_records_of_two_methods() {
+    let dir = common::scratch("cli-two-methods");
+    let record = |kernel: &str, shard: &str| {
+        let path = dir.join(format!("{kernel}-{}.json", shard.replace('/', "of")));
+        let json = stdout_of(&["13", "--count", "--kernel", kernel, "--shard", shard]);
+        std::fs::write(&path, json).unwrap();
+        path
+    };
+    let symmetric = record("symmetric", "0/2");
+    let join = record("join", "1/2");
+    for files in [[&symmetric, &join], [&join, &symmetric]] {
+        let err = common::refusal(
+            std::iter::once("merge".as_ref()).chain(files.iter().map(|f| f.as_os_str())),
+        );
+        assert!(
+            err.contains("symmetric plan") && err.contains("join plan"),
+            "{err}"
+        );
+        assert!(err.contains(&files[0].display().to_string()), "{err}");
+        assert!(err.contains(&files[1].display().to_string()), "{err}");
+        assert!(err.contains("do not merge"), "{err}");
+    }
+    // Each with its own other half merges.
+    let symmetric_rest = record("symmetric", "1/2");
+    common::merge(&[symmetric, symmetric_rest])
+        .success()
+        .stdout("73712\n");
+    let join_rest = record("join", "0/2");
+    common::merge(&[join, join_rest])
+        .success()
+        .stdout("73712\n");
+}
+
+/// Records of version 2 (before join plans: no "method") still merge, alone
+/// and beside version 3 records of the same plan.
+#[test]
+fn version_2_records_still_merge() {
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/records");
+    let old = corpus.join("v2-shard-12-0of1.json");
+    let text = std::fs::read_to_string(&old).unwrap();
+    assert!(
+        text.contains("\"version\": 2") && !text.contains("\"method\""),
+        "{text}"
+    );
+    common::merge(&[old]).success().stdout("14200\n");
+    // Shard 2/5 of N = 13 as version 2 wrote it, and the other four now.
+    let dir = common::scratch("cli-v2");
+    let mut files = vec![corpus.join("v2-shard-13-2of5.json")];
+    for i in [0, 1, 3, 4] {
+        let path = dir.join(format!("shard-{i}.json"));
+        let json = stdout_of(&["13", "--count", "--shard", &format!("{i}/5")]);
+        assert!(json.contains("\"version\": 3") && json.contains("\"method\": \"symmetric\""));
+        std::fs::write(&path, json).unwrap();
+        files.push(path);
+    }
+    common::merge(&files).success().stdout("73712\n");
+}
+
+#[test]
+fn max_memory_limits_join_counts() {
+    let n = if cfg!(debug_assertions) { 14 } else { 18 };
+    let expected = format!("{}\n", common::A000170[n]);
+    let n = n.to_string();
+    // `auto` counts N = 14 and up with a join kernel.
+    let err = common::refusal([n.as_str(), "--count", "--max-memory", "1M"]);
+    assert!(
+        predicate::str::is_match(
+            r"^queens-simd: error: counting N = \d+ with join[a-z0-9-]* on \d+ threads? needs about [0-9.]+ MiB, more than the --max-memory limit of 1\.0 MiB\n$"
+        )
+        .unwrap()
+        .eval(&err),
+        "{err}"
+    );
+    for limit in ["1G", "1g", "1GiB", "1073741824", "0.5gib"] {
+        assert_eq!(
+            stdout_of(&[&n, "--count", "--max-memory", limit]),
+            expected,
+            "{limit}"
+        );
+    }
+    // Every way to count with a join kernel is checked: a shard, a
+    // checkpoint (refused before it is written), a named kernel on one
+    // thread below N = 12.
+    let dir = common::scratch("cli-max-memory");
+    let checkpoint = dir.join("count.json");
+    for args in [
+        vec!["14", "--count", "--shard", "0/2", "--max-memory", "1K"],
+        vec![
+            "14",
+            "--count",
+            "--checkpoint",
+            checkpoint.to_str().unwrap(),
+            "--max-memory",
+            "1K",
+        ],
+        vec!["10", "--count", "--kernel", "join", "--max-memory", "1K"],
+        vec![
+            "14",
+            "--count",
+            "--kernel",
+            "join",
+            "--threads",
+            "3",
+            "--max-memory",
+            "1K",
+        ],
+    ] {
+        let err = common::refusal(&args);
+        assert!(
+            err.contains("needs about") && err.contains("1.0 KiB"),
+            "{args:?}: {err}"
+        );
+    }
+    assert!(!checkpoint.exists());
+    // Malformed sizes, and a limit no join kernel would honour.
+    for (args, why) in [
+        (
+            vec!["14", "--count", "--max-memory", "lots"],
+            "--max-memory must be",
+        ),
+        (
+            vec!["14", "--count", "--max-memory", "1GB"],
+            "--max-memory must be",
+        ),
+        (
+            vec!["14", "--count", "--max-memory", "-1G"],
+            "--max-memory must be",
+        ),
+        (
+            vec!["14", "--count", "--max-memory", "0"],
+            "more than 0 bytes",
+        ),
+        (
+            vec!["14", "--count", "--max-memory", "99999999T"],
+            "more than 2^64 bytes",
+        ),
+        (vec!["14", "--count", "--max-memory"], "a value is required"),
+        (
+            vec!["14", "--max-memory", "1G"],
+            "--max-memory goes with --count",
+        ),
+        (
+            vec![
+                "14",
+                "--count",
+                "--kernel",
+                "symmetric",
+                "--max-memory",
+                "1G",
+            ],
+            "counted with symmetric here",
+        ),
+        (
+            vec!["12", "--count", "--max-memory", "1G"],
+            "--max-memory limits counts with a join kernel",
+        ),
+        (
+            vec!["14", "--count", "--unique", "--max-memory", "1G"],
+            "--unique",
+        ),
+        (
+            vec!["merge", "a.json", "--max-memory", "1G"],
+            "--max-memory goes with --recount",
+        ),
+    ] {
+        let err = common::refusal(&args);
+        assert!(err.contains(why), "{args:?}: {err}");
+    }
 }

@@ -187,6 +187,7 @@ fn kernels_lists_what_each_model_runs() {
             "auto picks: ",
             "auto enumerates with: ",
             "auto finds fundamental solutions with: ",
+            "auto shards with: ",
         ] {
             let picks = kernels
                 .lines()

@@ -34,6 +34,7 @@ const SOLVE_FLAGS: &[&[&str]] = &[
     &["--checkpoint", "never-written.json"],
     &["--checkpoint-interval", "1"],
     &["--quiet"],
+    &["--max-memory", "1G"],
     &["--time"],
 ];
 
@@ -102,7 +103,13 @@ fn merge_takes_its_own_options_only() {
 
 #[test]
 fn counting_flags_need_count() {
-    for flag in ["--threads", "--shard", "--checkpoint", "--quiet"] {
+    for flag in [
+        "--threads",
+        "--shard",
+        "--checkpoint",
+        "--quiet",
+        "--max-memory",
+    ] {
         let mut with_n = vec!["8"];
         with_n.extend(given(flag));
         refused(&with_n, &format!("{flag} goes with --count"));
@@ -167,6 +174,65 @@ fn plans_refuse_what_they_cannot_do() {
         &["16", "--count", "--threads", "2", "--kernel", "portable"],
         "solves whole boards only",
     );
+    // A memory limit for a count that no join kernel makes.
+    for kernel in ["portable", "symmetric", "sse41"] {
+        refused(
+            &["16", "--count", "--max-memory", "1G", "--kernel", kernel],
+            "--max-memory limits counts with a join kernel",
+        );
+    }
+    refused(
+        &["8", "--count", "--max-memory", "1G"],
+        "--max-memory limits counts with a join kernel",
+    );
+    refused(
+        &["16", "--count", "--unique", "--max-memory", "1G"],
+        "--max-memory limits counts with a join kernel",
+    );
+}
+
+#[test]
+fn an_explicit_join_kernel_splits_like_a_symmetric_one() {
+    for kernel in ["join", "join-avx2", "join-avx512"] {
+        if !queens_simd::Kernel::from_name(kernel)
+            .unwrap()
+            .is_available()
+        {
+            assert!(!common::require_all(), "{kernel} does not run here");
+            continue;
+        }
+        for n in ["0", "3", "8", "11", "13"] {
+            let expected = format!("{}\n", common::A000170[n.parse::<usize>().unwrap()]);
+            for threads in ["1", "2"] {
+                honoured(
+                    &[n, "--count", "--threads", threads, "--kernel", kernel],
+                    &expected,
+                );
+            }
+            honoured(
+                &[n, "--count", "--kernel", kernel, "--max-memory", "1G"],
+                &expected,
+            );
+        }
+        let record = common::stdout_of(&[
+            "8",
+            "--count",
+            "--threads",
+            "2",
+            "--shard",
+            "0/1",
+            "--kernel",
+            kernel,
+        ]);
+        assert!(record.contains("\"count\": \"92\""), "{record}");
+        assert!(record.contains("\"method\": \"join\""), "{record}");
+        refused(
+            &[
+                "8", "--count", "--shard", "0/2", "--time", "--kernel", kernel,
+            ],
+            "cannot be combined with --shard",
+        );
+    }
 }
 
 #[test]

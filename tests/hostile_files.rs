@@ -14,7 +14,28 @@ use common::{A000170, binary, merge, queens, scratch, shard_files, stdout_of};
 use predicates::prelude::*;
 use queens_simd::Count;
 use queens_simd::cli::records::{Checkpoint, Plans, ShardRecord, Tally};
-use queens_simd::plan::Shard;
+use queens_simd::plan::{Method, Shard};
+
+/// Counts every shard `i/m` of N's join plan (with the portable join) into
+/// a record file in `dir`, and returns the files.
+fn join_shard_files(dir: &Path, n: usize, m: usize) -> Vec<PathBuf> {
+    (0..m)
+        .map(|i| {
+            let shard = format!("{i}/{m}");
+            let json = stdout_of(&[
+                &n.to_string(),
+                "--count",
+                "--kernel",
+                "join",
+                "--shard",
+                &shard,
+            ]);
+            let path = dir.join(format!("join-{i}-of-{m}.json"));
+            fs::write(&path, json).unwrap();
+            path
+        })
+        .collect()
+}
 
 fn read_record(path: &Path) -> ShardRecord {
     ShardRecord::parse(&fs::read(path).unwrap(), &mut Plans::default()).unwrap()
@@ -237,9 +258,10 @@ fn malformed_records_are_refused() {
             "\"extra\": 1,\n  \"kernel\"",
             "unknown field `extra`",
         ),
-        ("\"version\": 2", "\"version\": 1", "version 1"),
-        ("\"version\": 2", "\"version\": 3", "of version 3"),
-        ("\"version\": 2", "\"version\": \"2\"", "of version ?"),
+        ("\"version\": 3", "\"version\": 1", "version 1"),
+        ("\"version\": 3", "\"version\": 4", "of version 4"),
+        ("\"version\": 3", "\"version\": 0", "of version 0"),
+        ("\"version\": 3", "\"version\": \"3\"", "of version ?"),
         ("\"n\": 12", "\"n\": \"12\"", "invalid type"),
         ("\"n\": 12", "\"n\": 12.0", "invalid type"),
         ("\"n\": 12", "\"n\": -12", "invalid value"),
@@ -325,7 +347,7 @@ fn only_regular_files_of_sane_size_are_read() {
         (link_to_zero, "not a regular file (a device)"),
         (fifo.clone(), "not a regular file (a FIFO)"),
         (dir.clone(), "not a regular file (a directory)"),
-        (big, "over the 4194304 a record can have"),
+        (big, "over the 16777216 a record can have"),
         (dir.join("absent.json"), "cannot read"),
     ] {
         let started = Instant::now();
@@ -618,4 +640,136 @@ fn a_path_with_a_newline_is_still_one_line() {
         let err = common::refusal(&args);
         assert!(err.contains("two\\nlines.json"), "{err}");
     }
+}
+
+/// The `method` field of version 3: required there, refused in version 2,
+/// one of the known methods, and the plan's own (a record of one method
+/// edited to claim the other names a plan that is not this version's).
+#[test]
+fn the_method_field_is_checked() {
+    let dir = scratch("method-field");
+    let files = join_shard_files(&dir, 13, 2);
+    merge(&files).success().stdout("73712\n");
+    let original = fs::read_to_string(&files[0]).unwrap();
+    assert!(original.contains("\"method\": \"join\""), "{original}");
+    let method_line = original.lines().find(|l| l.contains("\"method\"")).unwrap();
+    let cases: &[(&str, &str, &str)] = &[
+        // (from, to, why): each with its checksum redone.
+        (
+            "\"method\": \"join\"",
+            "\"method\": \"joins\"",
+            "has method 'joins'; this version knows symmetric and join",
+        ),
+        ("\"method\": \"join\"", "\"method\": \"\"", "has method ''"),
+        (
+            "\"method\": \"join\"",
+            "\"method\": \"JOIN\"",
+            "has method 'JOIN'",
+        ),
+        ("\"method\": \"join\"", "\"method\": 1", "invalid type"),
+        // Read as no method, which the checksum (of the text, where it is
+        // there) no longer matches.
+        (
+            "\"method\": \"join\"",
+            "\"method\": null",
+            "does not match its checksum",
+        ),
+        (
+            "\"method\": \"join\"",
+            "\"method\": \"symmetric\"",
+            "but this version splits it as N = 13 (symmetric plan",
+        ),
+        (
+            "\"version\": 3",
+            "\"version\": 2",
+            "version 2 records have none",
+        ),
+        (
+            "\"method\": \"join\"",
+            "\"method\": \"join\",\n  \"method\": \"join\"",
+            "duplicate field `method`",
+        ),
+    ];
+    for (from, to, why) in cases {
+        fs::write(&files[0], &original).unwrap();
+        edit_text(&files[0], from, to);
+        rechecksum(&files[0]);
+        merge_refuses(&files, &files[0], why);
+    }
+    // Version 3 without the field.
+    fs::write(&files[0], original.replace(&format!("{method_line}\n"), "")).unwrap();
+    rechecksum(&files[0]);
+    merge_refuses(
+        &files,
+        &files[0],
+        "is a version 3 record with no \"method\"",
+    );
+    // Unchanged, it still merges.
+    fs::write(&files[0], &original).unwrap();
+    merge(&files).success().stdout("73712\n");
+}
+
+/// A symmetric record as version 2 wrote it (no `method`, version 2) reads
+/// as the same record; a join record made into one claims a symmetric plan
+/// it does not match.
+#[test]
+fn a_version_2_record_is_a_symmetric_plans_record() {
+    let dir = scratch("version-2");
+    let files = shard_files(&dir, 12, 2);
+    let original = read_record(&files[0]);
+    assert_eq!(original.plan.method, Method::Symmetric);
+    let text = fs::read_to_string(&files[0]).unwrap();
+    let method_line = text.lines().find(|l| l.contains("\"method\"")).unwrap();
+    let old = text
+        .replace(&format!("{method_line}\n"), "")
+        .replace("\"version\": 3", "\"version\": 2");
+    fs::write(&files[0], old).unwrap();
+    rechecksum(&files[0]);
+    assert_eq!(read_record(&files[0]), original);
+    merge(&files).success().stdout("14200\n");
+
+    let joins = join_shard_files(&scratch("version-2-join"), 12, 2);
+    let text = fs::read_to_string(&joins[1]).unwrap();
+    let method_line = text.lines().find(|l| l.contains("\"method\"")).unwrap();
+    let old = text
+        .replace(&format!("{method_line}\n"), "")
+        .replace("\"version\": 3", "\"version\": 2");
+    fs::write(&joins[1], old).unwrap();
+    rechecksum(&joins[1]);
+    merge_refuses(&joins, &joins[1], "(symmetric plan");
+}
+
+/// A join piece's count is any number, so a forged join record whose
+/// arithmetic holds (one piece's count and the total raised by 1) passes
+/// every check but a recount, which catches it.
+#[test]
+fn a_forged_join_record_is_caught_by_a_recount() {
+    let dir = scratch("forged-join");
+    let files = join_shard_files(&dir, 14, 3);
+    merge(&files).success().stdout("365596\n");
+    forge(&files[2], |r| change_first_count(r, |c| c + 1));
+    merge(&files).success().stdout("365597\n");
+    queens()
+        .arg("merge")
+        .args(&files)
+        .args(["--recount", "1000", "--seed", "3"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            predicate::str::contains(files[2].display().to_string())
+                .and(predicate::str::contains("recounted here with --seed 3")),
+        );
+    // A join checkpoint edited by hand is refused like a symmetric one.
+    let checkpoint = dir.join("count.json");
+    let path = checkpoint.to_str().unwrap();
+    stdout_of(&["12", "--count", "--kernel", "join", "--checkpoint", path]);
+    edit_text(&checkpoint, "\"count\": \"14200\"", "\"count\": \"14201\"");
+    rechecksum(&checkpoint);
+    queens()
+        .args(["12", "--count", "--kernel", "join", "--checkpoint", path])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("says its count is 14201, but its"));
 }

@@ -151,16 +151,19 @@ fn done_in(path: &Path) -> Option<u64> {
     record["subproblems_done"].as_u64()
 }
 
-#[test]
-fn a_killed_count_resumes_to_the_right_total() {
-    // N = 17 on one thread takes seconds (minutes in a debug build): long
-    // enough to be killed part-way.
-    let n = if cfg!(debug_assertions) { 15 } else { 17 };
-    let dir = scratch("checkpoint");
+/// Starts a count of `n` with `kernel` on one thread and a checkpoint,
+/// kills it once the checkpoint holds some subproblems, and resumes it (on
+/// two threads: the count does not care) to the right total.
+fn kill_and_resume(name: &str, n: usize, kernel: &str, interval: &str) {
+    let dir = scratch(name);
     let checkpoint = dir.join("count.json");
     let args = [
         n.to_string(),
         "--count".into(),
+        "--kernel".into(),
+        kernel.into(),
+        "--checkpoint-interval".into(),
+        interval.into(),
         "--threads".into(),
         "1".into(),
         "--checkpoint".into(),
@@ -182,29 +185,34 @@ fn a_killed_count_resumes_to_the_right_total() {
         );
         assert!(
             child.try_wait().unwrap().is_none(),
-            "finished before it could be killed"
+            "{kernel}: finished before it could be killed"
         );
         std::thread::sleep(Duration::from_millis(20));
     };
     child.kill().unwrap();
     let status = child.wait().unwrap();
     assert!(!status.success(), "killed");
-    let total = queens_simd::plan::Plan::new(n).unwrap().len() as u64;
+    let plan = queens_simd::plan::Plan::for_kernel(n, kernel.parse().unwrap()).unwrap();
+    let total = plan.len() as u64;
     let left = done_in(&checkpoint).unwrap();
     assert!(
         left >= done_before_kill && left < total,
-        "{left} of {total} done when killed"
+        "{kernel}: {left} of {total} done when killed"
     );
-    assert!(!dir.join("count.json.tmp").exists() || done_in(&checkpoint).is_some());
+    let text = std::fs::read_to_string(&checkpoint).unwrap();
+    assert!(
+        text.contains(&format!("\"method\": \"{}\"", plan.method())),
+        "{text}"
+    );
 
-    // The same command resumes (on two threads: the count does not care).
     let mut resumed = args.to_vec();
-    resumed[3] = "2".into();
+    resumed[7] = "2".into();
     queens()
         .args(&resumed)
         .assert()
         .success()
-        .stdout(format!("{}\n", A000170[n]));
+        .stdout(format!("{}\n", A000170[n]))
+        .stderr(predicate::str::contains("subproblems done\n"));
     assert_eq!(done_in(&checkpoint), Some(total));
     // A finished checkpoint answers at once.
     queens()
@@ -212,6 +220,22 @@ fn a_killed_count_resumes_to_the_right_total() {
         .assert()
         .success()
         .stdout(format!("{}\n", A000170[n]));
+}
+
+#[test]
+fn a_killed_count_resumes_to_the_right_total() {
+    // N = 17 on one thread takes seconds with a symmetric kernel (minutes
+    // in a debug build): long enough to be killed part-way.
+    let n = if cfg!(debug_assertions) { 15 } else { 17 };
+    kill_and_resume("checkpoint", n, "symmetric", "0.5");
+}
+
+#[test]
+fn a_killed_join_count_resumes_to_the_right_total() {
+    // The join kernels are faster: N = 18 on one thread, 2 s with
+    // join-avx512 (6 s with join), checkpointed every 0.1 s.
+    let n = if cfg!(debug_assertions) { 15 } else { 18 };
+    kill_and_resume("checkpoint-join", n, "auto", "0.1");
 }
 
 #[test]
@@ -301,13 +325,11 @@ fn the_progress_bar_shows_on_a_terminal_only() {
     let Some(script) = common::tool("script") else {
         return;
     };
-    // A count through a plan: the join kernels, which `auto` counts with
-    // from N = 14, have no subproblems to show.
-    let on_terminal = |extra: &str| {
-        let command = format!(
-            "{} 16 --count --kernel symmetric{extra}",
-            binary().display()
-        );
+    // A count through a plan, with each kind of kernel: a symmetric one,
+    // and the join kernel `auto` counts N = 18 with (2 s on one thread
+    // with join-avx512).
+    let on_terminal = |args: &str| {
+        let command = format!("{} {args}", binary().display());
         let out = Process::new(&script)
             .args(["-qec", &command, "/dev/null"])
             .stdin(Stdio::null())
@@ -316,13 +338,19 @@ fn the_progress_bar_shows_on_a_terminal_only() {
         assert!(out.status.success(), "{out:?}");
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
-    let shown = on_terminal("");
-    assert!(
-        shown.contains("subproblems") && shown.contains("ETA"),
-        "{shown}"
-    );
-    assert!(shown.contains("14772512"));
-    let quiet = on_terminal(" --quiet");
-    assert!(!quiet.contains("subproblems"), "{quiet}");
-    assert!(quiet.contains("14772512"));
+    let join_n = if cfg!(debug_assertions) { 15 } else { 18 };
+    for (args, count) in [
+        ("16 --count --kernel symmetric".to_owned(), A000170[16]),
+        (format!("{join_n} --count --threads 1"), A000170[join_n]),
+    ] {
+        let shown = on_terminal(&args);
+        assert!(
+            shown.contains("subproblems") && shown.contains("ETA"),
+            "{args}: {shown}"
+        );
+        assert!(shown.contains(&count.to_string()), "{args}: {shown}");
+        let quiet = on_terminal(&format!("{args} --quiet"));
+        assert!(!quiet.contains("subproblems"), "{args}: {quiet}");
+        assert!(quiet.contains(&count.to_string()), "{args}: {quiet}");
+    }
 }

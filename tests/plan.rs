@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use common::A000170;
 use proptest::prelude::*;
-use queens_simd::plan::{Options, PartialBoard, Plan, Shard, SubproblemKind};
+use queens_simd::plan::{Method, Options, PartialBoard, Plan, Shard, SubproblemKind};
 use queens_simd::{Count, Error, Kernel};
 
 /// The kernels that count subproblems, among those this run covers.
@@ -18,8 +18,21 @@ fn counting_kernels() -> Vec<Kernel> {
         .collect()
 }
 
+/// The join kernels, which count join plans, among those this run covers.
+fn join_kernels() -> Vec<Kernel> {
+    common::kernels_under_test()
+        .into_iter()
+        .filter(|&k| Method::of(k) == Some(Method::Join))
+        .collect()
+}
+
 fn max_n() -> usize {
     if cfg!(debug_assertions) { 12 } else { 16 }
+}
+
+/// Largest N of the join plans' counts in shards.
+fn max_join_n() -> usize {
+    if cfg!(debug_assertions) { 11 } else { 15 }
 }
 
 #[test]
@@ -261,4 +274,332 @@ fn count_on_threads_gives_the_published_counts() {
         Err(Error::InvalidThreads)
     );
     assert!(queens_simd::count_on_threads(33, 2).is_err());
+}
+
+#[test]
+fn join_plans_in_shards_give_the_published_counts() {
+    for kernel in join_kernels() {
+        for (n, &expected) in A000170.iter().enumerate().take(max_join_n() + 1) {
+            let plan = Plan::with_method(n, Method::Join).unwrap();
+            assert_eq!(plan.method(), Method::Join);
+            for m in 1..=5 {
+                let mut total: Count = 0;
+                for i in 0..m {
+                    let shard = plan.shard(Shard::new(i, m).unwrap());
+                    let options = Options::threads(2).with_kernel(kernel);
+                    total += plan.count(&shard, &options, |_, _| {}).unwrap();
+                }
+                assert_eq!(total, expected, "N = {n}, {m} shards, {kernel}");
+            }
+        }
+    }
+}
+
+/// Each piece counted alone by the portable join (its own quarter-boards,
+/// one thread) against the same piece counted in shards by each join kernel
+/// on threads, and the total against the symmetric kernel's count: three
+/// computations that share nothing but the plan.
+#[test]
+fn join_pieces_agree_with_the_portable_join_and_the_symmetric_kernel() {
+    let max = if cfg!(debug_assertions) { 10 } else { 13 };
+    for n in 0..=max {
+        let plan = Plan::with_method(n, Method::Join).unwrap();
+        let alone: Vec<Count> = plan
+            .subproblems()
+            .iter()
+            .map(|sub| sub.count(Kernel::Join).unwrap())
+            .collect();
+        let symmetric = Plan::new(n).unwrap();
+        let by_symmetric = symmetric
+            .count(
+                symmetric.all(),
+                &Options::threads(2).with_kernel(Kernel::Symmetric),
+                |_, _| {},
+            )
+            .unwrap();
+        assert_eq!(alone.iter().sum::<Count>(), by_symmetric, "N = {n}");
+        for kernel in join_kernels() {
+            for m in [1, 3] {
+                for i in 0..m {
+                    let shard = plan.shard(Shard::new(i, m).unwrap());
+                    let options = Options::threads(2).with_kernel(kernel);
+                    let mut reported = 0;
+                    let total = plan
+                        .count(&shard, &options, |index, count| {
+                            reported += 1;
+                            assert_eq!(count, alone[index], "N = {n}, {kernel}, piece {index}");
+                        })
+                        .unwrap();
+                    let expected: Count = shard.iter().map(|&index| alone[index]).sum();
+                    assert_eq!(total, expected, "N = {n}, {kernel}, shard {i}/{m}");
+                    assert_eq!(reported, shard.len());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn join_plans_give_each_piece_the_same_count_on_any_number_of_threads() {
+    let n = if cfg!(debug_assertions) { 11 } else { 15 };
+    let plan = Plan::with_method(n, Method::Join).unwrap();
+    for kernel in join_kernels().into_iter().chain([Kernel::Auto]) {
+        let mut first: Option<Vec<Option<Count>>> = None;
+        for threads in [1, 2, 3] {
+            let mut counts = vec![None; plan.len()];
+            let options = Options::threads(threads).with_kernel(kernel);
+            let total = plan
+                .count(plan.all(), &options, |index, count| {
+                    assert!(counts[index].replace(count).is_none(), "{index} twice");
+                })
+                .unwrap();
+            assert_eq!(total, A000170[n], "{kernel}, {threads} threads");
+            assert!(counts.iter().all(Option::is_some));
+            match &first {
+                None => first = Some(counts),
+                Some(one) => assert_eq!(&counts, one, "{kernel}, {threads} threads"),
+            }
+        }
+    }
+}
+
+#[test]
+fn join_plans_number_their_pieces_and_order_them_largest_first() {
+    for n in 0..=20 {
+        let plan = Plan::with_method(n, Method::Join).unwrap();
+        assert!(!plan.is_empty(), "N = {n}");
+        let mut order: Vec<usize> = plan.all().to_vec();
+        order.sort_unstable();
+        assert_eq!(order, (0..plan.len()).collect::<Vec<_>>(), "N = {n}");
+        let estimates: Vec<u64> = plan
+            .all()
+            .iter()
+            .map(|&i| plan.get(i).unwrap().estimate())
+            .collect();
+        assert!(estimates.windows(2).all(|w| w[0] >= w[1]), "N = {n}");
+        for (i, sub) in plan.subproblems().iter().enumerate() {
+            assert_eq!((sub.index(), sub.n(), sub.method()), (i, n, Method::Join));
+            let SubproblemKind::Join { middle_row } = sub.kind() else {
+                panic!("N = {n}: {sub}");
+            };
+            // Odd N: the middle column's queen, from the top down to the
+            // centre; even N: no queen placed.
+            match middle_row {
+                Some(row) => {
+                    assert!(n % 2 == 1 && 2 * row < n, "N = {n}: {sub}");
+                    assert_eq!(sub.queens(), [(row, n / 2)], "{sub}");
+                }
+                None => assert!(n % 2 == 0 && sub.queens().is_empty(), "N = {n}: {sub}"),
+            }
+            // The rows its choices decide, west or east, never both, never
+            // the middle queen's, and named in its description.
+            let (west, east) = sub.join_rows().unwrap();
+            assert_eq!(west & east, 0, "{sub}");
+            assert!(west | east < 1u32.checked_shl(n as u32).unwrap_or(u32::MAX));
+            if let Some(row) = middle_row {
+                assert_eq!((west | east) >> row & 1, 0, "{sub}");
+            }
+            let text = sub.to_string();
+            assert!(text.starts_with(&format!("#{i} join")), "{text}");
+            assert!(
+                text.contains("west rows") && text.contains("east rows"),
+                "{text}"
+            );
+            if west != 0 {
+                let first = west.trailing_zeros();
+                assert!(text.contains(&format!("west rows {first}")), "{text}");
+            }
+        }
+    }
+    // The symmetric subproblems say they have no join rows.
+    assert!(
+        Plan::new(12).unwrap().subproblems()[0]
+            .join_rows()
+            .is_none()
+    );
+    assert_eq!(
+        SubproblemKind::Join {
+            middle_row: Some(3)
+        }
+        .to_string(),
+        "join middle row 3"
+    );
+    assert_eq!(
+        SubproblemKind::Join { middle_row: None }.to_string(),
+        "join"
+    );
+}
+
+#[test]
+fn the_two_methods_fingerprint_differently_and_stably() {
+    let mut seen = BTreeSet::new();
+    for n in 0..=20 {
+        let symmetric = Plan::new(n).unwrap();
+        let join = Plan::with_method(n, Method::Join).unwrap();
+        assert_eq!(symmetric.method(), Method::Symmetric);
+        assert_eq!(
+            Plan::with_method(n, Method::Symmetric)
+                .unwrap()
+                .fingerprint(),
+            symmetric.fingerprint(),
+            "Plan::new is the symmetric plan"
+        );
+        assert_eq!(
+            Plan::with_method(n, Method::Join).unwrap().fingerprint(),
+            join.fingerprint(),
+            "N = {n}: the same plan twice"
+        );
+        // Every plan of every N and method has a fingerprint of its own.
+        assert!(seen.insert(symmetric.fingerprint()), "N = {n}");
+        assert!(seen.insert(join.fingerprint()), "N = {n}");
+    }
+}
+
+#[test]
+fn each_kernel_counts_the_plan_of_its_method_only() {
+    let join = Plan::with_method(9, Method::Join).unwrap();
+    let symmetric = Plan::new(9).unwrap();
+    let count = |plan: &Plan, kernel| {
+        plan.count(
+            plan.all(),
+            &Options::threads(2).with_kernel(kernel),
+            |_, _| {},
+        )
+    };
+    for kernel in [Kernel::Symmetric, Kernel::SymmetricBmi] {
+        let refused = count(&join, kernel);
+        assert!(
+            matches!(refused, Err(Error::WrongMethod { kernel: k, method: "join" }) if k == kernel),
+            "{kernel}: {refused:?}"
+        );
+        let line = refused.unwrap_err().to_string();
+        assert!(line.contains("join plan") && !line.contains('\n'), "{line}");
+        assert!(join.subproblems()[0].count(kernel).is_err());
+    }
+    for kernel in [Kernel::Join, Kernel::JoinAvx2, Kernel::JoinAvx512] {
+        assert!(
+            matches!(
+                count(&symmetric, kernel),
+                Err(Error::WrongMethod {
+                    method: "symmetric",
+                    ..
+                })
+            ),
+            "{kernel}"
+        );
+        assert!(symmetric.subproblems()[0].count(kernel).is_err());
+        let on_join = count(&join, kernel);
+        if kernel.is_available() {
+            assert_eq!(on_join, Ok(A000170[9]), "{kernel}");
+        } else {
+            assert!(
+                matches!(on_join, Err(Error::KernelUnavailable { .. })),
+                "{kernel}"
+            );
+        }
+    }
+    for kernel in [
+        Kernel::Portable,
+        Kernel::Sse41,
+        Kernel::Asm,
+        Kernel::HeapPermutations,
+    ] {
+        for plan in [&join, &symmetric] {
+            assert!(
+                matches!(
+                    count(plan, kernel),
+                    Err(Error::NotSplittable(_) | Error::KernelUnavailable { .. })
+                ),
+                "{kernel}"
+            );
+        }
+    }
+    // `auto` counts each with the fastest kernel of its method.
+    let options = Options::threads(1);
+    assert_eq!(count(&join, Kernel::Auto), Ok(A000170[9]));
+    assert_eq!(
+        Method::of(join.counting_kernel(&options).unwrap()),
+        Some(Method::Join)
+    );
+    assert_eq!(
+        Method::of(symmetric.counting_kernel(&options).unwrap()),
+        Some(Method::Symmetric)
+    );
+    assert!(matches!(
+        join.count(join.all(), &Options::threads(0), |_, _| {}),
+        Err(Error::InvalidThreads)
+    ));
+    assert!(matches!(
+        join.count(&[0, 0], &options, |_, _| {}),
+        Err(Error::InvalidShard(_))
+    ));
+    assert_eq!(join.count(&[], &options, |_, _| {}), Ok(0));
+}
+
+#[test]
+fn each_kernel_has_the_plan_it_counts() {
+    use queens_simd::dispatch::JOIN_FROM;
+    for n in 0..=queens_simd::MAX_N {
+        // (The method alone: building every plan to N = 32 takes long in a
+        // debug build.)
+        let auto = Method::for_kernel(n, Kernel::Auto).unwrap();
+        let auto_counts_with = Kernel::Auto.resolve(n);
+        assert_eq!(
+            auto == Method::Join,
+            Method::of(auto_counts_with) == Some(Method::Join),
+            "N = {n}"
+        );
+        assert_eq!(auto == Method::Join, n >= JOIN_FROM, "N = {n}");
+    }
+    for n in [JOIN_FROM - 1, JOIN_FROM] {
+        assert_eq!(
+            Plan::for_kernel(n, Kernel::Auto).unwrap().method(),
+            Method::for_kernel(n, Kernel::Auto).unwrap()
+        );
+    }
+    for (kernel, method) in [
+        (Kernel::Symmetric, Method::Symmetric),
+        (Kernel::SymmetricBmi, Method::Symmetric),
+        (Kernel::Join, Method::Join),
+        (Kernel::JoinAvx2, Method::Join),
+        (Kernel::JoinAvx512, Method::Join),
+    ] {
+        assert_eq!(Method::for_kernel(9, kernel), Ok(method), "{kernel}");
+        assert_eq!(Plan::for_kernel(9, kernel).unwrap().method(), method);
+    }
+    assert_eq!(
+        Plan::for_kernel(9, Kernel::Portable).map(|p| p.method()),
+        Err(Error::NotSplittable(Kernel::Portable))
+    );
+    assert!(matches!(
+        Plan::for_kernel(33, Kernel::Join),
+        Err(Error::SizeOutOfRange { .. })
+    ));
+    assert!(matches!(
+        Plan::with_method(33, Method::Join),
+        Err(Error::SizeOutOfRange { .. })
+    ));
+    for method in Method::ALL {
+        assert_eq!(method.to_string().parse::<Method>(), Ok(method));
+    }
+    assert!("joins".parse::<Method>().is_err());
+}
+
+#[test]
+fn memory_estimates_are_small_for_symmetric_plans_and_grow_for_join_plans() {
+    let mut last = 0;
+    for n in 4..=20 {
+        let join = Plan::with_method(n, Method::Join).unwrap();
+        let symmetric = Plan::new(n).unwrap();
+        let (one, two) = (join.memory_estimate(1), join.memory_estimate(2));
+        assert!(one >= last && two > one, "N = {n}");
+        last = one;
+        assert!(symmetric.memory_estimate(2) < 1 << 20, "N = {n}");
+    }
+    // N = 18 on two threads, as measured: 55 MB peak for the whole process.
+    let eighteen = Plan::with_method(18, Method::Join)
+        .unwrap()
+        .memory_estimate(2);
+    assert!((50 << 20..128 << 20).contains(&eighteen), "{eighteen}");
+    assert!(Plan::new(32).unwrap().memory_estimate(2) < 1 << 20);
 }

@@ -6,6 +6,8 @@ use std::ffi::OsString;
 
 use queens_simd::Kernel;
 use queens_simd::cli::args::{Format, Parsed, Request, parse_from};
+use queens_simd::kernel::Task;
+use queens_simd::plan::Method;
 
 /// The words of a command line: `bytes` split at NUL bytes.
 pub fn words(bytes: &[u8]) -> Vec<OsString> {
@@ -47,6 +49,7 @@ fn check_request(request: &Request) {
             assert!(!merge.files.is_empty());
             if let Some(recount) = &merge.recount {
                 assert!(recount.subproblems >= 1);
+                assert!(recount.max_memory.is_none_or(|m| m > 0));
             }
         }
         Request::Solve(solve) => {
@@ -61,11 +64,24 @@ fn check_request(request: &Request) {
                 assert!(solve.count);
                 assert!(matches!(
                     solve.kernel,
-                    Kernel::Auto | Kernel::Symmetric | Kernel::SymmetricBmi
+                    Kernel::Auto
+                        | Kernel::Symmetric
+                        | Kernel::SymmetricBmi
+                        | Kernel::Join
+                        | Kernel::JoinAvx2
+                        | Kernel::JoinAvx512
                 ));
+                assert!(solve.kernel.splits());
                 if plan.shard.is_some() || plan.checkpoint.is_some() {
                     assert!(!solve.time);
                 }
+            }
+            // A memory limit only for a count with a join kernel.
+            if let Some(limit) = solve.max_memory {
+                assert!(limit > 0);
+                assert!(solve.count && solve.task == Task::Count);
+                let counting = solve.kernel.resolve_for(solve.n, Task::Count);
+                assert_eq!(Method::of(counting), Some(Method::Join));
             }
         }
     }

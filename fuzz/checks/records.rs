@@ -8,7 +8,10 @@ use queens_simd::cli::records::{Checkpoint, Plans, ShardRecord};
 pub fn check(bytes: &[u8]) {
     let mut plans = Plans::default();
     if let Ok(record) = ShardRecord::parse(bytes, &mut plans) {
-        let plan = plans.get(record.plan.n).expect("its plan was built");
+        let plan = plans
+            .get(record.plan.n, record.plan.method)
+            .expect("its plan was built");
+        assert_eq!(plan.method(), record.plan.method);
         assert_eq!(record.tally.total(), Some(record.count));
         assert_eq!(record.tally.len(), plan.shard(record.shard).len());
         assert_eq!(record.plan.n, plan.n());
@@ -17,7 +20,9 @@ pub fn check(bytes: &[u8]) {
         assert_eq!(again, record);
     }
     if let Ok(checkpoint) = Checkpoint::parse(bytes, &mut plans) {
-        let plan = plans.get(checkpoint.plan.n).expect("its plan was built");
+        let plan = plans
+            .get(checkpoint.plan.n, checkpoint.plan.method)
+            .expect("its plan was built");
         assert_eq!(checkpoint.tally.total(), Some(checkpoint.count));
         let shard = plan.shard(checkpoint.shard);
         assert!(checkpoint.tally.iter().all(|(i, _)| shard.contains(&i)));

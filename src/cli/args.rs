@@ -12,7 +12,7 @@ use std::time::Duration;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::kernel::Task;
-use crate::plan::{self, SPLIT_FROM, Shard};
+use crate::plan::{self, Method, SPLIT_FROM, Shard};
 use crate::{Kernel, MAX_N};
 
 /// N when none is given.
@@ -74,8 +74,8 @@ pub struct Args {
     pub max_n: Option<usize>,
 
     /// Threads to count on (default: every core); needs --count. Counting
-    /// splits the board into subproblems from N = 12 up (symmetric kernels
-    /// only); below, one thread is fastest and is what runs.
+    /// splits the board into subproblems from N = 12 up (symmetric and join
+    /// kernels); below, one thread is fastest and is what runs.
     #[arg(long, value_parser = parse_threads, allow_hyphen_values = true)]
     pub threads: Option<usize>,
 
@@ -97,6 +97,12 @@ pub struct Args {
     /// No progress bar (it shows only on a terminal anyway); needs --count.
     #[arg(long)]
     pub quiet: bool,
+
+    /// Refuse a count with a join kernel that would take more memory than
+    /// SIZE (bytes, or with a suffix K, M, G, T, KiB, ... GiB, TiB: powers
+    /// of 1024); default: the memory available. Needs a join count.
+    #[arg(long, value_name = "SIZE", value_parser = parse_max_memory, allow_hyphen_values = true)]
+    pub max_memory: Option<u64>,
 
     /// Also report the solve time in microseconds on stderr: the median
     /// batch of solves after 0.5 s of warm-up, as criterion measures.
@@ -128,6 +134,11 @@ pub enum Command {
         /// Threads to recount on (default: every core); needs --recount.
         #[arg(long, value_parser = parse_threads, allow_hyphen_values = true)]
         threads: Option<usize>,
+
+        /// Refuse a recount of join records that would take more memory
+        /// than SIZE (default: the memory available); needs --recount.
+        #[arg(long, value_name = "SIZE", value_parser = parse_max_memory, allow_hyphen_values = true)]
+        max_memory: Option<u64>,
     },
 }
 
@@ -189,6 +200,9 @@ pub struct Recount {
     pub seed: Option<u64>,
     /// Threads to recount on, if given.
     pub threads: Option<usize>,
+    /// The most memory a recount with a join kernel may take
+    /// (`--max-memory`), if given; else the memory available.
+    pub max_memory: Option<u64>,
 }
 
 /// Solving N: listing, counting, or counting through a plan.
@@ -209,9 +223,10 @@ pub struct Solve {
     /// Counting through a plan (threads, shard, checkpoint), if this count
     /// goes through one.
     pub plan: Option<PlanCount>,
-    /// Threads for a count that shares out a join kernel's pieces (not
-    /// through a plan); `None` for every core.
-    pub threads: Option<usize>,
+    /// The most memory a count with a join kernel may take
+    /// (`--max-memory`), if given; else the memory available. Given only
+    /// for a count with a join kernel.
+    pub max_memory: Option<u64>,
 }
 
 /// A count through a plan: the subproblems of one shard, on threads, with
@@ -295,6 +310,7 @@ impl Args {
         note(self.checkpoint.is_some(), "--checkpoint");
         note(self.checkpoint_interval.is_some(), "--checkpoint-interval");
         note(self.quiet, "--quiet");
+        note(self.max_memory.is_some(), "--max-memory");
         note(self.time, "--time");
         given
     }
@@ -307,6 +323,7 @@ impl Args {
             recount,
             seed,
             threads,
+            max_memory,
         }) = self.command
         {
             if let Some(n) = self.n {
@@ -319,15 +336,19 @@ impl Args {
                     "{flag} does not apply to merge; merge's own options come after it (see --help)"
                 ));
             }
-            let recount = match (recount, seed, threads) {
-                (Some(subproblems), seed, threads) => Some(Recount {
+            let recount = match (recount, seed, threads, max_memory) {
+                (Some(subproblems), seed, threads, max_memory) => Some(Recount {
                     subproblems,
                     seed,
                     threads,
+                    max_memory,
                 }),
-                (None, Some(_), _) => return Err("--seed goes with --recount".into()),
-                (None, None, Some(_)) => return Err("--threads goes with --recount".into()),
-                (None, None, None) => None,
+                (None, Some(_), _, _) => return Err("--seed goes with --recount".into()),
+                (None, None, Some(_), _) => return Err("--threads goes with --recount".into()),
+                (None, None, None, Some(_)) => {
+                    return Err("--max-memory goes with --recount".into());
+                }
+                (None, None, None, None) => None,
             };
             return Ok(Request::Merge(Merge { files, recount }));
         }
@@ -376,6 +397,7 @@ impl Args {
             (self.shard.is_some(), "--shard"),
             (self.checkpoint.is_some(), "--checkpoint"),
             (self.quiet, "--quiet"),
+            (self.max_memory.is_some(), "--max-memory"),
         ];
         if !self.count
             && let Some((_, flag)) = counting_only.iter().find(|(given, _)| *given)
@@ -430,19 +452,34 @@ impl Args {
         }
 
         // Through a plan: always with a shard or a checkpoint, and for a
-        // plain count where auto would split (a symmetric kernel from
-        // SPLIT_FROM). Below SPLIT_FROM a count runs on one thread whatever
-        // --threads says, with any kernel, as auto does.
+        // plain count where the kernel (auto resolved) splits: a symmetric
+        // or a join kernel, from SPLIT_FROM. Below SPLIT_FROM a count runs
+        // on one thread whatever --threads says, with any kernel, as auto
+        // does.
         let splittable = kernel.splits();
-        let symmetric_count = task == Task::Count && plan::counts_through_plan(kernel, n);
-        let through_plan = self.shard.is_some() || self.checkpoint.is_some() || symmetric_count;
+        let plain_plan_count = task == Task::Count && plan::counts_through_plan(kernel, n);
+        let through_plan = self.shard.is_some() || self.checkpoint.is_some() || plain_plan_count;
         if (self.shard.is_some() || self.checkpoint.is_some()) && !splittable {
             return Err(not_splittable(kernel));
         }
-        // A join kernel counts on threads without a plan.
-        let on_threads = task == Task::Count && kernel.resolve_for(n, task).counts_on_threads();
-        if self.threads.is_some_and(|t| t > 1) && !through_plan && !on_threads && n >= SPLIT_FROM {
+        if self.threads.is_some_and(|t| t > 1) && !through_plan && n >= SPLIT_FROM {
             return Err(not_splittable(kernel));
+        }
+        // --max-memory bounds what a join kernel builds; any other count
+        // takes little, and a limit it would ignore is refused.
+        if self.max_memory.is_some() {
+            if task != Task::Count {
+                return Err(
+                    "--max-memory limits counts with a join kernel, which count all solutions; fundamental solutions (--unique) are counted with another kernel"
+                        .into(),
+                );
+            }
+            let counting = kernel.resolve_for(n, task);
+            if Method::of(counting) != Some(Method::Join) {
+                return Err(format!(
+                    "--max-memory limits counts with a join kernel, but N = {n} is counted with {counting} here, which takes little memory"
+                ));
+            }
         }
         let plan = through_plan.then(|| PlanCount {
             threads: self.threads,
@@ -464,7 +501,7 @@ impl Args {
             format,
             time: self.time,
             plan,
-            threads: self.threads,
+            max_memory: self.max_memory,
         })
     }
 }
@@ -523,6 +560,10 @@ fn parse_interval(text: &str) -> Result<Duration, String> {
     }
 }
 
+fn parse_max_memory(text: &str) -> Result<u64, String> {
+    super::memory::parse_size(text)
+}
+
 fn parse_shard(text: &str) -> Result<Shard, String> {
     text.parse().map_err(|e: crate::Error| e.to_string())
 }
@@ -563,7 +604,7 @@ mod tests {
 
     #[test]
     fn counts_go_through_a_plan_where_auto_splits() {
-        let plan = |words| match parse(words).unwrap() {
+        let plan = |words: &str| match parse(words).unwrap() {
             Request::Solve(solve) => solve.plan,
             other => panic!("{other:?}"),
         };
@@ -572,6 +613,48 @@ mod tests {
         assert!(plan("8 --count --shard 0/1").is_some());
         assert!(plan("16 --count --kernel portable --threads 1").is_none());
         assert!(plan("12 --count --checkpoint c.json --kernel symmetric").is_some());
+        // The join kernels count through their plan too, from N = 12 (or
+        // always, with a shard or a checkpoint); auto from N = 14.
+        for kernel in ["join", "join-avx2", "join-avx512"] {
+            assert!(plan(&format!("11 --count --kernel {kernel}")).is_none());
+            assert!(plan(&format!("12 --count --kernel {kernel}")).is_some());
+            assert!(plan(&format!("5 --count --kernel {kernel} --shard 0/2")).is_some());
+            assert!(plan(&format!("5 --count --kernel {kernel} --checkpoint c.json")).is_some());
+        }
+        assert!(plan("16 --count").is_some());
+    }
+
+    #[test]
+    fn max_memory_goes_with_join_counts_only() {
+        let limit = |words: &str| match parse(words) {
+            Ok(Request::Solve(solve)) => Ok(solve.max_memory),
+            Ok(other) => panic!("{other:?}"),
+            Err(e) => Err(e),
+        };
+        assert_eq!(
+            limit("18 --count --kernel join --max-memory 1G"),
+            Ok(Some(1 << 30))
+        );
+        assert_eq!(
+            limit("8 --count --kernel join --max-memory 16gib"),
+            Ok(Some(16 << 30))
+        );
+        assert_eq!(limit("18 --count"), Ok(None));
+        for refused in [
+            "18 --max-memory 1G --kernel join",
+            "18 --count --kernel join --max-memory 0",
+            "18 --count --kernel join --max-memory 1.5",
+            "18 --count --kernel join --max-memory 1GB",
+            "18 --count --kernel symmetric --max-memory 1G",
+            "12 --count --max-memory 1G",
+            "18 --count --unique --max-memory 1G",
+            "18 --count --kernel portable --max-memory 1G",
+            "merge a.json --max-memory 1G",
+        ] {
+            let line = limit(refused).expect_err(refused);
+            assert!(line.contains("--max-memory"), "{refused}: {line}");
+            assert!(!line.contains('\n'), "{refused}: {line}");
+        }
     }
 
     #[test]

@@ -18,10 +18,12 @@ pub fn path_text(path: &Path) -> String {
     }
 }
 
-/// The largest record read: well above the largest a count can write
-/// (N = 32 in one shard, about 1.3 MB: 37,086 subproblems with a count of
-/// up to 32 hex digits each), far below what would strain memory.
-pub const MAX_RECORD_BYTES: u64 = 4 << 20;
+/// The largest record read: above the largest a count can write (the join
+/// plan of N = 31 in one shard, 254,080 pieces: at most 8.5 MB with a
+/// count of up to 32 hex digits each, about 4 MB with counts of their
+/// real size; the symmetric plan of N = 32, 37,086 subproblems, takes
+/// about 1.3 MB), far below what would strain memory.
+pub const MAX_RECORD_BYTES: u64 = 16 << 20;
 
 /// The contents of the regular file at `path` (links followed), at most
 /// [`MAX_RECORD_BYTES`]; one line saying why not otherwise. A FIFO, a

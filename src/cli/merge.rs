@@ -9,11 +9,12 @@ use std::io::Write;
 use std::path::Path;
 
 use crate::Count;
-use crate::plan::{Options, Plan};
+use crate::plan::{Method, Options, Plan};
 
 use super::Failure;
 use super::args::{Merge, Recount};
 use super::files::{self, path_text};
+use super::memory;
 use super::records::{Plans, ShardRecord};
 
 /// How many missing subproblems, or shards, a refusal names.
@@ -31,8 +32,16 @@ pub fn merge(request: &Merge, out: &mut impl Write) -> Result<(), Failure> {
         if let Some((first_path, first)) = records.first()
             && record.plan != first.plan
         {
+            let methods = if record.plan.method == first.plan.method {
+                String::new()
+            } else {
+                format!(
+                    ": a {} plan's records and a {} plan's do not merge",
+                    record.plan.method, first.plan.method
+                )
+            };
             return Err(refuse(format!(
-                "{shown} is for {}, but {} is for {}",
+                "{shown} is for {}, but {} is for {}{methods}",
                 record.plan,
                 path_text(first_path),
                 first.plan
@@ -40,13 +49,8 @@ pub fn merge(request: &Merge, out: &mut impl Write) -> Result<(), Failure> {
         }
         records.push((path, record));
     }
-    let n = records
-        .first()
-        .expect("merge has at least one file")
-        .1
-        .plan
-        .n;
-    let plan = plans.get(n).map_err(refuse)?;
+    let id = &records.first().expect("merge has at least one file").1.plan;
+    let plan = plans.get(id.n, id.method).map_err(refuse)?;
 
     // Which file counts each subproblem.
     let mut owner: Vec<Option<usize>> = vec![None; plan.len()];
@@ -126,6 +130,33 @@ fn spot_check(
     records: &[(&Path, ShardRecord)],
     owner: &[Option<usize>],
 ) -> Result<(), Failure> {
+    let mut options = Options::default();
+    if let Some(threads) = recount.threads {
+        options.threads = threads;
+    }
+    // The records' plan decides the kernel (`auto` of its method), and a
+    // join kernel's memory is checked before anything is recounted.
+    let kernel = plan.counting_kernel(&options)?;
+    match plan.method() {
+        Method::Join => {
+            let needed = plan.memory_estimate(options.threads);
+            memory::check(
+                plan.n(),
+                kernel,
+                options.threads,
+                needed,
+                recount.max_memory,
+            )
+            .map_err(Failure::Refused)?;
+        }
+        _ if recount.max_memory.is_some() => {
+            return Err(Failure::Refused(format!(
+                "--max-memory limits recounts with a join kernel, but these records are of a {} plan, recounted with {kernel}, which takes little memory",
+                plan.method()
+            )));
+        }
+        _ => {}
+    }
     let seed = recount
         .seed
         .unwrap_or_else(|| std::hash::RandomState::new().hash_one(std::process::id()));
@@ -135,10 +166,6 @@ fn spot_check(
         chosen.len(),
         plan.len()
     );
-    let mut options = Options::default();
-    if let Some(threads) = recount.threads {
-        options.threads = threads;
-    }
     let mut wrong: Option<(usize, Count)> = None;
     plan.count(&chosen, &options, |index, count| {
         let (_, record) = &records[owner[index].expect("every subproblem has an owner")];

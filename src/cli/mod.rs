@@ -13,6 +13,7 @@
 
 pub mod args;
 pub mod files;
+pub mod memory;
 mod merge;
 mod output;
 pub mod records;
@@ -123,18 +124,6 @@ fn serve(request: &Request, out: &mut impl Write) -> Result<ExitCode, Failure> {
     }
 }
 
-/// A count of the whole board, not through a plan: on `threads` threads
-/// (every core if `None`) for a kernel that shares out its own pieces (the
-/// join kernels), else on this thread.
-fn count_whole(kernel: Kernel, n: usize, threads: Option<usize>) -> Result<crate::Count, Error> {
-    if kernel.counts_on_threads() && !kernel.splits() {
-        let threads = threads.unwrap_or_else(|| crate::plan::Options::default().threads);
-        kernel.count_on_threads(n, threads)
-    } else {
-        kernel.count(n)
-    }
-}
-
 fn solve(solve: &Solve, out: &mut impl Write) -> Result<(), Failure> {
     let n = solve.n;
     // Resolve `auto` for the task and check availability and size before
@@ -150,7 +139,13 @@ fn solve(solve: &Solve, out: &mut impl Write) -> Result<(), Failure> {
         let total = if unique {
             fundamental::count(kernel, n)?
         } else {
-            count_whole(kernel, n, solve.threads)?
+            // A join kernel builds its quarter-boards even here, on one
+            // thread.
+            if crate::plan::Method::of(kernel) == Some(crate::plan::Method::Join) {
+                let needed = crate::kernel::join::memory::estimate(n, 1);
+                memory::check(n, kernel, 1, needed, solve.max_memory).map_err(Failure::Refused)?;
+            }
+            kernel.count(n)?
         };
         if solve.format == Format::Json {
             output::write_json_fields(out, n, kernel, unique)?;
@@ -167,7 +162,7 @@ fn solve(solve: &Solve, out: &mut impl Write) -> Result<(), Failure> {
 
     out.flush()?;
     if let Some(request) = &solve.plan {
-        let plan = crate::plan::Plan::new(n)?;
+        let plan = crate::plan::Plan::for_kernel(n, solve.kernel)?;
         let options = plan_options(solve.kernel, request.threads);
         let timing = timing::measure(|| {
             black_box(plan.count(plan.all(), &options, |_, _| {}).ok());
@@ -190,7 +185,7 @@ fn solve(solve: &Solve, out: &mut impl Write) -> Result<(), Failure> {
     };
     let timing = match (count, unique) {
         (true, false) => timing::measure(|| {
-            black_box(count_whole(kernel, black_box(n), solve.threads).ok());
+            black_box(kernel.count(black_box(n)).ok());
         }),
         (true, true) => timing::measure(|| {
             black_box(fundamental::count(kernel, black_box(n)).ok());

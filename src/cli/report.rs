@@ -46,25 +46,18 @@ pub fn kernels(out: &mut impl Write) -> Result<(), Failure> {
         writeln!(out, "{label}: {}", auto_choices(task))?;
     }
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
-    match crate::plan::Options::default().counting_kernel() {
-        Ok(kernel) => writeln!(
-            out,
-            "counts on threads, in shards and with checkpoints: {kernel} (symmetric kernels only; N 12-32 on {threads} threads by default)"
-        )?,
-        Err(e) => writeln!(out, "counts on threads: none ({e})")?,
-    }
-    let sharing: Vec<&str> = Kernel::ALL
+    let splitting: Vec<&str> = Kernel::ALL
         .iter()
-        .filter(|k| k.counts_on_threads() && !k.splits() && k.is_available())
+        .filter(|k| k.splits() && k.is_available())
         .map(|k| k.name())
         .collect();
-    if !sharing.is_empty() {
-        writeln!(
-            out,
-            "counts whole boards on threads, no shards or checkpoints: {}",
-            sharing.join(", ")
-        )?;
-    }
+    writeln!(
+        out,
+        "counts on threads, in shards and with checkpoints: {} (through their plans; N {}-{MAX_N} on {threads} threads by default, every N in shards)",
+        splitting.join(", "),
+        crate::plan::SPLIT_FROM
+    )?;
+    writeln!(out, "auto shards with: {}", auto_plans())?;
     match Kernel::Asm.unavailable_because() {
         None => writeln!(out, "asm picks: {}", Kernel::Asm.resolve(0))?,
         Some(why) => writeln!(out, "asm picks: none ({why})")?,
@@ -73,6 +66,31 @@ pub fn kernels(out: &mut impl Write) -> Result<(), Failure> {
         writeln!(out, "{}", crate::dispatch::FORCED_BECAUSE)?;
     }
     Ok(())
+}
+
+/// The kernel that counts `auto`'s plan of each N (in shards, with
+/// checkpoints, on threads), with the sizes it serves and the plan's
+/// method: "symmetric-bmi for N 0-13 (symmetric plan), join-avx512 for
+/// N 14-32 (join plan)".
+fn auto_plans() -> String {
+    // (kernel, what follows the sizes, first N, last N)
+    let mut choices = Vec::<(String, String, usize, usize)>::new();
+    for n in 0..=MAX_N {
+        let choice = crate::plan::Method::for_kernel(n, Kernel::Auto).and_then(|method| {
+            let kernel = method.counting_kernel(Kernel::Auto)?;
+            Ok((kernel.to_string(), format!("({method} plan)")))
+        });
+        let (kernel, note) = choice.unwrap_or_else(|e| ("none".to_owned(), format!("({e})")));
+        match choices.last_mut() {
+            Some((k, m, _, last)) if *k == kernel && *m == note => *last = n,
+            _ => choices.push((kernel, note, n, n)),
+        }
+    }
+    choices
+        .iter()
+        .map(|(kernel, note, first, last)| format!("{kernel} for N {first}-{last} {note}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The kernel `auto` resolves to for `task`, with the sizes it serves:

@@ -7,22 +7,29 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::plan::{Plan, Shard};
+use crate::plan::{Method, Plan, Shard};
 
 use super::Failure;
 use super::args::{Format, PlanCount, Solve};
 use super::files::{self, CheckpointLock, path_text};
-use super::output;
 use super::records::{Checkpoint, PlanId, Plans, ShardRecord, Tally};
+use super::{memory, output};
 
-/// Counts N (or one shard of it) through its plan and prints the total, or
-/// with `--shard` the shard's record.
+/// Counts N (or one shard of it) through the plan of its kernel and prints
+/// the total, or with `--shard` the shard's record.
 pub fn count(solve: &Solve, request: &PlanCount, out: &mut impl Write) -> Result<(), Failure> {
-    let plan = Plan::new(solve.n)?;
+    let plan = Plan::for_kernel(solve.n, solve.kernel)?;
     let shard = request.shard.unwrap_or(Shard::WHOLE);
     let options = super::plan_options(solve.kernel, request.threads);
-    let kernel = options.counting_kernel()?;
+    let kernel = plan.counting_kernel(&options)?;
     let mine = plan.shard(shard);
+    // Before anything is locked or written: a count that cannot fit is
+    // refused as it is asked.
+    if plan.method() == Method::Join {
+        let needed = plan.memory_estimate(options.threads);
+        memory::check(solve.n, kernel, options.threads, needed, solve.max_memory)
+            .map_err(Failure::Refused)?;
+    }
 
     // Held to the end of the run: a second run on the same checkpoint is
     // refused instead of racing this one.
@@ -156,8 +163,18 @@ fn resume(path: &Path, plan: &Plan, shard: Shard) -> Result<Checkpoint, Failure>
         .map_err(|why| refuse(format!("checkpoint {shown} {why}")))?;
     let expected = PlanId::of(plan);
     if record.plan != expected {
+        // A checkpoint of the other method's plan of the same N is resumed
+        // with a kernel of its method.
+        let hint = if record.plan.n == expected.n && record.plan.method != expected.method {
+            match record.plan.method {
+                Method::Join => "; resume it with --kernel join, join-avx2 or join-avx512",
+                _ => "; resume it with --kernel symmetric or symmetric-bmi",
+            }
+        } else {
+            ""
+        };
         return Err(refuse(format!(
-            "checkpoint {shown} is for {}, not {expected}",
+            "checkpoint {shown} is for {}, not {expected}{hint}",
             record.plan
         )));
     }
@@ -176,11 +193,13 @@ fn progress_bar(quiet: bool, plan: &Plan, mine: &[usize], todo: &[usize]) -> Pro
     if quiet || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
+    // Saturating: a join plan's estimates are large (up to 10^9 each at
+    // N = 32), though their sums fit.
     let weight = |indices: &[usize]| -> u64 {
         indices
             .iter()
             .map(|&i| plan.get(i).map_or(1, |s| s.estimate()))
-            .sum()
+            .fold(0, u64::saturating_add)
     };
     let total = weight(mine);
     let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());

@@ -235,11 +235,11 @@ struct Facts {
     sizes: RangeInclusive<usize>,
     role: Role,
     /// Whether it counts a [`crate::plan`]'s subproblems (threads, shards,
-    /// checkpoints).
+    /// checkpoints): the symmetric kernels a symmetric plan's, the join
+    /// kernels a join plan's.
     splits: bool,
-    /// Whether it counts a whole board on several threads: through a
-    /// plan (those that split), or by sharing out its own pieces (the
-    /// join kernels).
+    /// Whether it counts a whole board on several threads: those that
+    /// split, through their plan.
     threads: bool,
     /// Whether it visits solutions (enumeration, fundamental solutions)
     /// as well as counting them.
@@ -315,7 +315,7 @@ const FACTS: [Facts; 16] = [
         description: "joins half-boards, 512 bit-sliced patterns a step in AVX-512; counts only",
         sizes: ALL_SIZES,
         role: Role::Fast,
-        splits: false,
+        splits: true,
         threads: true,
         enumerates: false,
         build: Build::SimdAlloc,
@@ -327,7 +327,7 @@ const FACTS: [Facts; 16] = [
         description: "joins half-boards, 256 bit-sliced patterns a step in AVX2; counts only",
         sizes: ALL_SIZES,
         role: Role::Fast,
-        splits: false,
+        splits: true,
         threads: true,
         enumerates: false,
         build: Build::SimdAlloc,
@@ -339,7 +339,7 @@ const FACTS: [Facts; 16] = [
         description: "joins half-boards by rows and crossing diagonals, any target; counts only",
         sizes: ALL_SIZES,
         role: Role::Fast,
-        splits: false,
+        splits: true,
         threads: true,
         enumerates: false,
         build: Build::Alloc,
@@ -519,16 +519,17 @@ impl Kernel {
 
     /// Whether the kernel counts a [`crate::plan`]'s subproblems, and so
     /// runs on several threads, in shards and from checkpoints: the
-    /// symmetric kernels, and `auto` (which picks one of them where it
-    /// splits).
+    /// symmetric kernels (a symmetric plan's), the join kernels (a join
+    /// plan's), and `auto` (which counts the plan of the kernel it picks
+    /// for N: a join plan from [`crate::dispatch::JOIN_FROM`], else a
+    /// symmetric one).
     pub const fn splits(self) -> bool {
         self.facts().splits
     }
 
     /// Whether the kernel counts a whole board on several threads
-    /// ([`Kernel::count_on_threads`]): those that split, through a plan,
-    /// and the join kernels, which share out their own pieces (but do not
-    /// split into a plan's subproblems: no shards or checkpoints).
+    /// ([`Kernel::count_on_threads`]): exactly those that split, through
+    /// their plan.
     pub const fn counts_on_threads(self) -> bool {
         self.facts().threads
     }
@@ -617,7 +618,7 @@ mod tests {
     }
 
     #[test]
-    fn only_the_symmetric_kernels_and_auto_split() {
+    fn only_the_symmetric_and_join_kernels_and_auto_split() {
         let splitting: Vec<Kernel> = FACTS
             .iter()
             .filter(|f| f.splits)
@@ -625,7 +626,19 @@ mod tests {
             .collect();
         assert_eq!(
             splitting,
-            [Kernel::Auto, Kernel::SymmetricBmi, Kernel::Symmetric]
+            [
+                Kernel::Auto,
+                Kernel::SymmetricBmi,
+                Kernel::Symmetric,
+                Kernel::JoinAvx512,
+                Kernel::JoinAvx2,
+                Kernel::Join
+            ]
         );
+        // Those that count on threads are those that split, through their
+        // plan.
+        for facts in &FACTS {
+            assert_eq!(facts.threads, facts.splits, "{}", facts.name);
+        }
     }
 }

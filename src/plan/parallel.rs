@@ -1,13 +1,16 @@
 //! Counting a plan's subproblems on several threads: scoped threads that
 //! claim subproblems in the plan's order from a shared cursor, so that a
 //! thread that finishes early takes the next one and all finish together.
+//! A symmetric plan's are counted here; a join plan's by
+//! [`pieces::count`], which does the same cut by cut.
 
 use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use super::{Plan, Search};
+use super::{Method, Plan, Search, Subproblem};
+use crate::kernel::join::pieces::{self, Piece};
 use crate::kernel::symmetric::Engine;
 use crate::kernel::symmetric::subproblem::Subproblem as SearchSubproblem;
 use crate::{Count, Error, Kernel};
@@ -19,8 +22,10 @@ pub struct Options {
     /// Worker threads, at least 1. Default: every core
     /// ([`std::thread::available_parallelism`]).
     pub threads: usize,
-    /// `symmetric`, `symmetric-bmi`, or `auto` (the faster one this CPU
-    /// runs; the default).
+    /// A kernel of the plan's method (`symmetric` or `symmetric-bmi` for a
+    /// symmetric plan; `join`, `join-avx2` or `join-avx512` for a join
+    /// plan), or `auto` (the default): the fastest one of the plan's method
+    /// this CPU runs.
     pub kernel: Kernel,
 }
 
@@ -47,11 +52,18 @@ impl Options {
         Options { kernel, ..self }
     }
 
-    /// The kernel that counts with these options: `kernel`, or for `auto`
-    /// the faster symmetric kernel this CPU runs. Fails for kernels that do
-    /// not count subproblems or cannot run here.
+    /// The kernel that counts with these options: `kernel` if it counts a
+    /// plan (a symmetric or a join kernel) and runs here; for `auto`, the
+    /// faster symmetric kernel this CPU runs, which counts symmetric plans
+    /// (a join plan's kernel for `auto` is the fastest join kernel:
+    /// [`Plan::counting_kernel`] says which kernel counts a given plan).
+    /// Fails for kernels that do not count subproblems or cannot run here.
     pub fn counting_kernel(&self) -> Result<Kernel, Error> {
-        crate::dispatch::engine(self.kernel).map(Engine::kernel)
+        let method = match Method::of(self.kernel) {
+            Some(Method::Join) => Method::Join,
+            _ => Method::Symmetric,
+        };
+        method.counting_kernel(self.kernel)
     }
 }
 
@@ -102,11 +114,45 @@ pub(super) fn count(
     if options.threads == 0 {
         return Err(Error::InvalidThreads);
     }
-    let engine = crate::dispatch::engine(options.kernel)?;
+    // The kernel first: a kernel that cannot count this plan is refused
+    // before the indices are looked at.
+    let counter = match plan.method() {
+        Method::Symmetric => Counter::Symmetric(super::symmetric_engine(options.kernel)?),
+        Method::Join => Counter::Join(super::joiner(options.kernel)?),
+    };
+    let subproblems = checked(plan, indices)?;
+    let mut total: Count = 0;
+    let mut report = |index, count| {
+        total += count;
+        done(index, count);
+    };
+    match counter {
+        Counter::Symmetric(engine) => count_symmetric(engine, &subproblems, options, &mut report),
+        Counter::Join(joiner) => {
+            let pieces: Vec<(usize, Piece)> = subproblems
+                .iter()
+                .filter_map(|sub| match &sub.search {
+                    Search::Join { piece, .. } => Some((sub.index, *piece)),
+                    _ => None,
+                })
+                .collect();
+            pieces::count(joiner, plan.n(), &pieces, options.threads, &mut report)?;
+        }
+    }
+    Ok(total)
+}
+
+/// What counts a plan: the symmetric kernel's walkers, or a join kernel.
+enum Counter {
+    Symmetric(Engine),
+    Join(pieces::AnyJoiner),
+}
+
+/// The subproblems numbered `indices`, in that order, refusing an index
+/// that is out of range or given twice.
+fn checked<'a>(plan: &'a Plan, indices: &[usize]) -> Result<Vec<&'a Subproblem>, Error> {
     let mut seen = vec![false; plan.len()];
-    let mut rest = Vec::new();
-    let mut ties = Vec::new();
-    let mut small = Vec::new();
+    let mut subproblems = Vec::with_capacity(indices.len());
     for &index in indices {
         let Some(sub) = plan.get(index) else {
             return Err(Error::InvalidShard(format!(
@@ -120,27 +166,41 @@ pub(super) fn count(
                 "subproblem {index} is listed twice"
             )));
         }
+        subproblems.push(sub);
+    }
+    Ok(subproblems)
+}
+
+/// Counts a symmetric plan's `subproblems` with `engine` on
+/// `options.threads` threads, reporting each through `report` on this
+/// thread.
+fn count_symmetric(
+    engine: Engine,
+    subproblems: &[&Subproblem],
+    options: &Options,
+    report: &mut dyn FnMut(usize, Count),
+) {
+    let mut rest = Vec::new();
+    let mut ties = Vec::new();
+    let mut small = Vec::new();
+    for &sub in subproblems {
         match &sub.search {
             Search::Small(_) => small.push(sub),
-            Search::Symmetric(search) if search.kind.is_tie() => ties.push((index, search)),
-            Search::Symmetric(search) => rest.push((index, search)),
+            Search::Symmetric(search) if search.kind.is_tie() => ties.push((sub.index, search)),
+            Search::Symmetric(search) => rest.push((sub.index, search)),
+            Search::Join { .. } => unreachable!("a symmetric plan holds no join pieces"),
         }
     }
-    let mut total: Count = 0;
-    let mut report = |index, count| {
-        total += count;
-        done(index, count);
-    };
     for sub in small {
-        sub.count_with(engine, &mut report);
+        sub.count_with(engine, report);
     }
     let (rest, ties) = (Queue::new(rest), Queue::new(ties));
     let threads = options
         .threads
         .min(rest.subproblems.len() + ties.subproblems.len());
     if threads <= 1 {
-        drain(engine, &rest, &ties, &mut report);
-        return Ok(total);
+        drain(engine, &rest, &ties, report);
+        return;
     }
     let (sender, results) = mpsc::channel::<(usize, Count)>();
     let working = AtomicUsize::new(threads);
@@ -177,5 +237,4 @@ pub(super) fn count(
             }
         }
     });
-    Ok(total)
 }

@@ -2,22 +2,26 @@
 //! trustworthy: shard records (`--shard`, read back by `merge`) and
 //! checkpoints (`--checkpoint`).
 //!
-//! Both are one JSON object (version 2) that carries, beside its total, the
+//! Both are one JSON object (version 3) that carries, beside its total, the
 //! count of every subproblem it covers (see [`Tally`]) and a SHA-256
-//! checksum of its contents. Reading one proves its arithmetic before
-//! anything is added up:
+//! checksum of its contents. Version 3 names its plan's method
+//! (`"method": "symmetric"` or `"join"`, right after `"plan"`); version 2,
+//! written before join plans existed, has no `method` and is read as a
+//! symmetric plan's (its checksum covers what it holds, so it stays valid).
+//! Reading one proves its arithmetic before anything is added up:
 //!
 //! * it parses into a typed structure: an unknown key, a repeated key, a
 //!   missing key or a value of the wrong type is refused;
 //! * the checksum matches (`sha256:` and the hex digest of the record's
 //!   compact JSON without its `checksum` key, keys in the order written:
 //!   `jq -cj 'del(.checksum)' FILE | sha256sum` computes it);
-//! * it belongs to this version's plan of its N (fingerprint and size), its
-//!   shard is `i/m` and the subproblems it covers are that shard's (all of
-//!   them for a shard record, some for a checkpoint);
+//! * it belongs to this version's plan of its N and method (fingerprint and
+//!   size), its shard is `i/m` and the subproblems it covers are that
+//!   shard's (all of them for a shard record, some for a checkpoint);
 //! * every subproblem's count fits a `u128` and is a multiple of what its
-//!   kind counts per board (8, or 2 for a tie), the counts add up, with
-//!   checked arithmetic, to the record's own count.
+//!   kind counts per board (a symmetric plan's 8, or 2 for a tie; a join
+//!   piece's 1), the counts add up, with checked arithmetic, to the
+//!   record's own count.
 //!
 //! The checksum catches a damaged or hand-edited file; it is no signature:
 //! a faulty or dishonest machine can write a consistent record with wrong
@@ -36,15 +40,18 @@ use sha2::{Digest, Sha256};
 
 pub use tally::Tally;
 
-use crate::plan::{Plan, Shard, SubproblemKind};
+use crate::plan::{Method, Plan, Shard, SubproblemKind};
 use crate::{Count, MAX_N};
 
 /// The `format` of a shard record.
 pub const SHARD_FORMAT: &str = "queens-simd shard";
 /// The `format` of a checkpoint.
 pub const CHECKPOINT_FORMAT: &str = "queens-simd checkpoint";
-/// The version this crate writes and reads.
-pub const VERSION: u32 = 2;
+/// The version this crate writes.
+pub const VERSION: u32 = 3;
+/// The oldest version this crate reads: version 2, as version 3 without
+/// the `method` field (every version 2 record is a symmetric plan's).
+pub const OLDEST_VERSION: u32 = 2;
 
 /// The plan a record belongs to; two records can be combined only if these
 /// agree.
@@ -52,6 +59,8 @@ pub const VERSION: u32 = 2;
 pub struct PlanId {
     /// Board side.
     pub n: usize,
+    /// [`Plan::method`].
+    pub method: Method,
     /// [`Plan::fingerprint`] in hexadecimal.
     pub fingerprint: String,
     /// [`Plan::len`].
@@ -63,6 +72,7 @@ impl PlanId {
     pub fn of(plan: &Plan) -> PlanId {
         PlanId {
             n: plan.n(),
+            method: plan.method(),
             fingerprint: format!("{:016x}", plan.fingerprint()),
             subproblems: plan.len(),
         }
@@ -70,29 +80,31 @@ impl PlanId {
 }
 
 impl std::fmt::Display for PlanId {
-    /// `N = 16 (plan 87c4d249fb58cb12, 2430 subproblems)`.
+    /// `N = 16 (symmetric plan 87c4d249fb58cb12, 2430 subproblems)`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "N = {} (plan {}, {} subproblems)",
-            self.n, self.fingerprint, self.subproblems
+            "N = {} ({} plan {}, {} subproblems)",
+            self.n, self.method, self.fingerprint, self.subproblems
         )
     }
 }
 
-/// The plans records are checked against, built once per N: a merge of
-/// many records of one N builds one plan.
+/// The plans records are checked against, built once per N and method: a
+/// merge of many records of one N builds one plan.
 #[derive(Debug, Default)]
 pub struct Plans {
-    plans: BTreeMap<usize, Plan>,
+    plans: BTreeMap<(usize, Method), Plan>,
 }
 
 impl Plans {
-    /// The plan of `n` (0 to 32).
-    pub fn get(&mut self, n: usize) -> Result<&Plan, String> {
-        match self.plans.entry(n) {
+    /// The plan of `n` (0 to 32) by `method`.
+    pub fn get(&mut self, n: usize, method: Method) -> Result<&Plan, String> {
+        match self.plans.entry((n, method)) {
             Entry::Occupied(known) => Ok(known.into_mut()),
-            Entry::Vacant(slot) => Ok(slot.insert(Plan::new(n).map_err(|e| e.to_string())?)),
+            Entry::Vacant(slot) => {
+                Ok(slot.insert(Plan::with_method(n, method).map_err(|e| e.to_string())?))
+            }
         }
     }
 }
@@ -141,6 +153,9 @@ struct ShardFile {
     version: u32,
     n: usize,
     plan: String,
+    /// Version 3 only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    method: Option<String>,
     subproblems_in_plan: usize,
     shard: String,
     subproblems: usize,
@@ -162,6 +177,9 @@ struct CheckpointFile {
     version: u32,
     n: usize,
     plan: String,
+    /// Version 3 only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    method: Option<String>,
     subproblems_in_plan: usize,
     shard: String,
     subproblems_done: usize,
@@ -183,6 +201,8 @@ trait RecordFile: Serialize + DeserializeOwned {
 /// The fields both kinds of file have, under their names in each.
 struct Fields<'a> {
     n: usize,
+    version: u32,
+    method: Option<&'a str>,
     fingerprint: &'a str,
     subproblems_in_plan: usize,
     shard: &'a str,
@@ -204,6 +224,8 @@ impl RecordFile for ShardFile {
     fn fields(&self) -> Fields<'_> {
         Fields {
             n: self.n,
+            version: self.version,
+            method: self.method.as_deref(),
             fingerprint: &self.plan,
             subproblems_in_plan: self.subproblems_in_plan,
             shard: &self.shard,
@@ -224,6 +246,8 @@ impl RecordFile for CheckpointFile {
     fn fields(&self) -> Fields<'_> {
         Fields {
             n: self.n,
+            version: self.version,
+            method: self.method.as_deref(),
             fingerprint: &self.plan,
             subproblems_in_plan: self.subproblems_in_plan,
             shard: &self.shard,
@@ -275,15 +299,15 @@ fn parse_file<F: RecordFile>(bytes: &[u8]) -> Result<F, String> {
         });
     }
     match peek.get("version").and_then(|v| v.as_u64()) {
-        Some(v) if v == u64::from(VERSION) => {}
+        Some(v) if (u64::from(OLDEST_VERSION)..=u64::from(VERSION)).contains(&v) => {}
         Some(1) => {
             return Err(format!(
-                "is a version 1 {what} record, which carries no per-subproblem counts and no checksum; this version reads only version {VERSION}: count it again"
+                "is a version 1 {what} record, which carries no per-subproblem counts and no checksum; this version reads only versions {OLDEST_VERSION} and {VERSION}: count it again"
             ));
         }
         other => {
             return Err(format!(
-                "is a {what} record of version {}; this version reads version {VERSION}",
+                "is a {what} record of version {}; this version reads versions {OLDEST_VERSION} and {VERSION}",
                 other.map_or("?".to_owned(), |v| v.to_string())
             ));
         }
@@ -307,6 +331,30 @@ fn parse_file<F: RecordFile>(bytes: &[u8]) -> Result<F, String> {
     Ok(file)
 }
 
+/// The method of the plan a record of `fields` belongs to: its `method`
+/// in version 3 (where it must be there), symmetric in version 2 (where it
+/// must not).
+fn method_of(fields: &Fields<'_>) -> Result<Method, String> {
+    match (fields.version, fields.method) {
+        (OLDEST_VERSION, None) => Ok(Method::Symmetric),
+        (OLDEST_VERSION, Some(_)) => Err(format!(
+            "is a version {OLDEST_VERSION} record with a \"method\"; version {OLDEST_VERSION} records have none (they are all of symmetric plans)"
+        )),
+        (_, None) => Err(format!(
+            "is a version {} record with no \"method\" (missing field `method`)",
+            fields.version
+        )),
+        (_, Some(name)) => name.parse().map_err(|_| {
+            let shown: String = name.chars().take(40).collect();
+            let known: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
+            format!(
+                "has method '{shown}'; this version knows {}",
+                known.join(" and ")
+            )
+        }),
+    }
+}
+
 /// What both kinds of record prove: the plan, the shard, the tally and its
 /// arithmetic (every subproblem of the tally is in the shard), the
 /// number it says it lists, and a time that is a time.
@@ -323,6 +371,7 @@ fn check_fields(plan: &Plan, fields: &Fields<'_>) -> Result<Checked, String> {
     let expected = PlanId::of(plan);
     let id = PlanId {
         n: plan.n(),
+        method: plan.method(),
         fingerprint: fields.fingerprint.to_owned(),
         subproblems: fields.subproblems_in_plan,
     };
@@ -397,12 +446,14 @@ fn check_fields(plan: &Plan, fields: &Fields<'_>) -> Result<Checked, String> {
 
 /// What every count of subproblem `index` is a multiple of: each board of a
 /// corner or edge subproblem stands for the 8 of its class, each of a tie
-/// for 2, 4 or 8.
+/// for 2, 4 or 8; a join piece's row sets stand for 1, 2 or 4 each, and a
+/// row set may have any number of solutions, so its count is any number
+/// (as is the whole board's, for N < 4).
 fn per_board(plan: &Plan, index: usize) -> Count {
     match plan.get(index).map(|s| s.kind()) {
         Some(SubproblemKind::Corner | SubproblemKind::Edge { .. }) => 8,
         Some(SubproblemKind::Tie { .. }) => 2,
-        _ => 1,
+        Some(SubproblemKind::Join { .. } | SubproblemKind::WholeBoard) | None => 1,
     }
 }
 
@@ -425,7 +476,7 @@ impl ShardRecord {
     /// one line saying what is wrong otherwise, to follow the file's name.
     pub fn parse(bytes: &[u8], plans: &mut Plans) -> Result<ShardRecord, String> {
         let file = parse_file::<ShardFile>(bytes)?;
-        let plan = plans.get(file.n)?;
+        let plan = plans.get(file.n, method_of(&file.fields())?)?;
         let Checked {
             id,
             shard,
@@ -464,6 +515,7 @@ impl ShardRecord {
             version: VERSION,
             n: self.plan.n,
             plan: self.plan.fingerprint.clone(),
+            method: Some(self.plan.method.to_string()),
             subproblems_in_plan: self.plan.subproblems,
             shard: self.shard.to_string(),
             subproblems: self.tally.len(),
@@ -483,7 +535,7 @@ impl Checkpoint {
     /// line saying what is wrong otherwise, to follow the file's name.
     pub fn parse(bytes: &[u8], plans: &mut Plans) -> Result<Checkpoint, String> {
         let file = parse_file::<CheckpointFile>(bytes)?;
-        let plan = plans.get(file.n)?;
+        let plan = plans.get(file.n, method_of(&file.fields())?)?;
         let Checked {
             id,
             shard,
@@ -508,6 +560,7 @@ impl Checkpoint {
             version: VERSION,
             n: self.plan.n,
             plan: self.plan.fingerprint.clone(),
+            method: Some(self.plan.method.to_string()),
             subproblems_in_plan: self.plan.subproblems,
             shard: self.shard.to_string(),
             subproblems_done: self.tally.len(),
@@ -527,7 +580,12 @@ mod tests {
 
     /// A real shard record of `n`, counted here.
     fn record(n: usize, shard: Shard) -> ShardRecord {
-        let plan = Plan::new(n).unwrap();
+        record_of(n, Method::Symmetric, shard)
+    }
+
+    /// A real shard record of the plan of `n` by `method`, counted here.
+    fn record_of(n: usize, method: Method, shard: Shard) -> ShardRecord {
+        let plan = Plan::with_method(n, method).unwrap();
         let mut tally = Tally::empty(plan.len());
         for index in plan.shard(shard) {
             let count = plan.get(index).unwrap().count(Kernel::Auto).unwrap();
@@ -538,7 +596,7 @@ mod tests {
             shard,
             count: tally.total().unwrap(),
             tally,
-            kernel: "symmetric".into(),
+            kernel: method.to_string(),
             threads: 1,
             seconds: 0.25,
         }
@@ -550,7 +608,10 @@ mod tests {
         let mut plans = Plans::default();
         let read = ShardRecord::parse(&written.to_bytes(), &mut plans).unwrap();
         assert_eq!(read, written);
-        assert_eq!(plans.get(9).unwrap().len(), written.plan.subproblems);
+        assert_eq!(
+            plans.get(9, Method::Symmetric).unwrap().len(),
+            written.plan.subproblems
+        );
         let checkpoint = Checkpoint {
             plan: written.plan.clone(),
             shard: written.shard,
@@ -602,11 +663,42 @@ mod tests {
     #[test]
     fn counts_are_multiples_of_their_boards_orbits() {
         // The check that refuses a count not a multiple of 8 (2 for ties)
-        // must hold for every honest count.
-        for n in [4, 5, 8, 9, 10, 12] {
-            let honest = record(n, Shard::WHOLE);
-            let read = ShardRecord::parse(&honest.to_bytes(), &mut Plans::default());
-            assert!(read.is_ok(), "N = {n}");
+        // must hold for every honest count; a join piece's is any number.
+        for n in [0, 1, 4, 5, 8, 9, 10, 12] {
+            for method in Method::ALL {
+                let honest = record_of(n, method, Shard::WHOLE);
+                let read = ShardRecord::parse(&honest.to_bytes(), &mut Plans::default());
+                assert!(read.is_ok(), "N = {n}, {method}: {read:?}");
+            }
         }
+        // A join piece's count need not be a multiple of anything: N = 1's
+        // one piece has 1 solution.
+        let join = record_of(1, Method::Join, Shard::WHOLE);
+        assert_eq!(join.tally.iter().collect::<Vec<_>>(), [(0, 1)]);
+    }
+
+    #[test]
+    fn join_records_name_their_method_and_round_trip() {
+        let written = record_of(11, Method::Join, Shard::new(2, 3).unwrap());
+        let bytes = written.to_bytes();
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        // Version 3, the method right after the plan.
+        assert!(text.contains("\"version\": 3,"), "{text}");
+        assert!(
+            text.contains(&format!(
+                "\"plan\": \"{}\",\n  \"method\": \"join\",",
+                written.plan.fingerprint
+            )),
+            "{text}"
+        );
+        let mut plans = Plans::default();
+        assert_eq!(ShardRecord::parse(&bytes, &mut plans), Ok(written.clone()));
+        // The symmetric plan of the same N is another plan.
+        let symmetric = record_of(11, Method::Symmetric, Shard::new(2, 3).unwrap());
+        assert_ne!(symmetric.plan, written.plan);
+        assert_eq!(
+            plans.get(11, Method::Join).unwrap().len(),
+            written.plan.subproblems
+        );
     }
 }
