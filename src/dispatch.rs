@@ -398,9 +398,10 @@ impl Kernel {
             [crate::cpu::Feature::Sse41] => "this CPU lacks SSE4.1",
             [crate::cpu::Feature::Avx] => "this CPU or its operating system lacks AVX",
             [crate::cpu::Feature::Avx2] => "this CPU or its operating system lacks AVX2",
-            [crate::cpu::Feature::Avx512F, crate::cpu::Feature::Avx512Vpopcntdq] => {
-                "this CPU or its operating system lacks AVX-512 F or VPOPCNTDQ"
-            }
+            [
+                crate::cpu::Feature::Avx512F,
+                crate::cpu::Feature::Avx512Vpopcntdq,
+            ] => "this CPU or its operating system lacks AVX-512 F or VPOPCNTDQ",
             [] => "it is not built in",
             _ => "this CPU lacks one of BMI1, BMI2, LZCNT and POPCNT",
         }))

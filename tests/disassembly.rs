@@ -163,10 +163,19 @@ fn avx_kernel_is_the_machine_in_vex_encoding() {
 #[test]
 fn join_avx2_matches_and_slices_in_ymm_registers() {
     let kernel = Encoding {
-        required: ["vpor", "vpshufb", "vpsadbw", "vpaddq", "vpsllvq", "vmovmskpd"]
-            .map(String::from)
-            .to_vec(),
-        forbidden: &["por", "pshufb", "psadbw", "movdq", "vpord", "vporq", "vpopcnt"],
+        required: [
+            "vpor",
+            "vpshufb",
+            "vpsadbw",
+            "vpaddq",
+            "vpsllvq",
+            "vmovmskpd",
+        ]
+        .map(String::from)
+        .to_vec(),
+        forbidden: &[
+            "por", "pshufb", "psadbw", "movdq", "vpord", "vporq", "vpopcnt",
+        ],
     };
     check("queens_simd::kernel::join::avx2::count_chunk", &kernel).unwrap();
 }
@@ -179,9 +188,15 @@ fn join_avx2_matches_and_slices_in_ymm_registers() {
 #[test]
 fn join_avx512_matches_slices_and_joins_in_zmm_registers() {
     let kernel = Encoding {
-        required: ["vpord|vporq", "vpopcntq", "vptestmq", "vptestnmq", "vpcompressq"]
-            .map(String::from)
-            .to_vec(),
+        required: [
+            "vpord|vporq",
+            "vpopcntq",
+            "vptestmq",
+            "vptestnmq",
+            "vpcompressq",
+        ]
+        .map(String::from)
+        .to_vec(),
         forbidden: &["por", "pshufb", "psadbw", "movdq"],
     };
     check("queens_simd::kernel::join::avx512::count_chunk", &kernel).unwrap();

@@ -375,12 +375,29 @@ impl Plan {
                 .map(|piece| Search::Join { n, piece })
                 .collect(),
         };
+        // A join plan's estimates all at once, each split built once.
+        let join_estimates = match method {
+            Method::Join => {
+                let all: Vec<Piece> = searches
+                    .iter()
+                    .filter_map(|search| match search {
+                        Search::Join { piece, .. } => Some(*piece),
+                        _ => None,
+                    })
+                    .collect();
+                pieces::estimates(n, &all)
+            }
+            _ => Vec::new(),
+        };
         let subproblems: Vec<Subproblem> = searches
             .into_iter()
             .enumerate()
             .map(|(index, search)| Subproblem {
                 index,
-                estimate: search.estimate(),
+                estimate: join_estimates
+                    .get(index)
+                    .copied()
+                    .unwrap_or_else(|| search.estimate()),
                 search,
             })
             .collect();

@@ -8,9 +8,9 @@
 
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi8, _mm256_add_epi64, _mm256_and_si256, _mm256_castsi256_pd,
-    _mm256_extract_epi64, _mm256_loadu_si256, _mm256_movemask_pd, _mm256_or_si256,
-    _mm256_sad_epu8, _mm256_set1_epi8, _mm256_set1_epi64x, _mm256_setr_epi8,
-    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_sllv_epi64, _mm256_srli_epi16,
+    _mm256_extract_epi64, _mm256_loadu_si256, _mm256_movemask_pd, _mm256_or_si256, _mm256_sad_epu8,
+    _mm256_set1_epi8, _mm256_set1_epi64x, _mm256_setr_epi8, _mm256_setzero_si256,
+    _mm256_shuffle_epi8, _mm256_sllv_epi64, _mm256_srli_epi16,
 };
 use core::ops::ControlFlow;
 
@@ -38,14 +38,6 @@ impl JoinAvx2 {
     /// (the type is zero-sized, so the reference costs nothing).
     pub(crate) fn as_static(self) -> &'static JoinAvx2 {
         &JoinAvx2(())
-    }
-}
-
-impl JoinAvx2 {
-    /// The count on `threads` threads (see [`crate::Kernel::count_on_threads`]).
-    #[cfg(feature = "std")]
-    pub(crate) fn count_on_threads(self, n: usize, threads: usize) -> Count {
-        super::count_on_threads(self, n, threads)
     }
 }
 
@@ -97,7 +89,12 @@ impl Joiner for JoinAvx2 {
 ///
 /// The CPU must support AVX2 (and the operating system save ymm state).
 #[target_feature(enable = "avx2")]
-unsafe fn count_chunk(split: &Split, quarters: &Quarters, chunk: &Chunk, scratch: &mut Scratch) -> Count {
+unsafe fn count_chunk(
+    split: &Split,
+    quarters: &Quarters,
+    chunk: &Chunk,
+    scratch: &mut Scratch,
+) -> Count {
     // SAFETY: this function's features are `__m256i`'s instructions.
     unsafe { super::count_chunk::<__m256i>(split, quarters, chunk, scratch) }
 }
@@ -116,7 +113,9 @@ unsafe fn disjoint_pairs(
     scratch: &mut Scratch,
 ) -> u64 {
     // SAFETY: as for `count_chunk`.
-    unsafe { super::matcher::disjoint_pairs::<__m256i>(items, patterns, diagonals, &mut scratch.matcher) }
+    unsafe {
+        super::matcher::disjoint_pairs::<__m256i>(items, patterns, diagonals, &mut scratch.matcher)
+    }
 }
 
 // SAFETY (every method): inlined into `count_chunk`, which enables AVX2; the
@@ -141,8 +140,8 @@ impl Lanes for __m256i {
     unsafe fn add_counts<const G: usize>(sum: __m256i, hits: [__m256i; G]) -> __m256i {
         unsafe {
             let nibble_bits = _mm256_setr_epi8(
-                0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2,
-                3, 2, 3, 3, 4,
+                0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3,
+                2, 3, 3, 4,
             );
             let low_nibble = _mm256_set1_epi8(0x0f);
             let mut bytes = _mm256_setzero_si256();

@@ -41,14 +41,6 @@ impl JoinAvx512 {
     }
 }
 
-impl JoinAvx512 {
-    /// The count on `threads` threads (see [`crate::Kernel::count_on_threads`]).
-    #[cfg(feature = "std")]
-    pub(crate) fn count_on_threads(self, n: usize, threads: usize) -> Count {
-        super::count_on_threads(self, n, threads)
-    }
-}
-
 impl Solver for JoinAvx512 {
     fn kernel(&self) -> Kernel {
         Kernel::JoinAvx512
@@ -97,7 +89,12 @@ impl Joiner for JoinAvx512 {
 ///
 /// The CPU must support AVX-512 F and VPOPCNTDQ (and the operating system save the zmm and mask registers).
 #[target_feature(enable = "avx512f,avx512vpopcntdq")]
-unsafe fn count_chunk(split: &Split, quarters: &Quarters, chunk: &Chunk, scratch: &mut Scratch) -> Count {
+unsafe fn count_chunk(
+    split: &Split,
+    quarters: &Quarters,
+    chunk: &Chunk,
+    scratch: &mut Scratch,
+) -> Count {
     // SAFETY: this function's features are `__m512i`'s instructions.
     unsafe { super::count_chunk::<__m512i>(split, quarters, chunk, scratch) }
 }
@@ -116,7 +113,9 @@ unsafe fn disjoint_pairs(
     scratch: &mut Scratch,
 ) -> u64 {
     // SAFETY: as for `count_chunk`.
-    unsafe { super::matcher::disjoint_pairs::<__m512i>(items, patterns, diagonals, &mut scratch.matcher) }
+    unsafe {
+        super::matcher::disjoint_pairs::<__m512i>(items, patterns, diagonals, &mut scratch.matcher)
+    }
 }
 
 // SAFETY (every method): inlined into `count_chunk`, which enables AVX-512 F
@@ -179,11 +178,12 @@ impl Lanes for __m512i {
             // gives room for every pair plus 8, so the whole vector stored
             // at `written` (at most the pairs before these 8) fits.
             unsafe {
-                let others =
-                    _mm512_cvtepu32_epi64(_mm256_loadu_si256(eight_inner.as_ptr().cast()));
+                let others = _mm512_cvtepu32_epi64(_mm256_loadu_si256(eight_inner.as_ptr().cast()));
                 let keep = _mm512_testn_epi64_mask(others, inner_all);
-                let joined =
-                    _mm512_or_si512(_mm512_loadu_si512(eight_crossing.as_ptr().cast()), crossing_all);
+                let joined = _mm512_or_si512(
+                    _mm512_loadu_si512(eight_crossing.as_ptr().cast()),
+                    crossing_all,
+                );
                 _mm512_storeu_si512(
                     out.add(written).cast(),
                     _mm512_maskz_compress_epi64(keep, joined),
@@ -191,7 +191,8 @@ impl Lanes for __m512i {
                 written += keep.count_ones() as usize;
             }
         }
-        for (&other_inner, &other_crossing) in inners.remainder().iter().zip(crossings.remainder()) {
+        for (&other_inner, &other_crossing) in inners.remainder().iter().zip(crossings.remainder())
+        {
             // SAFETY: as for the default method.
             unsafe { *out.add(written) = crossing | other_crossing };
             written += usize::from(inner & other_inner == 0);

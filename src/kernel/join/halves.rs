@@ -59,8 +59,8 @@ impl Filed {
         // grows: what it held before is overwritten, not cleared.
         let mut room = 8;
         for &columns in north.columns_of(north_set) {
-            room += north.range(north_set, columns).len()
-                * south.range(south_set, all ^ columns).len();
+            room +=
+                north.range(north_set, columns).len() * south.range(south_set, all ^ columns).len();
         }
         if self.joined.len() < room {
             self.joined.resize(room, 0);

@@ -164,7 +164,15 @@ pub(crate) unsafe fn disjoint_pairs<L: Lanes>(
             // SAFETY: the CPU runs `L`'s instructions; every row of a bit
             // of `union` is below `rows`, so `row[b] * stride + word` is
             // inside `sliced` (`word < stride`).
-            unsafe { L::slice(chunk, unions[class], &row, stride, &mut scratch.sliced[word..]) };
+            unsafe {
+                L::slice(
+                    chunk,
+                    unions[class],
+                    &row,
+                    stride,
+                    &mut scratch.sliced[word..],
+                )
+            };
         }
     }
     let mut pairs = 0;
@@ -192,7 +200,10 @@ pub(crate) unsafe fn disjoint_pairs<L: Lanes>(
                 continue;
             }
             let reach = matched.iter().fold(0, |all, &v| all | unions[v]);
-            let every_class = counts[w] == (0..CLASSES).filter(|&v| !patterns.class(v).is_empty()).count();
+            let every_class = counts[w]
+                == (0..CLASSES)
+                    .filter(|&v| !patterns.class(v).is_empty())
+                    .count();
             let (run, run_stride, run_words, run_row) = if every_class {
                 (&scratch.sliced[..], stride, first_word[CLASSES], row)
             } else {
@@ -206,7 +217,12 @@ pub(crate) unsafe fn disjoint_pairs<L: Lanes>(
                     &mut scratch.gathered,
                     padded::<L>,
                 );
-                (&scratch.gathered[..], padded::<L>(words), words, gathered_row)
+                (
+                    &scratch.gathered[..],
+                    padded::<L>(words),
+                    words,
+                    gathered_row,
+                )
             };
             // Each bit's row, as an offset from the run's start.
             let mut offset = [0u32; 64];
@@ -342,7 +358,13 @@ unsafe fn scan_group<L: Lanes, const G: usize>(
 /// `masks` filed by their top `cuts` bits into `sorted`, as a [`Group`].
 #[cfg(test)]
 pub(crate) fn group(masks: &[u64], cuts: usize, sorted: &mut Vec<u64>) -> Group<'static> {
-    let class = |m: u64| if cuts == 0 { 0 } else { (m >> (64 - cuts)) as usize };
+    let class = |m: u64| {
+        if cuts == 0 {
+            0
+        } else {
+            (m >> (64 - cuts)) as usize
+        }
+    };
     sorted.clear();
     sorted.extend_from_slice(masks);
     sorted.sort_unstable_by_key(|&m| class(m));

@@ -105,14 +105,6 @@ impl Join {
     }
 }
 
-impl Join {
-    /// The count on `threads` threads (see [`crate::Kernel::count_on_threads`]).
-    #[cfg(feature = "std")]
-    pub(crate) fn count_on_threads(self, n: usize, threads: usize) -> Count {
-        count_on_threads(self, n, threads)
-    }
-}
-
 impl Solver for Join {
     fn kernel(&self) -> Kernel {
         Kernel::Join
@@ -240,20 +232,6 @@ pub(crate) unsafe fn count_chunk<L: Lanes>(
     total
 }
 
-/// The number of solutions on an `n`x`n` board, `n` up to 32, on
-/// `threads` threads: every piece ([`pieces`]), split by split, the
-/// largest first.
-#[cfg(feature = "std")]
-pub(crate) fn count_on_threads(joiner: impl Joiner, n: usize, threads: usize) -> Count {
-    let mut all: Vec<(usize, pieces::Piece)> = pieces::pieces(n).into_iter().enumerate().collect();
-    // Largest first, so that the last pieces of each split are small ones.
-    all.sort_by_cached_key(|(_, piece)| core::cmp::Reverse(pieces::estimate(n, piece)));
-    let mut total: Count = 0;
-    pieces::count(joiner, n, &all, threads.max(1), &mut |_, count| total += count)
-        .expect("at least one thread");
-    total
-}
-
 /// The number of solutions on an `n`x`n` board, `n` up to 32, on this
 /// thread.
 pub(crate) fn count(joiner: impl Joiner, n: usize) -> Count {
@@ -345,7 +323,11 @@ mod tests {
                     Some(q) if 2 * q + 1 != n => {
                         let centre = n / 2;
                         let p = usize::from(columns[centre]);
-                        if p.abs_diff(centre) > q.abs_diff(centre) { 2 } else { 0 }
+                        if p.abs_diff(centre) > q.abs_diff(centre) {
+                            2
+                        } else {
+                            0
+                        }
                     }
                     None if n >= 4 => {
                         // The halves of the queens on the main diagonal

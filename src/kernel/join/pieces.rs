@@ -12,10 +12,10 @@ use alloc::vec::Vec;
 
 use super::split::{Chunk, Split};
 use super::{Join, Joiner, Scratch, quarters::Quarters};
-use crate::kernel::Kernel;
+use crate::Count;
 #[cfg(feature = "std")]
 use crate::Error;
-use crate::Count;
+use crate::kernel::Kernel;
 
 /// One piece of a join count: a chunk of one split's row sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,7 +34,11 @@ impl Piece {
     /// The rows the piece's choices give the west half and those they give
     /// the east half, as board row sets.
     pub(crate) fn rows(&self, n: usize) -> (u32, u32) {
-        let split = Split::nth(n, self.split);
+        self.rows_in(&Split::nth(n, self.split))
+    }
+
+    /// [`Piece::rows`] in `split`, the piece's.
+    fn rows_in(&self, split: &Split) -> (u32, u32) {
         let (mut west, mut east) = (0, 0);
         for at in 0..self.chunk.len {
             let row = 1 << split.row_at(at);
@@ -87,9 +91,32 @@ pub(crate) fn pieces(n: usize) -> Vec<Piece> {
 /// most row sets, and right in its ordering), summed over the piece's row
 /// sets, counted by their rows north and south without building them.
 pub(crate) fn estimate(n: usize, piece: &Piece) -> u64 {
-    let split = Split::nth(n, piece.split);
+    estimate_in(&Split::nth(n, piece.split), piece)
+}
+
+/// [`estimate`] of every piece of `pieces`, each split built once.
+pub(crate) fn estimates(n: usize, pieces: &[Piece]) -> Vec<u64> {
+    let splits: Vec<Option<Split>> = (0..Split::count(n))
+        .map(|index| {
+            pieces
+                .iter()
+                .any(|p| p.split == index)
+                .then(|| Split::nth(n, index))
+        })
+        .collect();
+    pieces
+        .iter()
+        .map(|piece| match &splits[piece.split] {
+            Some(split) => estimate_in(split, piece),
+            None => 0,
+        })
+        .collect()
+}
+
+/// [`estimate`] in `split`, the piece's.
+fn estimate_in(split: &Split, piece: &Piece) -> u64 {
     let north = |rows: u32| (rows & ((1u32 << split.line) - 1)).count_ones() as usize;
-    let (west, east) = piece.rows(n);
+    let (west, east) = piece.rows_in(split);
     let decided = west | east;
     let undecided = split.free_rows & !decided;
     let (open_north, open_south) = (

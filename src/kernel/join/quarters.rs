@@ -102,14 +102,9 @@ impl Quarter {
     }
 
     /// How many quarter-boards it holds.
+    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.inner.len()
-    }
-
-    /// The bytes it holds.
-    pub(crate) fn bytes(&self) -> usize {
-        4 * (self.starts.len() + self.inner.len() + self.present.len() + self.present_starts.len())
-            + 8 * self.crossing.len()
     }
 
     /// The quarter's part of board row set `rows`, as a compact row set
@@ -241,7 +236,11 @@ struct Placed {
 
 /// Rows `0..line`.
 fn all_below(line: usize) -> u32 {
-    if line >= 32 { u32::MAX } else { (1u32 << line) - 1 }
+    if line >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << line) - 1
+    }
 }
 
 /// The four quarters of a split, built once and shared by every row set
@@ -320,19 +319,6 @@ impl Quarters {
             Side::West => (&self.north_west, &self.south_west),
             Side::East => (&self.north_east, &self.south_east),
         }
-    }
-
-    /// The bytes they hold.
-    pub(crate) fn bytes(&self) -> usize {
-        [
-            &self.north_west,
-            &self.south_west,
-            &self.north_east,
-            &self.south_east,
-        ]
-        .iter()
-        .map(|q| q.bytes())
-        .sum()
     }
 }
 

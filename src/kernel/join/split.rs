@@ -29,6 +29,7 @@ pub(crate) enum Side {
     East,
 }
 
+#[cfg(test)]
 impl Side {
     pub(crate) const BOTH: [Side; 2] = [Side::West, Side::East];
 }
@@ -67,8 +68,6 @@ pub(crate) struct Split {
     /// First column of the east half: `west`, or `west + 1` past the
     /// middle column.
     pub(crate) east: usize,
-    /// The middle queen's row, for odd `n`.
-    pub(crate) middle: Option<usize>,
     pub(crate) images: Images,
     /// How many solutions each solution the split finds stands for, beside
     /// the images of its row set: 2 where the transpose is used (see
@@ -141,7 +140,9 @@ impl Split {
         // further from the centre than its middle queen, and counts each
         // twice: the flip and mirror keep both distances, so the row sets'
         // images still count the same. Split q = 0 keeps none.
-        let transposed = middle.filter(|_| !centre).map(|q| (q as isize, n_i - 1 - q as isize));
+        let transposed = middle
+            .filter(|_| !centre)
+            .map(|q| (q as isize, n_i - 1 - q as isize));
         let mut open = [0u32; MAX_N];
         let mut crossing = [[0u64; MAX_N]; MAX_N];
         for column in 0..n {
@@ -215,7 +216,6 @@ impl Split {
             n,
             west,
             east,
-            middle,
             images,
             weight: if transposed.is_some() { 2 } else { 1 },
             diagonals,
@@ -455,7 +455,10 @@ fn permute_cut_bits(
     // Lowest first: `cuts[CUTS - 1]` goes to the top bit.
     let mut cuts: [usize; CUTS] = core::array::from_fn(|i| by_use[i].1);
     if let Some((main, anti)) = long {
-        let mut others = by_use.iter().map(|&(_, bit)| bit).filter(|&b| b != main && b != anti);
+        let mut others = by_use
+            .iter()
+            .map(|&(_, bit)| bit)
+            .filter(|&b| b != main && b != anti);
         for cut in cuts.iter_mut().take(CUTS - 2) {
             *cut = others.next().unwrap_or(0);
         }
@@ -641,7 +644,9 @@ mod tests {
             for split in Split::all(n) {
                 for side in Side::BOTH {
                     let (first, end) = split.columns(side);
-                    for (r1, r2) in (0..split.line).flat_map(|a| (split.line..n).map(move |b| (a, b))) {
+                    for (r1, r2) in
+                        (0..split.line).flat_map(|a| (split.line..n).map(move |b| (a, b)))
+                    {
                         for c1 in first..end {
                             for c2 in first..end {
                                 let diagonal = r1.abs_diff(r2) == c1.abs_diff(c2);
