@@ -66,7 +66,9 @@
 pub(crate) mod halves;
 pub(crate) mod lanes;
 pub(crate) mod matcher;
+#[cfg(feature = "std")]
 pub(crate) mod memory;
+#[cfg(feature = "std")]
 pub(crate) mod pieces;
 pub(crate) mod quarters;
 pub(crate) mod split;
@@ -239,7 +241,7 @@ pub(crate) fn count(joiner: impl Joiner, n: usize) -> Count {
     let mut total = 0;
     for split in Split::all(n).into_iter().filter(|split| !split.is_empty()) {
         let quarters = Quarters::new(&split);
-        for chunk in Chunk::all(&split, pieces::piece_len(&split)) {
+        for chunk in Chunk::all(&split, split.piece_len()) {
             total += joiner.count_chunk(&split, &quarters, &chunk, &mut scratch);
         }
     }
@@ -300,7 +302,7 @@ mod tests {
             let mut expected = Vec::new();
             let mut chunks = Vec::new();
             for (s, split) in splits.iter().enumerate() {
-                for chunk in Chunk::all(split, pieces::piece_len(split)) {
+                for chunk in Chunk::all(split, split.piece_len()) {
                     chunks.push((s, chunk));
                     expected.push(0 as Count);
                 }

@@ -3,7 +3,7 @@
 //!
 //! A [`Piece`] is a chunk of one split's row sets ([`Chunk`]): those whose
 //! first choices of rows, from the outside in, are the chunk's. The pieces
-//! of a board are every split's chunks of [`piece_len`] choices, in a fixed
+//! of a board are every split's chunks of `Split::piece_len` choices, in a fixed
 //! order; their counts add up to the board's. Counting a piece needs its
 //! split's quarter-boards, built once per split by whoever counts it
 //! ([`count`]) and shared by its threads.
@@ -12,10 +12,8 @@ use alloc::vec::Vec;
 
 use super::split::{Chunk, Split};
 use super::{Join, Joiner, Scratch, quarters::Quarters};
-use crate::Count;
-#[cfg(feature = "std")]
-use crate::Error;
 use crate::kernel::Kernel;
+use crate::{Count, Error};
 
 /// One piece of a join count: a chunk of one split's row sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,21 +50,6 @@ impl Piece {
     }
 }
 
-/// How many free rows (from the outside in) a piece decides: about 500
-/// pieces at N = 16, 1,000 at N = 18, 2,000 at N = 20 for even N (one
-/// split), half the rows for odd N (more, smaller splits: 1,100 pieces at
-/// N = 17, 5,400 at N = 21). Enough for every thread to finish within a
-/// small fraction of the total from the others, few enough for a record to
-/// list.
-pub(crate) fn piece_len(split: &Split) -> usize {
-    let half = split.rows / 2;
-    if split.n.is_multiple_of(2) {
-        half + 3
-    } else {
-        half
-    }
-}
-
 /// Every piece of an `n`x`n` board (`n` up to 32), split by split (none
 /// of a split that counts nothing).
 pub(crate) fn pieces(n: usize) -> Vec<Piece> {
@@ -75,7 +58,7 @@ pub(crate) fn pieces(n: usize) -> Vec<Piece> {
         if split.is_empty() {
             continue;
         }
-        for chunk in Chunk::all(split, piece_len(split)) {
+        for chunk in Chunk::all(split, split.piece_len()) {
             pieces.push(Piece {
                 split: index,
                 chunk,
@@ -227,7 +210,6 @@ impl Joiner for AnyJoiner {
 /// each finishes. The pieces are taken split by split, in the order
 /// given within each: each split's quarter-boards are built once, then its
 /// pieces are shared out from a cursor.
-#[cfg(feature = "std")]
 pub(crate) fn count(
     joiner: impl Joiner,
     n: usize,
