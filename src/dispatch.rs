@@ -126,8 +126,10 @@ const JOIN_PREFERENCE: &[Kernel] = &[
 ];
 
 /// The smallest N for which `auto` counts with the join kernels: at
-/// N = 13 `symmetric-bmi` is still 1.7 times faster than `join-avx2` on one
-/// thread, at N = 14 `join-avx2` is 1.7 to 2 times faster (BENCHMARKS.md).
+/// N = 13 `symmetric-bmi` is still 1.8 times faster than `join-avx512` on
+/// one thread (odd N pays for the quarter-boards of seven splits), at
+/// N = 14 `join-avx512` is 2.8 times faster, at N = 15 1.7 times
+/// (BENCHMARKS.md).
 pub const JOIN_FROM: usize = 14;
 
 /// The smallest N for which `auto` prefers the symmetric kernels: below it,
