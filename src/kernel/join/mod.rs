@@ -288,26 +288,33 @@ mod tests {
     }
 
     /// Each chunk counts exactly the solutions whose west half's row set
-    /// (and middle row) it stands for, as the portable kernel lists them,
-    /// each weighed as the transpose has it (see `Split::new`): for odd N
-    /// off the centre, twice those whose middle row's queen is further from
-    /// the centre than the middle column's, none of the others; for even N,
-    /// twice those with queens on both long diagonals in one half, none of
-    /// those with them in different halves.
+    /// (and middle row) it stands for, as the symmetric kernel lists them
+    /// (a search of the whole board, one class of the eight symmetries at a
+    /// time, expanded to every solution), each weighed as the transpose has
+    /// it (see `Split::new`): for odd N off the centre, twice those whose
+    /// middle row's queen is further from the centre than the middle
+    /// column's, none of the others; for even N, twice those with queens on
+    /// both long diagonals in one half, none of those with them in
+    /// different halves. Every piece of every N up to 15.
     #[test]
     fn every_chunk_counts_the_solutions_its_row_sets_stand_for() {
-        let largest = if cfg!(debug_assertions) { 11 } else { 13 };
+        let largest = if cfg!(debug_assertions) { 11 } else { 15 };
         for n in 2..=largest {
             let splits = Split::all(n);
             let mut expected = Vec::new();
             let mut chunks = Vec::new();
+            // Each split's chunks, by their patterns: chunk `c` of split
+            // `s` is `chunks[at[s][c.pattern]]`.
+            let mut at: Vec<Vec<usize>> = Vec::new();
             for (s, split) in splits.iter().enumerate() {
+                at.push(vec![usize::MAX; 1 << split.piece_len().min(split.rows)]);
                 for chunk in Chunk::all(split, split.piece_len()) {
+                    at[s][chunk.pattern as usize] = chunks.len();
                     chunks.push((s, chunk));
                     expected.push(0 as Count);
                 }
             }
-            for board in crate::Kernel::Portable.solutions(n).unwrap() {
+            let mut visit = |board: &crate::Board| {
                 let columns = board.columns();
                 // The middle queen's row, flipped to the top half: the flip
                 // maps the solution to one counted there, 2 for 1.
@@ -347,27 +354,25 @@ mod tests {
                     }
                     _ => 1,
                 };
-                if weight == 0 {
-                    continue;
+                if weight > 0 {
+                    let west_rows = rows
+                        .iter()
+                        .enumerate()
+                        .filter(|&(_, &row)| usize::from(columns[row]) < n / 2)
+                        .fold(0u32, |set, (new_row, _)| set | 1 << new_row);
+                    let smallest = smallest_image(&splits[split], west_rows);
+                    let len = splits[split].piece_len().min(splits[split].rows);
+                    let pattern = (0..len).fold(0usize, |pattern, i| {
+                        pattern | ((smallest >> splits[split].row_at(i) & 1) as usize) << i
+                    });
+                    let chunk = at[split][pattern];
+                    assert_ne!(chunk, usize::MAX, "a chunk for every smallest row set");
+                    expected[chunk] += weight;
                 }
-                let west_rows = rows
-                    .iter()
-                    .enumerate()
-                    .filter(|&(_, &row)| usize::from(columns[row]) < n / 2)
-                    .fold(0u32, |set, (new_row, _)| set | 1 << new_row);
-                let smallest = smallest_image(&splits[split], west_rows);
-                let chunk = chunks
-                    .iter()
-                    .position(|&(s, c)| {
-                        s == split
-                            && (0..c.len).all(|at| {
-                                let row = splits[s].row_at(at);
-                                (smallest >> row & 1 != 0) == (c.pattern >> at & 1 != 0)
-                            })
-                    })
-                    .expect("a chunk for every smallest row set");
-                expected[chunk] += weight;
-            }
+                ControlFlow::Continue(())
+            };
+            let walked = crate::Kernel::Symmetric.for_each_solution(n, &mut visit);
+            assert!(walked.unwrap().is_continue());
             let mut scratch = Scratch::default();
             let quarters: Vec<Quarters> = splits.iter().map(Quarters::new).collect();
             for (&(s, chunk), &want) in chunks.iter().zip(&expected) {
