@@ -331,6 +331,10 @@ fn features() -> String {
             ("bmi1", is_x86_feature_detected!("bmi1")),
             ("bmi2", is_x86_feature_detected!("bmi2")),
             ("avx512f", is_x86_feature_detected!("avx512f")),
+            (
+                "avx512vpopcntdq",
+                is_x86_feature_detected!("avx512vpopcntdq"),
+            ),
         ] {
             if present {
                 have.push(name)

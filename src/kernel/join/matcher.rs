@@ -19,24 +19,29 @@
 //!
 //! # The sieve
 //!
-//! Before that, a sieve skips most pairs that conflict on four *cut* bits,
-//! the top bits of every mask ([`CUT_SHIFT`]; the split puts there the four
-//! crossing diagonals with the most open squares on both sides). Items and
-//! patterns come filed by their cut bits read as a number, their class. An
-//! item of class `u` can only match patterns of a class `v` with
-//! `u & v == 0`: the items of class `u` are matched against those classes
-//! only, gathered into one run of slices ([`gather`]), about (3/4)^4 = 32%
-//! of the patterns on masks whose cut bits are set half the time. Each
-//! class starts on a word of its own, so a gathered run holds nothing but
-//! the classes it should.
+//! Before that, a sieve skips most pairs that conflict on up to four *cut*
+//! bits, the top bits of every mask ([`CUT_SHIFT`]; the split puts there
+//! the four crossing diagonals with the most open squares on both sides, the
+//! two long diagonals first for even N). Items and patterns come filed by
+//! their top cut bits read as a number, their class: as many cut bits as
+//! the lists are long enough for ([`sieve_cuts`]). An item of class `u` can
+//! only match patterns of a class `v` with `u & v == 0`: the items of class
+//! `u` are matched against those classes only, gathered into one run of
+//! slices ([`gather`]), about (3/4)^4 = 32% of the patterns with four cut
+//! bits set half the time (35% of all pairs at N = 18). Each class starts
+//! on a word of its own, so a gathered run holds nothing but the classes it
+//! should. For even N the classes also weigh the pairs ([`weight`]: the
+//! transpose): a class pair of weight 0 is never scanned, one of weight 2
+//! is scanned in a run of its own and counted twice.
 //!
 //! # The scan
 //!
 //! The run is scanned a group of up to eight vectors at a time, one
 //! accumulator each, every item of the class against the whole group
-//! ([`scan`]): the group (at most 8 vectors of up to 34 slices, 17 KiB
-//! for 512-bit vectors) stays in the L1 cache while the items stream past,
-//! each item's slice offsets worked out once.
+//! ([`scan`]): the group (at most 8 vectors of up to 34 slices at N = 18,
+//! 17 KiB for 512-bit vectors) stays in the L1 cache while the items
+//! stream past, each item's set bits turned into slice offsets by a table
+//! of the run's rows.
 
 use alloc::vec::Vec;
 
