@@ -79,6 +79,8 @@ pub mod reference;
 pub mod symmetry;
 #[cfg(feature = "std")]
 pub mod verify;
+#[cfg(feature = "std")]
+mod workers;
 
 pub use board::{Board, BoardDefect, MAX_N};
 pub use error::Error;

@@ -207,7 +207,9 @@ impl Method {
     pub fn counting_kernel(self, kernel: Kernel) -> Result<Kernel, Error> {
         match self {
             Method::Symmetric => symmetric_engine(kernel).map(Engine::kernel),
-            Method::Join => joiner(kernel).map(pieces::AnyJoiner::kernel),
+            Method::Join => {
+                joiner(kernel).map(<pieces::AnyJoiner as crate::kernel::join::Joiner>::kernel)
+            }
         }
     }
 }

@@ -6,8 +6,6 @@
 
 use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
-use std::time::Duration;
 
 use super::{Method, Plan, Search, Subproblem};
 use crate::kernel::join::pieces::{self, Piece};
@@ -66,9 +64,6 @@ impl Options {
         method.counting_kernel(self.kernel)
     }
 }
-
-/// How often the calling thread collects finished subproblems.
-const REPORT_INTERVAL: Duration = Duration::from_millis(50);
 
 /// A list of subproblems that threads take one at a time, in order.
 struct Queue<'a> {
@@ -202,39 +197,5 @@ fn count_symmetric(
         drain(engine, &rest, &ties, report);
         return;
     }
-    let (sender, results) = mpsc::channel::<(usize, Count)>();
-    let working = AtomicUsize::new(threads);
-    let caller = std::thread::current();
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let sender = sender.clone();
-            let (rest, ties, working, caller) = (&rest, &ties, &working, &caller);
-            scope.spawn(move || {
-                let mut send = |index, count| {
-                    // The receiver lives until every sender is gone.
-                    let _ = sender.send((index, count));
-                };
-                drain(engine, rest, ties, &mut send);
-                // Hang up first, so that the caller, once woken, finds the
-                // channel closed.
-                drop(sender);
-                if working.fetch_sub(1, Ordering::AcqRel) == 1 {
-                    caller.unpark();
-                }
-            });
-        }
-        drop(sender);
-        // The calling thread collects results now and then rather than
-        // waiting on the channel, which would wake it (and take a core from
-        // the workers) once per subproblem. The last worker wakes it; a
-        // worker that panics hangs up too, and the scope passes its panic
-        // on once the channel is closed.
-        loop {
-            match results.try_recv() {
-                Ok((index, count)) => report(index, count),
-                Err(mpsc::TryRecvError::Empty) => std::thread::park_timeout(REPORT_INTERVAL),
-                Err(mpsc::TryRecvError::Disconnected) => break,
-            }
-        }
-    });
+    crate::workers::run(threads, |send| drain(engine, &rest, &ties, send), report);
 }

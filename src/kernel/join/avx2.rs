@@ -12,15 +12,14 @@ use core::arch::x86_64::{
     _mm256_set1_epi8, _mm256_set1_epi64x, _mm256_setr_epi8, _mm256_setzero_si256,
     _mm256_shuffle_epi8, _mm256_sllv_epi64, _mm256_srli_epi16,
 };
-use core::ops::ControlFlow;
 
 use super::lanes::Lanes;
 #[cfg(test)]
 use super::matcher::Group;
 use super::split::{Chunk, Split};
 use super::{Joiner, Scratch, quarters::Quarters};
-use crate::kernel::{Kernel, Solver, Visit};
-use crate::{Count, Error};
+use crate::Count;
+use crate::kernel::Kernel;
 
 /// The `join-avx2` kernel. Holding one proves this CPU (and its operating
 /// system) runs AVX2.
@@ -41,23 +40,11 @@ impl JoinAvx2 {
     }
 }
 
-impl Solver for JoinAvx2 {
-    fn kernel(&self) -> Kernel {
+impl Joiner for JoinAvx2 {
+    fn kernel(self) -> Kernel {
         Kernel::JoinAvx2
     }
 
-    fn count(&self, n: usize) -> Result<Count, Error> {
-        Kernel::JoinAvx2.check_size(n)?;
-        Ok(super::count(*self, n))
-    }
-
-    fn for_each_solution(&self, n: usize, _visit: Visit<'_>) -> Result<ControlFlow<()>, Error> {
-        Kernel::JoinAvx2.check_size(n)?;
-        Err(Error::CountOnly(Kernel::JoinAvx2))
-    }
-}
-
-impl Joiner for JoinAvx2 {
     fn count_chunk(
         self,
         split: &Split,

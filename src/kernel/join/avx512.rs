@@ -11,15 +11,14 @@ use core::arch::x86_64::{
     _mm512_set1_epi64, _mm512_setzero_si512, _mm512_storeu_si512, _mm512_test_epi64_mask,
     _mm512_testn_epi64_mask,
 };
-use core::ops::ControlFlow;
 
 use super::lanes::Lanes;
 #[cfg(test)]
 use super::matcher::Group;
 use super::split::{Chunk, Split};
 use super::{Joiner, Scratch, quarters::Quarters};
-use crate::kernel::{Kernel, Solver, Visit};
-use crate::{Count, Error};
+use crate::Count;
+use crate::kernel::Kernel;
 
 /// The `join-avx512` kernel. Holding one proves this CPU (and its
 /// operating system) runs AVX-512 F and VPOPCNTDQ.
@@ -41,23 +40,11 @@ impl JoinAvx512 {
     }
 }
 
-impl Solver for JoinAvx512 {
-    fn kernel(&self) -> Kernel {
+impl Joiner for JoinAvx512 {
+    fn kernel(self) -> Kernel {
         Kernel::JoinAvx512
     }
 
-    fn count(&self, n: usize) -> Result<Count, Error> {
-        Kernel::JoinAvx512.check_size(n)?;
-        Ok(super::count(*self, n))
-    }
-
-    fn for_each_solution(&self, n: usize, _visit: Visit<'_>) -> Result<ControlFlow<()>, Error> {
-        Kernel::JoinAvx512.check_size(n)?;
-        Err(Error::CountOnly(Kernel::JoinAvx512))
-    }
-}
-
-impl Joiner for JoinAvx512 {
     fn count_chunk(
         self,
         split: &Split,

@@ -107,25 +107,12 @@ impl Join {
     }
 }
 
-impl Solver for Join {
-    fn kernel(&self) -> Kernel {
-        Kernel::Join
-    }
-
-    fn count(&self, n: usize) -> Result<Count, Error> {
-        Kernel::Join.check_size(n)?;
-        Ok(count(*self, n))
-    }
-
-    fn for_each_solution(&self, n: usize, _visit: Visit<'_>) -> Result<ControlFlow<()>, Error> {
-        Kernel::Join.check_size(n)?;
-        Err(Error::CountOnly(Kernel::Join))
-    }
-}
-
 /// A join kernel: this module's algorithm compiled for one kind of vector
 /// ([`Lanes`]). Holding one proves that the CPU runs it.
 pub(crate) trait Joiner: Copy + Send + Sync {
+    /// The kernel it is.
+    fn kernel(self) -> Kernel;
+
     /// The solutions of the row sets of `chunk` and of those they stand
     /// for ([`count_chunk`]).
     fn count_chunk(
@@ -148,6 +135,10 @@ pub(crate) trait Joiner: Copy + Send + Sync {
 }
 
 impl Joiner for Join {
+    fn kernel(self) -> Kernel {
+        Kernel::Join
+    }
+
     fn count_chunk(
         self,
         split: &Split,
@@ -169,6 +160,24 @@ impl Joiner for Join {
     ) -> u64 {
         // SAFETY: as above.
         unsafe { matcher::disjoint_pairs::<u64>(items, patterns, diagonals, &mut scratch.matcher) }
+    }
+}
+
+/// Every join kernel is a [`Solver`] that counts and lists nothing.
+impl<J: Joiner> Solver for J {
+    fn kernel(&self) -> Kernel {
+        Joiner::kernel(*self)
+    }
+
+    fn count(&self, n: usize) -> Result<Count, Error> {
+        Joiner::kernel(*self).check_size(n)?;
+        Ok(count(*self, n))
+    }
+
+    fn for_each_solution(&self, n: usize, _visit: Visit<'_>) -> Result<ControlFlow<()>, Error> {
+        let kernel = Joiner::kernel(*self);
+        kernel.check_size(n)?;
+        Err(Error::CountOnly(kernel))
     }
 }
 

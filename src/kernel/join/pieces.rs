@@ -157,9 +157,10 @@ impl AnyJoiner {
             _ => None,
         }
     }
+}
 
-    /// The kernel it is.
-    pub(crate) fn kernel(self) -> Kernel {
+impl Joiner for AnyJoiner {
+    fn kernel(self) -> Kernel {
         match self {
             AnyJoiner::Portable(_) => Kernel::Join,
             #[cfg(simd_kernels)]
@@ -168,9 +169,7 @@ impl AnyJoiner {
             AnyJoiner::Avx512(_) => Kernel::JoinAvx512,
         }
     }
-}
 
-impl Joiner for AnyJoiner {
     fn count_chunk(
         self,
         split: &Split,
@@ -218,8 +217,6 @@ pub(crate) fn count(
     done: &mut dyn FnMut(usize, Count),
 ) -> Result<(), Error> {
     use core::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::mpsc;
-    use std::time::Duration;
 
     if threads == 0 {
         return Err(Error::InvalidThreads);
@@ -246,48 +243,18 @@ pub(crate) fn count(
             continue;
         }
         let next = AtomicUsize::new(0);
-        let (sender, results) = mpsc::channel::<(usize, Count)>();
-        let working = AtomicUsize::new(threads);
-        let caller = std::thread::current();
-        std::thread::scope(|scope| {
-            for _ in 0..threads {
-                let sender = sender.clone();
-                let (split, quarters, next, working, caller) =
-                    (&split, &quarters, &next, &working, &caller);
-                scope.spawn(move || {
-                    let mut scratch = Scratch::default();
-                    // Relaxed: the cursor only hands out positions; the
-                    // chunks were written before the threads started.
-                    while let Some(&(index, chunk)) =
-                        chunks.get(next.fetch_add(1, Ordering::Relaxed))
-                    {
-                        let count = joiner.count_chunk(split, quarters, &chunk, &mut scratch);
-                        // The receiver lives until every sender is gone.
-                        let _ = sender.send((index, count));
-                    }
-                    // Hang up first, so that the caller, once woken, finds
-                    // the channel closed.
-                    drop(sender);
-                    if working.fetch_sub(1, Ordering::AcqRel) == 1 {
-                        caller.unpark();
-                    }
-                });
+        let worker = |send: &mut dyn FnMut(usize, Count)| {
+            let mut scratch = Scratch::default();
+            // Relaxed: the cursor only hands out positions; the chunks were
+            // written before the threads started.
+            while let Some(&(index, chunk)) = chunks.get(next.fetch_add(1, Ordering::Relaxed)) {
+                send(
+                    index,
+                    joiner.count_chunk(&split, &quarters, &chunk, &mut scratch),
+                );
             }
-            drop(sender);
-            // Collected now and then, not per piece, which would wake this
-            // thread (and take a core from the workers) each time; the last
-            // worker wakes it. A worker that panics hangs up too, and the
-            // scope passes its panic on once the channel is closed.
-            loop {
-                match results.try_recv() {
-                    Ok((index, count)) => done(index, count),
-                    Err(mpsc::TryRecvError::Empty) => {
-                        std::thread::park_timeout(Duration::from_millis(50));
-                    }
-                    Err(mpsc::TryRecvError::Disconnected) => break,
-                }
-            }
-        });
+        };
+        crate::workers::run(threads, worker, done);
     }
     Ok(())
 }
