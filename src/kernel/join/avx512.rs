@@ -12,7 +12,7 @@ use core::arch::x86_64::{
     _mm512_testn_epi64_mask,
 };
 
-use super::lanes::Lanes;
+use super::lanes::{Lanes, join_pairs_one_by_one};
 #[cfg(test)]
 use super::matcher::Group;
 use super::split::{Chunk, Split};
@@ -178,12 +178,16 @@ impl Lanes for __m512i {
                 written += keep.count_ones() as usize;
             }
         }
-        for (&other_inner, &other_crossing) in inners.remainder().iter().zip(crossings.remainder())
-        {
-            // SAFETY: as for the default method.
-            unsafe { *out.add(written) = crossing | other_crossing };
-            written += usize::from(inner & other_inner == 0);
-        }
+        // SAFETY: the room left is at least the pairs left.
+        written += unsafe {
+            join_pairs_one_by_one(
+                inner,
+                crossing,
+                inners.remainder(),
+                crossings.remainder(),
+                out.add(written),
+            )
+        };
         written
     }
 

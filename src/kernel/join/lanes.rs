@@ -82,17 +82,8 @@ pub(crate) trait Lanes: Copy {
         others_crossing: &[u64],
         out: *mut u64,
     ) -> usize {
-        debug_assert_eq!(others_inner.len(), others_crossing.len());
-        let mut written = 0;
-        for (&other_inner, &other_crossing) in others_inner.iter().zip(others_crossing) {
-            // Written always, kept (the count moved past it) only if the
-            // two share no inner bit: no branch to mispredict.
-            // SAFETY: `written` is at most the pairs so far, within the
-            // room the caller gives.
-            unsafe { *out.add(written) = crossing | other_crossing };
-            written += usize::from(inner & other_inner == 0);
-        }
-        written
+        // SAFETY: the caller's.
+        unsafe { join_pairs_one_by_one(inner, crossing, others_inner, others_crossing, out) }
     }
 }
 
@@ -117,4 +108,32 @@ impl Lanes for u64 {
     unsafe fn total(sum: u64) -> u64 {
         sum
     }
+}
+
+/// [`Lanes::join_pairs`] one pair at a time: what every type does, and
+/// what the vector ones do with the pairs left after their last vector.
+///
+/// # Safety
+///
+/// `out` has room for `others_inner.len()` words, and the two slices are as
+/// long as each other.
+#[inline(always)]
+pub(crate) unsafe fn join_pairs_one_by_one(
+    inner: u32,
+    crossing: u64,
+    others_inner: &[u32],
+    others_crossing: &[u64],
+    out: *mut u64,
+) -> usize {
+    debug_assert_eq!(others_inner.len(), others_crossing.len());
+    let mut written = 0;
+    for (&other_inner, &other_crossing) in others_inner.iter().zip(others_crossing) {
+        // Written always, kept (the count moved past it) only if the two
+        // share no inner bit: no branch to mispredict.
+        // SAFETY: `written` is at most the pairs so far, within the room
+        // the caller gives.
+        unsafe { *out.add(written) = crossing | other_crossing };
+        written += usize::from(inner & other_inner == 0);
+    }
+    written
 }
