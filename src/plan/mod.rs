@@ -362,44 +362,39 @@ impl Plan {
             Method::Symmetric => Kernel::Symmetric.check_size(n)?,
             Method::Join => Kernel::Join.check_size(n)?,
         }
-        let searches: Vec<Search> = match method {
-            Method::Symmetric if n < 4 => vec![Search::Small(n)],
+        // Each subproblem with its estimate; a join plan's all at once,
+        // each split built once.
+        let searches: Vec<(Search, u64)> = match method {
+            Method::Symmetric if n < 4 => vec![(Search::Small(n), 1)],
             Method::Symmetric => {
                 let rows = split_rows(n);
                 let mut pieces = Vec::new();
                 for sub in search::unsplit_subproblems(n) {
                     split_into(sub, rows, &mut pieces);
                 }
-                pieces.into_iter().map(Search::Symmetric).collect()
-            }
-            Method::Join => pieces::pieces(n)
-                .into_iter()
-                .map(|piece| Search::Join { n, piece })
-                .collect(),
-        };
-        // A join plan's estimates all at once, each split built once.
-        let join_estimates = match method {
-            Method::Join => {
-                let all: Vec<Piece> = searches
-                    .iter()
-                    .filter_map(|search| match search {
-                        Search::Join { piece, .. } => Some(*piece),
-                        _ => None,
+                pieces
+                    .into_iter()
+                    .map(|sub| {
+                        let estimate = nodes_below(&sub, ESTIMATE_ROWS).pow(2);
+                        (Search::Symmetric(sub), estimate)
                     })
-                    .collect();
-                pieces::estimates(n, &all)
+                    .collect()
             }
-            _ => Vec::new(),
+            Method::Join => {
+                let all = pieces::pieces(n);
+                let estimates = pieces::estimates(n, &all);
+                all.into_iter()
+                    .zip(estimates)
+                    .map(|(piece, estimate)| (Search::Join { n, piece }, estimate))
+                    .collect()
+            }
         };
         let subproblems: Vec<Subproblem> = searches
             .into_iter()
             .enumerate()
-            .map(|(index, search)| Subproblem {
+            .map(|(index, (search, estimate))| Subproblem {
                 index,
-                estimate: join_estimates
-                    .get(index)
-                    .copied()
-                    .unwrap_or_else(|| search.estimate()),
+                estimate,
                 search,
             })
             .collect();
@@ -585,24 +580,14 @@ fn split_into(sub: search::Subproblem, rows: usize, pieces: &mut Vec<search::Sub
     }
 }
 
-impl Search {
-    /// A cheap measure of the work in this subproblem. Symmetric: the
-    /// square of the live squares three rows below the placed ones, summed
-    /// over the ways to reach them. (Measured at N = 14 and 16, counts grow
-    /// as the 2.4th to 3.2nd power of those nodes, correlation 0.7 in
-    /// log-log; the square keeps the progress bar's estimate of the time
-    /// left within about 10% of the truth at N = 18.) Join: the piece's
-    /// row sets weighed by the size of their joins ([`pieces::estimate`]).
-    fn estimate(&self) -> u64 {
-        match self {
-            Search::Small(_) => 1,
-            Search::Symmetric(sub) => nodes_below(sub, ESTIMATE_ROWS).pow(2),
-            Search::Join { n, piece } => pieces::estimate(*n, piece),
-        }
-    }
-}
-
-/// How many rows below its placed ones a subproblem's estimate looks.
+/// How many rows below its placed ones a symmetric subproblem's estimate
+/// looks: its estimate is the square of the live squares that many rows
+/// below the placed ones, summed over the ways to reach them. (Measured at
+/// N = 14 and 16, counts grow as the 2.4th to 3.2nd power of those nodes,
+/// correlation 0.7 in log-log; the square keeps the progress bar's estimate
+/// of the time left within about 10% of the truth at N = 18.) A join
+/// piece's estimate is its row sets weighed by the size of their joins
+/// ([`pieces::estimates`]).
 const ESTIMATE_ROWS: usize = 3;
 
 /// The live squares `rows` rows below `sub`'s placed ones (or down to the

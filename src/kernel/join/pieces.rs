@@ -73,6 +73,7 @@ pub(crate) fn pieces(n: usize) -> Vec<Piece> {
 /// `C(w, j)^1.5` (measured at N = 16 and 18: within a factor of two for
 /// most row sets, and right in its ordering), summed over the piece's row
 /// sets, counted by their rows north and south without building them.
+#[cfg(test)]
 pub(crate) fn estimate(n: usize, piece: &Piece) -> u64 {
     estimate_in(&Split::nth(n, piece.split), piece)
 }
