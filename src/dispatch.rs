@@ -237,6 +237,14 @@ fn try_solver(kernel: Kernel) -> Option<&'static dyn Solver> {
             crate::kernel::symmetric::SymmetricBmi::new().map(|k| k.as_static() as &dyn Solver)
         }
         #[cfg(simd_kernels)]
+        Kernel::LanesAvx512 => {
+            crate::kernel::lanes::LanesAvx512::new().map(|k| k.as_static() as &dyn Solver)
+        }
+        #[cfg(simd_kernels)]
+        Kernel::LanesAvx2 => {
+            crate::kernel::lanes::LanesAvx2::new().map(|k| k.as_static() as &dyn Solver)
+        }
+        #[cfg(simd_kernels)]
         Kernel::Sse41 => crate::kernel::sse41::Sse41::new().map(|k| k.as_static() as &dyn Solver),
         #[cfg(simd_kernels)]
         Kernel::Avx => crate::kernel::avx::Avx::new().map(|k| k.as_static() as &dyn Solver),
@@ -343,6 +351,14 @@ pub(crate) fn engine(asked: Kernel) -> Result<Engine, Error> {
         #[cfg(x86_kernels)]
         Kernel::SymmetricBmi => crate::kernel::symmetric::SymmetricBmi::new()
             .map(Engine::Bmi)
+            .ok_or_else(|| unavailable(kernel)),
+        #[cfg(simd_kernels)]
+        Kernel::LanesAvx2 => crate::kernel::lanes::LanesAvx2::new()
+            .map(Engine::LanesAvx2)
+            .ok_or_else(|| unavailable(kernel)),
+        #[cfg(simd_kernels)]
+        Kernel::LanesAvx512 => crate::kernel::lanes::LanesAvx512::new()
+            .map(Engine::LanesAvx512)
             .ok_or_else(|| unavailable(kernel)),
         _ => Err(Error::NotSplittable(asked)),
     }

@@ -113,13 +113,14 @@ impl fmt::Display for Error {
             Error::NotSplittable(kernel) => write!(
                 f,
                 "kernel '{kernel}' solves whole boards only; threads, shards and checkpoints need \
-                 a kernel that splits the board into a plan: 'symmetric' or 'symmetric-bmi', \
-                 'join', 'join-avx2' or 'join-avx512' (or 'auto')"
+                 a kernel that splits the board into a plan: 'symmetric', 'symmetric-bmi', \
+                 'lanes-avx2' or 'lanes-avx512', 'join', 'join-avx2' or 'join-avx512' (or 'auto')"
             ),
             Error::WrongMethod { kernel, method } => write!(
                 f,
                 "kernel '{kernel}' does not count the subproblems of a {method} plan: a symmetric \
-                 plan is counted by 'symmetric' or 'symmetric-bmi', a join plan by 'join', \
+                 plan is counted by 'symmetric', 'symmetric-bmi', 'lanes-avx2' or 'lanes-avx512', \
+                 a join plan by 'join', \
                  'join-avx2' or 'join-avx512' (either by 'auto')"
             ),
             #[cfg(feature = "alloc")]

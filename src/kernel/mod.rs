@@ -29,6 +29,8 @@ pub mod avx;
 #[cfg(simd_kernels)]
 pub mod davidad;
 #[cfg(simd_kernels)]
+pub mod lanes;
+#[cfg(simd_kernels)]
 pub mod sse41;
 
 use core::fmt;
@@ -162,6 +164,13 @@ pub enum Kernel {
     /// [`Kernel::AsmAvx`], else [`Kernel::AsmSse41`]. Like `Auto`, a name
     /// that [`Kernel::resolve`] turns into a concrete kernel.
     Asm,
+    /// The symmetric kernel's walkers, 16 at once in the lanes of zmm
+    /// registers with AVX-512 F and VPOPCNTDQ (`kernel::lanes`, x86-64
+    /// only). Counts only.
+    LanesAvx512,
+    /// The symmetric kernel's walkers, 8 at once in the lanes of ymm
+    /// registers with AVX2 (`kernel::lanes`, x86-64 only). Counts only.
+    LanesAvx2,
     /// [`Kernel::Symmetric`] compiled with BMI1, BMI2, LZCNT and POPCNT
     /// (x86-64 only).
     SymmetricBmi,
@@ -251,6 +260,9 @@ struct Facts {
 /// The sizes of davidad's machine: 16-bit words in one xmm register.
 const DAVIDAD_SIZES: RangeInclusive<usize> = RangeInclusive::new(0, 16);
 const ALL_SIZES: RangeInclusive<usize> = RangeInclusive::new(0, crate::MAX_N);
+/// The sizes of the lane kernels: a lane's squares below bit 24 (see
+/// `kernel::lanes`).
+const LANES_SIZES: RangeInclusive<usize> = RangeInclusive::new(0, 24);
 const BMI: &[Feature] = &[
     Feature::Bmi1,
     Feature::Bmi2,
@@ -260,7 +272,7 @@ const BMI: &[Feature] = &[
 
 /// One row per kernel, in the order of [`Kernel`]'s variants (checked at
 /// compile time below).
-const FACTS: [Facts; 16] = [
+const FACTS: [Facts; 18] = [
     Facts {
         kernel: Kernel::Auto,
         name: "auto",
@@ -284,6 +296,43 @@ const FACTS: [Facts; 16] = [
         enumerates: true,
         build: Build::Alias,
         cpu: &[],
+    },
+    Facts {
+        kernel: Kernel::LanesAvx512,
+        name: "lanes-avx512",
+        description: "the symmetric kernel's walkers, 16 in the lanes of AVX-512 registers; counts only",
+        sizes: LANES_SIZES,
+        role: Role::Fast,
+        splits: true,
+        threads: true,
+        enumerates: false,
+        build: Build::Simd,
+        cpu: &[
+            Feature::Avx512F,
+            Feature::Avx512Vpopcntdq,
+            Feature::Bmi1,
+            Feature::Bmi2,
+            Feature::Lzcnt,
+            Feature::Popcnt,
+        ],
+    },
+    Facts {
+        kernel: Kernel::LanesAvx2,
+        name: "lanes-avx2",
+        description: "the symmetric kernel's walkers, 8 in the lanes of AVX2 registers; counts only",
+        sizes: LANES_SIZES,
+        role: Role::Fast,
+        splits: true,
+        threads: true,
+        enumerates: false,
+        build: Build::Simd,
+        cpu: &[
+            Feature::Avx2,
+            Feature::Bmi1,
+            Feature::Bmi2,
+            Feature::Lzcnt,
+            Feature::Popcnt,
+        ],
     },
     Facts {
         kernel: Kernel::SymmetricBmi,

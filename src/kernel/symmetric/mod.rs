@@ -86,7 +86,7 @@ use crate::kernel::{Kernel, Solver, Visit};
 use crate::{Board, Count, Error};
 
 pub(crate) mod subproblem;
-mod walker;
+pub(crate) mod walker;
 
 use subproblem::{Subproblem, subproblems};
 
@@ -195,7 +195,7 @@ pub fn for_each_class(
 
 /// The count of solutions, or with `classes` of classes, on an `n`x`n`
 /// board by `kernel`, whose counting engine for `n` from 4 up is `engine`.
-fn count(
+pub(crate) fn count(
     kernel: Kernel,
     n: usize,
     classes: bool,
@@ -240,6 +240,12 @@ pub(crate) enum Engine {
     /// Built with BMI1, BMI2, LZCNT and POPCNT, which the token proves.
     #[cfg(x86_kernels)]
     Bmi(SymmetricBmi),
+    /// 8 walkers in the lanes of ymm registers, which the token proves.
+    #[cfg(simd_kernels)]
+    LanesAvx2(crate::kernel::lanes::LanesAvx2),
+    /// 16 walkers in the lanes of zmm registers, which the token proves.
+    #[cfg(simd_kernels)]
+    LanesAvx512(crate::kernel::lanes::LanesAvx512),
 }
 
 #[cfg_attr(not(feature = "std"), allow(dead_code))] // for the plan (`std`)
@@ -250,6 +256,10 @@ impl Engine {
             Engine::Baseline => Kernel::Symmetric,
             #[cfg(x86_kernels)]
             Engine::Bmi(_) => Kernel::SymmetricBmi,
+            #[cfg(simd_kernels)]
+            Engine::LanesAvx2(_) => Kernel::LanesAvx2,
+            #[cfg(simd_kernels)]
+            Engine::LanesAvx512(_) => Kernel::LanesAvx512,
         }
     }
 
@@ -272,6 +282,10 @@ impl Engine {
             // compiled with. Its arguments are references, valid for the
             // call.
             Engine::Bmi(_) => unsafe { count_listed_bmi(listed, ties, classes, done) },
+            #[cfg(simd_kernels)]
+            Engine::LanesAvx2(lanes) => lanes.count_listed(listed, ties, classes, done),
+            #[cfg(simd_kernels)]
+            Engine::LanesAvx512(lanes) => lanes.count_listed(listed, ties, classes, done),
         }
     }
 }

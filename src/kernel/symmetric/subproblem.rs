@@ -360,7 +360,7 @@ fn subproblem(n: usize, index: usize, ties: Option<bool>) -> Option<Option<Subpr
 /// `ties`) only those of kind [`Kind::Tie`] or only the others; from N = 12
 /// up, the large ones (all but the ties) split one row further, so that the
 /// walkers that take turns run out of work at about the same time.
-pub(super) fn subproblems(n: usize, ties: Option<bool>) -> Subproblems {
+pub(crate) fn subproblems(n: usize, ties: Option<bool>) -> Subproblems {
     Subproblems {
         n,
         ties,
@@ -372,7 +372,7 @@ pub(super) fn subproblems(n: usize, ties: Option<bool>) -> Subproblems {
 /// The iterator of [`subproblems`], written out so that each subproblem
 /// (some 300 bytes) is built in place and moved once, not once per
 /// iterator adapter.
-pub(super) struct Subproblems {
+pub(crate) struct Subproblems {
     n: usize,
     ties: Option<bool>,
     /// The next index for [`subproblem`].

@@ -248,7 +248,7 @@ const WALKERS: usize = 3;
 /// turn, and calls `done(id, solutions)` (or classes, with `classes`) as
 /// each one finishes, in no particular order.
 #[inline(always)]
-pub(super) fn count_with<const TIES: bool, S: Borrow<Subproblem>>(
+pub(crate) fn count_with<const TIES: bool, S: Borrow<Subproblem>>(
     mut subproblems: impl Iterator<Item = (usize, S)>,
     classes: bool,
     mut done: impl FnMut(usize, Count),

@@ -1,0 +1,285 @@
+//! The lane kernels: the symmetric kernel's branch-free walkers
+//! ([`crate::kernel::symmetric`]), one per vector lane, each on its own
+//! subproblem: `lanes-avx2` runs 8 (`u32` lanes of a ymm register),
+//! `lanes-avx512` 16 (of a zmm register). They count only.
+//!
+//! # Why lanes
+//!
+//! A symmetric walker's step places a queen and moves its stack pointer by
+//! arithmetic on flags: nothing in it branches on the board. So the same
+//! step can run in every lane of a vector at once, each lane walking its
+//! own subproblem with its own stack (`walk.rs`). The scalar walker spends
+//! about 61 instructions a step; a vector step does 8 or 16 lanes' steps in
+//! some 100.
+//!
+//! # What they count
+//!
+//! * **Small boards** (N up to [`MIRROR_UP_TO`]): no symmetric subproblems
+//!   to build, no symmetry to check. Each start places rows 0 and 1, row 0
+//!   in the left half (with odd N, also row 0 in the middle and row 1 in
+//!   the left half), and each solution found counts twice: its mirror
+//!   image starts in the right half.
+//! * **Larger boards**, and the classes: the symmetric kernel's corner and
+//!   edge subproblems, in lanes. Their forbidden squares take at most two
+//!   masks each (one set of columns for a set of rows), which the walk
+//!   applies per row. Tie subproblems, whose every leaf is compared with
+//!   its images, run on the scalar walkers, as do the plan's partial
+//!   boards whose forbidden squares need more than two masks.
+//!
+//! Both kernels are also [`crate::plan`] engines (threads, shards,
+//! checkpoints): they count the symmetric plan's subproblems the same way.
+//!
+//! The walk needs squares below bit 24 and rows below 32, so these kernels
+//! take N up to 24 ([`walk::MAX_N`]), which is beyond any board a search
+//! can count.
+
+use core::cell::RefCell;
+use core::ops::ControlFlow;
+
+use crate::kernel::symmetric::subproblem::{Subproblem, subproblems};
+use crate::kernel::symmetric::{Listed, walker};
+use crate::kernel::{Kernel, Solver, Visit};
+use crate::{Count, Error};
+
+pub(crate) mod simd;
+pub(crate) mod walk;
+
+mod avx2;
+mod avx512;
+
+use simd::Simd;
+use walk::Start;
+
+/// The largest N whose whole board is counted over mirror starts rather
+/// than the symmetric subproblems: below it the symmetric kernel's set-up
+/// (its subproblems, the checks of the ties' leaves) costs more than the
+/// search it saves (`lanes/` in BENCHMARKS.md).
+pub const MIRROR_UP_TO: usize = 9;
+
+/// The starts of a whole `n`x`n` board by mirror symmetry (`n` from 4 to
+/// [`walk::MAX_N`]): rows 0 and 1 placed, row 0 in the left half, or for
+/// odd `n` in the middle with row 1 in the left half; each solution
+/// counts 2.
+fn mirror_starts(n: usize) -> impl Iterator<Item = (usize, Start)> {
+    let half = n / 2;
+    (0..n)
+        .flat_map(move |first| (0..n).map(move |second| (first, second)))
+        .filter(move |&(first, second)| {
+            first.abs_diff(second) > 1
+                && (first < half || (n % 2 == 1 && first == half && second < half))
+        })
+        .map(move |(first, second)| {
+            let (a, b) = (1u32 << first, 1u32 << second);
+            let start = Start::new(n, 2, a | b, (a << 1 | b) << 1, (a >> 1 | b) >> 1, 2);
+            (0, start)
+        })
+}
+
+/// The solutions (or with `classes`, the classes) of a whole `n`x`n`
+/// board, `n` from 4 to [`walk::MAX_N`], with lanes of `V`.
+///
+/// # Safety
+///
+/// The CPU runs `V`'s instructions and BMI1, BMI2, LZCNT and POPCNT (for
+/// the scalar walkers).
+#[inline(always)]
+unsafe fn count_board<V: Simd>(n: usize, classes: bool) -> Count {
+    let mut total: Count = 0;
+    let mut add = |_, count| total += count;
+    if !classes && n <= MIRROR_UP_TO {
+        let mut starts = mirror_starts(n);
+        // SAFETY: the caller's CPU.
+        unsafe { walk::count::<V, false>(n, &mut starts, &mut add) };
+    } else {
+        let mut listed = subproblems(n, Some(false));
+        let mut listed = (&mut listed).map(|sub| (0, sub));
+        // SAFETY: the caller's CPU.
+        unsafe { count_subproblems::<V, Subproblem>(n, &mut listed, classes, &mut add) };
+        walker::count_with::<true, _>(subproblems(n, Some(true)).map(|s| (0, s)), classes, add);
+    }
+    total
+}
+
+/// Counts the subproblems of `listed` (`(id, subproblem)` pairs of an
+/// `n`x`n` board, no ties), in lanes of `V` where their forbidden squares
+/// fit a lane's two masks and on a scalar walker where not; calls
+/// `done(id, solutions)` (or classes) as each one finishes.
+///
+/// # Safety
+///
+/// As for [`count_board`].
+#[inline(always)]
+unsafe fn count_subproblems<V: Simd, S: core::borrow::Borrow<Subproblem>>(
+    n: usize,
+    listed: &mut dyn Iterator<Item = (usize, S)>,
+    classes: bool,
+    done: &mut dyn FnMut(usize, Count),
+) {
+    if n > walk::MAX_N {
+        walker::count_with::<false, _>(listed, classes, done);
+        return;
+    }
+    // The walk and the odd subproblem on a scalar walker report in turn.
+    let done = RefCell::new(done);
+    let mut starts = listed.filter_map(|(id, sub)| {
+        let sub = sub.borrow();
+        let start = Start::of_subproblem(sub, classes);
+        if start.is_none() {
+            let mut done = done.borrow_mut();
+            walker::count_with::<false, _>(core::iter::once((id, sub)), classes, &mut **done);
+        }
+        start.map(|start| (id, start))
+    });
+    // SAFETY: the caller's CPU.
+    unsafe {
+        walk::count::<V, true>(n, &mut starts, &mut |id, count| {
+            done.borrow_mut()(id, count);
+        });
+    }
+}
+
+/// Counts subproblems chosen by the caller (a plan's), all ties or
+/// (`ties == false`) none, as [`count_subproblems`] does; ties on the scalar
+/// walkers.
+///
+/// # Safety
+///
+/// As for [`count_board`].
+#[inline(always)]
+#[cfg_attr(not(feature = "std"), allow(dead_code))] // for the plan (`std`)
+unsafe fn count_listed<V: Simd>(
+    listed: Listed<'_>,
+    ties: bool,
+    classes: bool,
+    done: &mut dyn FnMut(usize, Count),
+) {
+    let mut listed = listed.peekable();
+    let Some(n) = listed.peek().map(|(_, sub)| sub.n) else {
+        return;
+    };
+    if ties {
+        walker::count_with::<true, _>(listed, classes, done);
+    } else {
+        // SAFETY: the caller's.
+        unsafe { count_subproblems::<V, &Subproblem>(n, &mut listed, classes, done) };
+    }
+}
+
+macro_rules! lane_kernel {
+    (
+        $(#[$doc:meta])*
+        $name:ident, $kernel:expr, $vector:ty, $features:literal
+    ) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug)]
+        pub struct $name(());
+
+        impl $name {
+            /// `Some` exactly where this CPU (and its operating system)
+            /// runs the kernel's instructions.
+            pub fn new() -> Option<$name> {
+                crate::cpu::has_all($kernel.cpu_features()).then_some($name(()))
+            }
+
+            /// This proof as a `'static` solver: what the dispatcher hands
+            /// out (the type is zero-sized, so the reference costs nothing).
+            pub(crate) fn as_static(self) -> &'static $name {
+                &$name(())
+            }
+
+            /// Counts a plan's subproblems (see [`count_listed`]).
+            #[cfg_attr(not(feature = "std"), allow(dead_code))] // for the plan (`std`)
+            pub(crate) fn count_listed(
+                self,
+                listed: Listed<'_>,
+                ties: bool,
+                classes: bool,
+                done: &mut dyn FnMut(usize, Count),
+            ) {
+                /// [`count_listed`] compiled with the kernel's features.
+                ///
+                /// # Safety
+                ///
+                /// The CPU runs them.
+                #[target_feature(enable = $features)]
+                unsafe fn compiled(
+                    listed: Listed<'_>,
+                    ties: bool,
+                    classes: bool,
+                    done: &mut dyn FnMut(usize, Count),
+                ) {
+                    // SAFETY: the caller's.
+                    unsafe { count_listed::<$vector>(listed, ties, classes, done) }
+                }
+                // SAFETY: `self` exists only where `new` found the kernel's
+                // features, those `compiled` is built with; the arguments
+                // are references, valid for the call.
+                unsafe { compiled(listed, ties, classes, done) }
+            }
+
+            /// The solutions or classes of a whole board, `n` from 4.
+            fn count_board(self, n: usize, classes: bool) -> Count {
+                /// [`count_board`] compiled with the kernel's features.
+                ///
+                /// # Safety
+                ///
+                /// The CPU runs them.
+                #[target_feature(enable = $features)]
+                unsafe fn compiled(n: usize, classes: bool) -> Count {
+                    // SAFETY: the caller's.
+                    unsafe { count_board::<$vector>(n, classes) }
+                }
+                // SAFETY: `self` exists only where `new` found the kernel's
+                // features, those `compiled` is built with.
+                unsafe { compiled(n, classes) }
+            }
+        }
+
+        impl Solver for $name {
+            fn kernel(&self) -> Kernel {
+                $kernel
+            }
+
+            fn count(&self, n: usize) -> Result<Count, Error> {
+                crate::kernel::symmetric::count($kernel, n, false, |n, classes| {
+                    self.count_board(n, classes)
+                })
+            }
+
+            fn count_fundamental(&self, n: usize) -> Result<Count, Error> {
+                crate::kernel::symmetric::count($kernel, n, true, |n, classes| {
+                    self.count_board(n, classes)
+                })
+            }
+
+            fn for_each_solution(
+                &self,
+                n: usize,
+                _visit: Visit<'_>,
+            ) -> Result<ControlFlow<()>, Error> {
+                $kernel.check_size(n)?;
+                Err(Error::CountOnly($kernel))
+            }
+        }
+    };
+}
+
+lane_kernel!(
+    /// The `lanes-avx2` kernel: 8 walkers in the `u32` lanes of ymm
+    /// registers. Holding one proves this CPU runs AVX2, BMI1, BMI2, LZCNT
+    /// and POPCNT (the last four for the scalar walkers of the ties).
+    LanesAvx2,
+    Kernel::LanesAvx2,
+    core::arch::x86_64::__m256i,
+    "avx2,bmi1,bmi2,lzcnt,popcnt"
+);
+
+lane_kernel!(
+    /// The `lanes-avx512` kernel: 16 walkers in the `u32` lanes of zmm
+    /// registers, sets of lanes in mask registers. Holding one proves this
+    /// CPU runs AVX-512 F and VPOPCNTDQ, BMI1, BMI2, LZCNT and POPCNT.
+    LanesAvx512,
+    Kernel::LanesAvx512,
+    core::arch::x86_64::__m512i,
+    "avx512f,avx512vpopcntdq,bmi1,bmi2,lzcnt,popcnt"
+);

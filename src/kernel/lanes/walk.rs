@@ -1,0 +1,403 @@
+//! The lane walk: the symmetric kernel's walker (`symmetric/walker.rs`),
+//! one per vector lane, each on its own subproblem.
+//!
+//! A lane's walker keeps the row it is filling in registers: its live
+//! squares (those not yet tried), the taken columns and both diagonals.
+//! Its stack, in memory, holds the rows above with squares left to try;
+//! slot 0 holds an idle entry. Every step, in every lane at once:
+//!
+//! 1. takes the lowest live square and computes the child row's masks and
+//!    live squares (dead ends pruned a row ahead, as in the symmetric
+//!    kernel);
+//! 2. at the row before last, counts the child's live squares as
+//!    solutions (`add_counts`);
+//! 3. writes the row's remaining squares to the slot above the stack's top
+//!    (kept only if the walker descends and squares remain: a push), and
+//!    reads the stack's top (used only if the row is spent and there is no
+//!    child: a pop);
+//! 4. selects the next row: the child, the same row, or the popped one.
+//!
+//! Both the push and the pop are unconditional memory accesses whose
+//! results are selected per lane, so no branch depends on the board. The
+//! only branch is taken when an active lane pops its idle entry (its
+//! subproblem is done): the loop then hands it the next subproblem.
+//!
+//! The row of an entry rides in the top bits of its live squares
+//! ([`ROW_SHIFT`]): the forbidden columns of the rows below, and whether
+//! the child is at the leaves, depend on it.
+
+use super::simd::{ENTRY_BYTES, Entry, Simd};
+use crate::Count;
+use crate::kernel::symmetric::subproblem::Subproblem;
+
+/// The live squares of an entry or a [`Start`] carry its row from this bit
+/// up.
+pub(crate) const ROW_SHIFT: i32 = 27;
+
+/// The bits of the live squares below the row.
+const SQUARES: u32 = (1 << ROW_SHIFT) - 1;
+
+/// The largest N the walk takes: squares below bit 24
+/// ([`Simd::up_to_highest`]) and rows below 32.
+pub(crate) const MAX_N: usize = 24;
+
+/// Entries of a lane's stack: the idle entry, then at most `N - 3` rows
+/// (a walker pushes a row only to descend to a row above the leaves).
+const SLOTS: usize = 32;
+const _: () = assert!(SLOTS > MAX_N - 2);
+
+/// The most lanes of any [`Simd`] type.
+const MAX_LANES: usize = 16;
+
+/// Steps between two moves of the lanes' solution counts (32-bit, at most
+/// two more a step) into 64-bit totals.
+const FLUSH_STEPS: u32 = 1 << 20;
+
+/// A lane's first row: what a walker starts from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Start {
+    /// The row's live squares, and the row from [`ROW_SHIFT`] up.
+    live: u32,
+    /// Taken columns (off-board columns included) and the diagonals
+    /// attacking the row.
+    columns: u32,
+    left: u32,
+    right: u32,
+    /// Squares forbidden beyond the attacks: row `r` may not use the
+    /// columns of a pair whose rows have bit `r` set.
+    forbidden: [(u32, u32); 2],
+    /// What each solution found counts for.
+    weight: u64,
+}
+
+impl Start {
+    /// The start of row `row` of an `n`x`n` board (`n` from 4 to
+    /// [`MAX_N`]) with these masks, no forbidden squares, each solution
+    /// counting `weight`.
+    pub(crate) fn new(n: usize, row: usize, columns: u32, left: u32, right: u32, weight: u64) -> Start {
+        debug_assert!((4..=MAX_N).contains(&n) && row < n);
+        let full = (1u32 << n) - 1;
+        let left = left & full;
+        let free = !(columns | left | right) & full;
+        let ahead = !(columns | left << 1 | right >> 1) & full;
+        let live = free & crate::kernel::symmetric::alive_columns(ahead);
+        Start {
+            live: live | (row as u32) << ROW_SHIFT,
+            columns: columns | !full,
+            left,
+            right,
+            forbidden: [(0, 0); 2],
+            weight,
+        }
+    }
+
+    /// The start of a symmetric subproblem (not a tie) or a plain partial
+    /// board, each solution counting its orbit (or 1 with `classes`);
+    /// `None` where its forbidden squares take more than two masks.
+    pub(crate) fn of_subproblem(sub: &Subproblem, classes: bool) -> Option<Start> {
+        debug_assert!(!sub.kind.is_tie());
+        let n = sub.n;
+        if n > MAX_N {
+            return None;
+        }
+        let mut forbidden = [(0u32, 0u32); 2];
+        let mut used = 0;
+        // The walk reads the forbidden columns of the rows below `start`.
+        for (row, &columns) in sub.forbidden.iter().enumerate().take(n).skip(sub.start + 1) {
+            if columns == 0 {
+                continue;
+            }
+            let pair = match forbidden[..used].iter().position(|&(_, c)| c == columns) {
+                Some(pair) => pair,
+                None if used < forbidden.len() => {
+                    used += 1;
+                    forbidden[used - 1].1 = columns;
+                    used - 1
+                }
+                None => return None,
+            };
+            forbidden[pair].0 |= 1 << row;
+        }
+        let full = u32::MAX >> (32 - n);
+        Some(Start {
+            live: sub.live() | (sub.start as u32) << ROW_SHIFT,
+            columns: sub.columns,
+            left: sub.left & full,
+            right: sub.right,
+            forbidden,
+            weight: if classes { 1 } else { sub.kind.orbit() },
+        })
+    }
+
+    /// The row of this start.
+    fn row(&self) -> usize {
+        (self.live >> ROW_SHIFT) as usize
+    }
+
+    /// The solutions of this start found without a walk: none if its row
+    /// has no live square, each live square one if it is the row before
+    /// last (`n - 2`); `None` if it needs a walk.
+    fn counted_at_once(&self, n: usize) -> Option<Count> {
+        let squares = self.live & SQUARES;
+        if squares == 0 {
+            Some(0)
+        } else if self.row() + 2 >= n {
+            debug_assert_eq!(self.row() + 2, n);
+            Some(Count::from(squares.count_ones()) * Count::from(self.weight))
+        } else {
+            None
+        }
+    }
+
+    /// Whether any row has forbidden squares.
+    pub(crate) fn has_forbidden(&self) -> bool {
+        self.forbidden.iter().any(|&(rows, _)| rows != 0)
+    }
+}
+
+/// The entry of an idle lane: square 0 of row 0 with every column taken,
+/// so that its step finds no child, no solution, and pops it again.
+const IDLE: Entry = Entry([1, u32::MAX, 0, 0]);
+
+/// The per-lane bookkeeping outside the vectors.
+struct Lane {
+    /// The caller's name for the walked start, if the lane is busy.
+    id: Option<usize>,
+    weight: u64,
+    /// Solutions moved out of the lane's 32-bit count.
+    total: Count,
+}
+
+/// The vectors of the walk: every lane's row in registers, where its stack
+/// is, its count, and its start's forbidden squares.
+#[derive(Clone, Copy)]
+struct Vectors<V> {
+    live: V,
+    columns: V,
+    left: V,
+    right: V,
+    /// Byte offset of the lane's stack top from the stack's start.
+    top: V,
+    /// Solutions found since the last flush (not yet weighted).
+    counts: V,
+    forbidden_rows: [V; 2],
+    forbidden_columns: [V; 2],
+}
+
+/// The vectors spilled to memory, for the rare per-lane work.
+struct Spilled {
+    words: [[u32; MAX_LANES]; 10],
+}
+
+impl<V: Simd> Vectors<V> {
+    /// # Safety
+    ///
+    /// The CPU runs `V`'s instructions.
+    #[inline(always)]
+    unsafe fn spill(&self) -> Spilled {
+        let mut spilled = Spilled {
+            words: [[0; MAX_LANES]; 10],
+        };
+        let all = [
+            self.live,
+            self.columns,
+            self.left,
+            self.right,
+            self.top,
+            self.counts,
+            self.forbidden_rows[0],
+            self.forbidden_columns[0],
+            self.forbidden_rows[1],
+            self.forbidden_columns[1],
+        ];
+        for (vector, words) in all.iter().zip(&mut spilled.words) {
+            // SAFETY: the caller's CPU; `words` has `MAX_LANES >= LANES` words.
+            unsafe { vector.store(words) };
+        }
+        spilled
+    }
+
+    /// # Safety
+    ///
+    /// The CPU runs `V`'s instructions.
+    #[inline(always)]
+    unsafe fn reload(spilled: &Spilled) -> Vectors<V> {
+        let w = &spilled.words;
+        // SAFETY: the caller's CPU; each row has `MAX_LANES >= LANES` words.
+        // (No closure here: it would be compiled without the kernel's
+        // features.)
+        unsafe {
+            Vectors {
+                live: V::load(&w[0]),
+                columns: V::load(&w[1]),
+                left: V::load(&w[2]),
+                right: V::load(&w[3]),
+                top: V::load(&w[4]),
+                counts: V::load(&w[5]),
+                forbidden_rows: [V::load(&w[6]), V::load(&w[8])],
+                forbidden_columns: [V::load(&w[7]), V::load(&w[9])],
+            }
+        }
+    }
+}
+
+/// Counts the solutions of every start of `starts` (`(id, start)` pairs
+/// of an `n`x`n` board, `n` from 4 to [`MAX_N`]), one walker per lane of
+/// `V`, and calls `done(id, solutions)` as each one finishes, in no
+/// particular order. `FORBIDDEN`: whether any start has forbidden squares
+/// (without, the walk skips them).
+///
+/// # Safety
+///
+/// The CPU runs `V`'s instructions.
+#[inline(always)]
+pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool>(
+    n: usize,
+    starts: &mut dyn Iterator<Item = (usize, Start)>,
+    done: &mut dyn FnMut(usize, Count),
+) {
+    debug_assert!((4..=MAX_N).contains(&n));
+    debug_assert!(V::LANES <= MAX_LANES);
+    let lanes = V::LANES;
+    let mut stack = [Entry::default(); MAX_LANES * SLOTS];
+    for lane in 0..lanes {
+        stack[lane * SLOTS] = IDLE;
+    }
+    let stack_base = stack.as_mut_ptr();
+    let mut lane: [Lane; MAX_LANES] = core::array::from_fn(|_| Lane {
+        id: None,
+        weight: 0,
+        total: 0,
+    });
+    // SAFETY (every vector operation below): the caller's CPU; the stack
+    // offsets are those of each lane's slots, from 0 to `SLOTS - 2` above
+    // its idle entry (see the step).
+    let mut v = unsafe {
+        let mut bottoms = [0u32; MAX_LANES];
+        for (lane, bottom) in bottoms.iter_mut().enumerate().take(lanes) {
+            *bottom = (lane * SLOTS) as u32 * ENTRY_BYTES;
+        }
+        Vectors {
+            live: V::splat(IDLE.0[0]),
+            columns: V::splat(IDLE.0[1]),
+            left: V::splat(IDLE.0[2]),
+            right: V::splat(IDLE.0[3]),
+            top: V::load(&bottoms),
+            counts: V::splat(0),
+            forbidden_rows: [V::splat(0); 2],
+            forbidden_columns: [V::splat(0); 2],
+        }
+    };
+    let bottom = v.top;
+    let (zero, one, squares) = unsafe { (V::splat(0), V::splat(1), V::splat(SQUARES)) };
+    let (entry_bytes, before_leaves) = unsafe { (V::splat(ENTRY_BYTES), V::splat(n as u32 - 3)) };
+    let shift_base = unsafe { V::splat(29) };
+    let mut active = 0u32;
+    let mut finished = 0u32;
+    let mut more = true;
+    loop {
+        // Lanes whose walk is over report; idle lanes take the next start.
+        if finished & active != 0 || (more && active != (1 << lanes) - 1) {
+            let mut spilled = unsafe { v.spill() };
+            let [live, columns, left, right, _, counts, rows_a, columns_a, rows_b, columns_b] =
+                &mut spilled.words;
+            for (l, lane) in lane.iter_mut().enumerate().take(lanes) {
+                if finished & active & 1 << l != 0 {
+                    let id = lane.id.take().expect("an active lane has a start");
+                    let total = lane.total + Count::from(counts[l]) * Count::from(lane.weight);
+                    done(id, total);
+                    (lane.total, counts[l]) = (0, 0);
+                    active &= !(1 << l);
+                }
+                while more && active & 1 << l == 0 {
+                    let Some((id, start)) = starts.next() else {
+                        more = false;
+                        break;
+                    };
+                    debug_assert!(FORBIDDEN || !start.has_forbidden());
+                    if let Some(total) = start.counted_at_once(n) {
+                        done(id, total);
+                        continue;
+                    }
+                    (live[l], columns[l], left[l], right[l]) =
+                        (start.live, start.columns, start.left, start.right);
+                    (rows_a[l], columns_a[l]) = start.forbidden[0];
+                    (rows_b[l], columns_b[l]) = start.forbidden[1];
+                    (lane.id, lane.weight) = (Some(id), start.weight);
+                    active |= 1 << l;
+                }
+            }
+            v = unsafe { Vectors::reload(&spilled) };
+            finished = 0;
+        }
+        if active == 0 {
+            break;
+        }
+        let mut steps = FLUSH_STEPS;
+        while steps != 0 && finished & active == 0 {
+            steps -= 1;
+            unsafe {
+                // 3. (issued first: it depends on the top alone) The entry
+                // under this row, for a pop.
+                let popped = V::load_entries(stack_base, v.top);
+                // 1. The lowest live square, and the child's masks.
+                let bit = v.live.and(zero.sub(v.live));
+                let rest = v.live.xor(bit);
+                let row = rest.shr::<ROW_SHIFT>();
+                let columns = v.columns.or(bit);
+                let left = v.left.or(bit).shl::<1>();
+                let right = v.right.or(bit).shr::<1>();
+                let mut taken = columns.or(left).or(right);
+                let mut blocked_ahead = columns.or(left.shl::<1>()).or(right.shr::<1>());
+                if FORBIDDEN {
+                    // Bit `row + 2` of each pair's rows to bit 31, bit
+                    // `row + 1` to bit 30.
+                    let shift = shift_base.sub(row);
+                    for (rows, columns) in v.forbidden_rows.iter().zip(&v.forbidden_columns) {
+                        let rows = rows.shl_by(shift);
+                        taken = taken.or(rows.shl::<1>().spread_top_bit().and(*columns));
+                        blocked_ahead = blocked_ahead.or(rows.spread_top_bit().and(*columns));
+                    }
+                }
+                // The squares of the row after the child's that stay free,
+                // and the child's squares that leave one of them free
+                // (`symmetric::alive_columns`).
+                let ahead = blocked_ahead.and_not(squares);
+                let from_lowest = ahead.or(zero.sub(ahead));
+                let alive = from_lowest.shl::<2>().or(ahead.up_to_highest().shr::<2>());
+                let child = taken.and_not(alive);
+                // 2. Solutions at the row before last.
+                let at_leaves = row.equal(before_leaves);
+                v.counts = v.counts.add_counts(at_leaves, child);
+                // 3. Push the rest of this row if the walker descends and
+                // it has squares left; pop if neither.
+                let dead = V::either(at_leaves, child.none_of(squares));
+                let spent = rest.none_of(squares);
+                let push = V::neither(dead, spent);
+                let pop = V::both(dead, spent);
+                V::store_entries_above(stack_base, v.top, [rest, v.columns, v.left, v.right]);
+                // 4. The next row of each lane.
+                let at_bottom = v.top.equal(bottom);
+                let child_live = child.or(row.add(one).shl::<ROW_SHIFT>());
+                v.live = V::select(dead, V::select(spent, popped[0], rest), child_live);
+                v.columns = V::select(dead, V::select(spent, popped[1], v.columns), columns);
+                v.left = V::select(dead, V::select(spent, popped[2], v.left), left);
+                v.right = V::select(dead, V::select(spent, popped[3], v.right), right);
+                v.top = v
+                    .top
+                    .add_in(push, entry_bytes)
+                    .sub_in(V::except(pop, at_bottom), entry_bytes);
+                finished = V::bits(V::both(pop, at_bottom));
+            }
+        }
+        if steps == 0 {
+            // Move the counts into the totals before they can overflow.
+            let mut counts = [0u32; MAX_LANES];
+            unsafe { v.counts.store(&mut counts) };
+            for (lane, &count) in lane.iter_mut().zip(&counts).take(lanes) {
+                lane.total += Count::from(count) * Count::from(lane.weight);
+            }
+            v.counts = zero;
+        }
+    }
+}
