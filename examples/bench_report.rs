@@ -410,9 +410,12 @@ fn time_table(md: &mut String, medians: &Medians, mode: &str) {
     let _ = writeln!(md);
 }
 
+/// The C baselines of the `targets` group, as `benches/simd.rs` names them.
+const C_BASELINES: [&str; 2] = ["c-mirror", "c-eightway"];
+
 /// The `targets` group: our kernel (the one `auto` picks for N) beside the
-/// classic mirror-symmetric C baseline, both from this run, and the issue's
-/// targets and peer figures for reference.
+/// classic C baselines (mirror symmetry, and all 8 symmetries), all from
+/// this run, and the targets and peer figures for reference.
 fn targets_table(md: &mut String, medians: &Medians, instructions: &BTreeMap<String, u64>) {
     let group = "targets";
     let rows: Vec<_> = TARGETS
@@ -421,9 +424,11 @@ fn targets_table(md: &mut String, medians: &Medians, instructions: &BTreeMap<Str
             let function = n.to_string();
             let (kernel, ours) = medians
                 .iter()
-                .find(|((g, f, v), _)| g == group && *f == function && v != "c-mirror")
+                .find(|((g, f, v), _)| {
+                    g == group && *f == function && !C_BASELINES.contains(&v.as_str())
+                })
                 .map(|((_, _, v), &t)| (v.clone(), t))?;
-            let c = median(medians, group, &function, "c-mirror");
+            let c = C_BASELINES.map(|name| median(medians, group, &function, name));
             Some((n, kernel, ours, c, target, peer, peer_ns))
         })
         .collect();
@@ -432,20 +437,28 @@ fn targets_table(md: &mut String, medians: &Medians, instructions: &BTreeMap<Str
     }
     let _ = writeln!(
         md,
-        "**Targets** (`targets/<N>/...` of `cargo bench --bench simd`, counting on one core; N = 16 and 17 with `QUEENS_SIMD_BENCH_LARGE=1`): the kernel `auto` picks for N beside `c-mirror`, the classic C bitmask solver with mirror symmetry (`benches/c/mirror.c`, `cc -O3 -march=native`), criterion medians of this run. The target and the best public peer are the issue's figures, measured by its author on the project's machine, not by this run:\n"
+        "**Targets** (`targets/<N>/...` of `cargo bench --bench simd`, counting on one core; N = 16 and 17 with `QUEENS_SIMD_BENCH_LARGE=1`): the kernel `auto` picks for N beside two classic C bitmask solvers, `c-mirror` with mirror symmetry (`benches/c/mirror.c`) and `c-eightway` with all 8 symmetries of the square, Takaken's method (`benches/c/eightway.c`), both `cc -O3 -march=native`, criterion medians of this run. The target and the best public peer are the issue's figures, measured by its author on the project's machine, not by this run:\n"
     );
     let _ = writeln!(
         md,
-        "| N | ours (kernel) | `c-mirror` | `c-mirror` / ours | target | met | best public peer (its figure) | peer / ours |"
+        "| N | ours (kernel) | `c-mirror` | `c-mirror` / ours | `c-eightway` | `c-eightway` / ours | target | met | best public peer (its figure) | peer / ours |"
     );
-    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|");
     for (n, kernel, ours, c, target, peer, peer_ns) in &rows {
+        let baselines: Vec<String> = c
+            .iter()
+            .flat_map(|c| {
+                [
+                    c.map_or("–".into(), time),
+                    c.map_or("–".into(), |c| ratio(c / ours)),
+                ]
+            })
+            .collect();
         let _ = writeln!(
             md,
-            "| {n} | {} (`{kernel}`) | {} | {} | ≤ {} | {} | {peer}: {} | {} |",
+            "| {n} | {} (`{kernel}`) | {} | ≤ {} | {} | {peer}: {} | {} |",
             time(*ours),
-            c.map_or("–".into(), time),
-            c.map_or("–".into(), |c| ratio(c / ours)),
+            baselines.join(" | "),
             time(*target),
             if ours <= target { "yes" } else { "no" },
             time(*peer_ns),

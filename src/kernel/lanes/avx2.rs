@@ -12,14 +12,14 @@ use core::arch::x86_64::{
     __m128i, __m256i, _mm_load_si128, _mm_store_si128, _mm256_add_epi32, _mm256_and_si256,
     _mm256_andnot_si256, _mm256_blendv_epi8, _mm256_castps_si256, _mm256_castsi128_si256,
     _mm256_castsi256_ps, _mm256_castsi256_si128, _mm256_cmpeq_epi32, _mm256_cvtepi32_ps,
-    _mm256_extracti128_si256, _mm256_inserti128_si256, _mm256_loadu_si256, _mm256_movemask_ps,
+    _mm256_extracti128_si256, _mm256_inserti128_si256, _mm256_loadu_si256, _mm256_min_epu32, _mm256_movemask_ps,
     _mm256_or_si256, _mm256_set1_epi32, _mm256_setzero_si256, _mm256_slli_epi32,
     _mm256_sllv_epi32, _mm256_srai_epi32, _mm256_srli_epi32, _mm256_srlv_epi32,
     _mm256_storeu_si256, _mm256_sub_epi32, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64,
     _mm256_unpacklo_epi32, _mm256_unpacklo_epi64, _mm256_xor_si256,
 };
 
-use super::simd::{ENTRY_BYTES, Entry, Simd};
+use super::simd::{Entry, Simd};
 
 /// The 16-byte entry at byte offset `offset` from `stack`.
 ///
@@ -171,17 +171,17 @@ impl Simd for __m256i {
 
     #[inline(always)]
     unsafe fn add_counts(self, set: __m256i, squares: __m256i) -> __m256i {
-        // At most two bits: one for a nonzero lane, one more if clearing
-        // its lowest bit leaves one. A compare gives -1 where a test finds
-        // zero, so the count is 2 plus both compares.
+        // At most two bits: one for a nonzero lane (its minimum with 1),
+        // one more if clearing its lowest bit leaves one.
         unsafe {
             let squares = _mm256_and_si256(set, squares);
-            let zero = _mm256_setzero_si256();
             let without_lowest =
                 _mm256_and_si256(squares, _mm256_add_epi32(squares, _mm256_set1_epi32(-1)));
-            let none = _mm256_cmpeq_epi32(squares, zero);
-            let one = _mm256_cmpeq_epi32(without_lowest, zero);
-            let counted = _mm256_add_epi32(_mm256_add_epi32(none, one), _mm256_set1_epi32(2));
+            let one = _mm256_set1_epi32(1);
+            let counted = _mm256_add_epi32(
+                _mm256_min_epu32(squares, one),
+                _mm256_min_epu32(without_lowest, one),
+            );
             _mm256_add_epi32(self, counted)
         }
     }
@@ -232,8 +232,9 @@ impl Simd for __m256i {
                 _mm256_unpackhi_epi64(t1, t3),
             ];
             for (l, row) in rows.into_iter().enumerate() {
-                let low = entry_at(stack, at[l] + ENTRY_BYTES).cast_mut();
-                let high = entry_at(stack, at[l + 4] + ENTRY_BYTES).cast_mut();
+                // One entry up: a displacement in the store's address.
+                let low = entry_at(stack, at[l]).add(1).cast_mut();
+                let high = entry_at(stack, at[l + 4]).add(1).cast_mut();
                 _mm_store_si128(low, _mm256_castsi256_si128(row));
                 _mm_store_si128(high, _mm256_extracti128_si256::<1>(row));
             }

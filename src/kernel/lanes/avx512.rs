@@ -20,7 +20,7 @@ use core::arch::x86_64::{
     _mm512_unpacklo_epi32, _mm512_unpacklo_epi64, _mm512_xor_si512,
 };
 
-use super::simd::{ENTRY_BYTES, Entry, Simd};
+use super::simd::{Entry, Simd};
 
 /// The 16-byte entry at byte offset `offset` from `stack`.
 ///
@@ -42,7 +42,8 @@ unsafe fn entry_at(stack: *const Entry, offset: u32) -> *const __m128i {
 #[inline(always)]
 unsafe fn above(stack: *mut Entry, offset: u32) -> *mut __m128i {
     // SAFETY: the caller's.
-    unsafe { stack.cast::<u8>().add((offset + ENTRY_BYTES) as usize).cast() }
+    // One entry up: a displacement in the store's address.
+    unsafe { stack.cast::<u8>().add(offset as usize).cast::<Entry>().add(1).cast() }
 }
 
 // SAFETY (every method): inlined into the kernel's functions, which enable

@@ -26,6 +26,8 @@
 //! ([`ROW_SHIFT`]): the forbidden columns of the rows below, and whether
 //! the child is at the leaves, depend on it.
 
+use core::mem::MaybeUninit;
+
 use super::simd::{ENTRY_BYTES, Entry, Simd};
 use crate::Count;
 use crate::kernel::symmetric::subproblem::Subproblem;
@@ -184,63 +186,6 @@ struct Vectors<V> {
     forbidden_columns: [V; 2],
 }
 
-/// The vectors spilled to memory, for the rare per-lane work.
-struct Spilled {
-    words: [[u32; MAX_LANES]; 10],
-}
-
-impl<V: Simd> Vectors<V> {
-    /// # Safety
-    ///
-    /// The CPU runs `V`'s instructions.
-    #[inline(always)]
-    unsafe fn spill(&self) -> Spilled {
-        let mut spilled = Spilled {
-            words: [[0; MAX_LANES]; 10],
-        };
-        let all = [
-            self.live,
-            self.columns,
-            self.left,
-            self.right,
-            self.top,
-            self.counts,
-            self.forbidden_rows[0],
-            self.forbidden_columns[0],
-            self.forbidden_rows[1],
-            self.forbidden_columns[1],
-        ];
-        for (vector, words) in all.iter().zip(&mut spilled.words) {
-            // SAFETY: the caller's CPU; `words` has `MAX_LANES >= LANES` words.
-            unsafe { vector.store(words) };
-        }
-        spilled
-    }
-
-    /// # Safety
-    ///
-    /// The CPU runs `V`'s instructions.
-    #[inline(always)]
-    unsafe fn reload(spilled: &Spilled) -> Vectors<V> {
-        let w = &spilled.words;
-        // SAFETY: the caller's CPU; each row has `MAX_LANES >= LANES` words.
-        // (No closure here: it would be compiled without the kernel's
-        // features.)
-        unsafe {
-            Vectors {
-                live: V::load(&w[0]),
-                columns: V::load(&w[1]),
-                left: V::load(&w[2]),
-                right: V::load(&w[3]),
-                top: V::load(&w[4]),
-                counts: V::load(&w[5]),
-                forbidden_rows: [V::load(&w[6]), V::load(&w[8])],
-                forbidden_columns: [V::load(&w[7]), V::load(&w[9])],
-            }
-        }
-    }
-}
-
 /// Counts the solutions of every start of `starts` (`(id, start)` pairs
 /// of an `n`x`n` board, `n` from 4 to [`MAX_N`]), one walker per lane of
 /// `V`, and calls `done(id, solutions)` as each one finishes, in no
@@ -259,11 +204,13 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool>(
     debug_assert!((4..=MAX_N).contains(&n));
     debug_assert!(V::LANES <= MAX_LANES);
     let lanes = V::LANES;
-    let mut stack = [Entry::default(); MAX_LANES * SLOTS];
+    // Only the idle entries are written here: every other slot is written
+    // by a push before the top moves to it, and only the top is read.
+    let mut stack = [MaybeUninit::<Entry>::uninit(); MAX_LANES * SLOTS];
     for lane in 0..lanes {
-        stack[lane * SLOTS] = IDLE;
+        stack[lane * SLOTS] = MaybeUninit::new(IDLE);
     }
-    let stack_base = stack.as_mut_ptr();
+    let stack_base = stack.as_mut_ptr().cast::<Entry>();
     let mut lane: [Lane; MAX_LANES] = core::array::from_fn(|_| Lane {
         id: None,
         weight: 0,
@@ -292,44 +239,79 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool>(
     let (zero, one, squares) = unsafe { (V::splat(0), V::splat(1), V::splat(SQUARES)) };
     let (entry_bytes, before_leaves) = unsafe { (V::splat(ENTRY_BYTES), V::splat(n as u32 - 3)) };
     let shift_base = unsafe { V::splat(29) };
+    let all = (1u32 << lanes) - 1;
     let mut active = 0u32;
     let mut finished = 0u32;
     let mut more = true;
     loop {
-        // Lanes whose walk is over report; idle lanes take the next start.
-        if finished & active != 0 || (more && active != (1 << lanes) - 1) {
-            let mut spilled = unsafe { v.spill() };
-            let [live, columns, left, right, _, counts, rows_a, columns_a, rows_b, columns_b] =
-                &mut spilled.words;
-            for (l, lane) in lane.iter_mut().enumerate().take(lanes) {
-                if finished & active & 1 << l != 0 {
-                    let id = lane.id.take().expect("an active lane has a start");
-                    let total = lane.total + Count::from(counts[l]) * Count::from(lane.weight);
+        // Lanes whose walk is over report their count.
+        if finished & active != 0 {
+            let mut counts = [0u32; MAX_LANES];
+            unsafe { v.counts.store(&mut counts) };
+            let mut over = finished & active;
+            while over != 0 {
+                let l = over.trailing_zeros() as usize;
+                over &= over - 1;
+                let lane = &mut lane[l];
+                let id = lane.id.take().expect("an active lane has a start");
+                done(id, lane.total + Count::from(counts[l]) * Count::from(lane.weight));
+                (lane.total, counts[l]) = (0, 0);
+            }
+            active &= !finished;
+            v.counts = unsafe { V::load(&counts) };
+        }
+        // Idle lanes take the next starts. (Spilled to memory and back: a
+        // lane of a vector is not an lvalue.)
+        if more && active != all {
+            let mut words = [[0u32; MAX_LANES]; 8];
+            let vectors = [
+                v.live,
+                v.columns,
+                v.left,
+                v.right,
+                v.forbidden_rows[0],
+                v.forbidden_columns[0],
+                v.forbidden_rows[1],
+                v.forbidden_columns[1],
+            ];
+            let spilled = if FORBIDDEN { 8 } else { 4 };
+            for (vector, words) in vectors.iter().zip(&mut words).take(spilled) {
+                unsafe { vector.store(words) };
+            }
+            let mut idle = all & !active;
+            while more && idle != 0 {
+                let l = idle.trailing_zeros() as usize;
+                let Some((id, start)) = starts.next() else {
+                    more = false;
+                    break;
+                };
+                debug_assert!(FORBIDDEN || !start.has_forbidden());
+                if let Some(total) = start.counted_at_once(n) {
                     done(id, total);
-                    (lane.total, counts[l]) = (0, 0);
-                    active &= !(1 << l);
+                    continue;
                 }
-                while more && active & 1 << l == 0 {
-                    let Some((id, start)) = starts.next() else {
-                        more = false;
-                        break;
-                    };
-                    debug_assert!(FORBIDDEN || !start.has_forbidden());
-                    if let Some(total) = start.counted_at_once(n) {
-                        done(id, total);
-                        continue;
-                    }
-                    (live[l], columns[l], left[l], right[l]) =
-                        (start.live, start.columns, start.left, start.right);
-                    (rows_a[l], columns_a[l]) = start.forbidden[0];
-                    (rows_b[l], columns_b[l]) = start.forbidden[1];
-                    (lane.id, lane.weight) = (Some(id), start.weight);
-                    active |= 1 << l;
+                let [live, columns, left, right, rows_a, columns_a, rows_b, columns_b] =
+                    &mut words;
+                (live[l], columns[l], left[l], right[l]) =
+                    (start.live, start.columns, start.left, start.right);
+                (rows_a[l], columns_a[l]) = start.forbidden[0];
+                (rows_b[l], columns_b[l]) = start.forbidden[1];
+                (lane[l].id, lane[l].weight) = (Some(id), start.weight);
+                active |= 1 << l;
+                idle &= idle - 1;
+            }
+            unsafe {
+                v.live = V::load(&words[0]);
+                v.columns = V::load(&words[1]);
+                v.left = V::load(&words[2]);
+                v.right = V::load(&words[3]);
+                if FORBIDDEN {
+                    v.forbidden_rows = [V::load(&words[4]), V::load(&words[6])];
+                    v.forbidden_columns = [V::load(&words[5]), V::load(&words[7])];
                 }
             }
-            v = unsafe { Vectors::reload(&spilled) };
-            finished = 0;
         }
+        finished = 0;
         if active == 0 {
             break;
         }
