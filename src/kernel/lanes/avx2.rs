@@ -13,7 +13,7 @@ use core::arch::x86_64::{
     _mm256_andnot_si256, _mm256_blendv_epi8, _mm256_castps_si256, _mm256_castsi128_si256,
     _mm256_castsi256_ps, _mm256_castsi256_si128, _mm256_cmpeq_epi32, _mm256_cvtepi32_ps,
     _mm256_extracti128_si256, _mm256_inserti128_si256, _mm256_loadu_si256, _mm256_min_epu32, _mm256_movemask_ps,
-    _mm256_or_si256, _mm256_set1_epi32, _mm256_setzero_si256, _mm256_slli_epi32,
+    _mm256_or_si256, _mm256_set1_epi32, _mm256_setr_epi32, _mm256_setzero_si256, _mm256_slli_epi32,
     _mm256_sllv_epi32, _mm256_srai_epi32, _mm256_srli_epi32, _mm256_srlv_epi32,
     _mm256_storeu_si256, _mm256_sub_epi32, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64,
     _mm256_unpacklo_epi32, _mm256_unpacklo_epi64, _mm256_xor_si256,
@@ -25,11 +25,24 @@ use super::simd::{Entry, Simd};
 ///
 /// # Safety
 ///
-/// `offset` is a multiple of [`ENTRY_BYTES`] within `stack`'s entries.
+/// `offset` is a multiple of [`super::simd::ENTRY_BYTES`] within `stack`'s entries.
 #[inline(always)]
 unsafe fn entry_at(stack: *const Entry, offset: u32) -> *const __m128i {
     // SAFETY: the caller's.
     unsafe { stack.cast::<u8>().add(offset as usize).cast() }
+}
+
+/// The slot below the entry at byte offset `offset` from `stack`.
+///
+/// # Safety
+///
+/// `offset` minus [`super::simd::ENTRY_BYTES`] is a multiple of it within
+/// `stack`'s entries.
+#[inline(always)]
+unsafe fn below(stack: *const Entry, offset: u32) -> *const __m128i {
+    // SAFETY: the caller's. One entry down: a displacement in the load's
+    // address.
+    unsafe { stack.cast::<u8>().add(offset as usize).cast::<Entry>().sub(1).cast() }
 }
 
 // SAFETY (every method): inlined into the kernel's functions, which enable
@@ -54,6 +67,15 @@ impl Simd for __m256i {
     unsafe fn store(self, words: &mut [u32]) {
         debug_assert!(words.len() >= 8);
         unsafe { _mm256_storeu_si256(words.as_mut_ptr().cast(), self) }
+    }
+
+    #[inline(always)]
+    unsafe fn with_lane(self, lane: usize, value: u32) -> __m256i {
+        unsafe {
+            let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+            let only = _mm256_cmpeq_epi32(lanes, _mm256_set1_epi32(lane as i32));
+            _mm256_blendv_epi8(self, _mm256_set1_epi32(value as i32), only)
+        }
     }
 
     #[inline(always)]
@@ -187,7 +209,7 @@ impl Simd for __m256i {
     }
 
     #[inline(always)]
-    unsafe fn load_entries(stack: *const Entry, at: __m256i) -> [__m256i; 4] {
+    unsafe fn load_entries_below(stack: *const Entry, at: __m256i) -> [__m256i; 4] {
         unsafe {
             let at: [u32; 8] = core::mem::transmute(at);
             // Lanes l and l + 4 side by side, then a 4x4 transpose of
@@ -197,8 +219,8 @@ impl Simd for __m256i {
             macro_rules! pair {
                 ($l:expr) => {
                     _mm256_inserti128_si256::<1>(
-                        _mm256_castsi128_si256(_mm_load_si128(entry_at(stack, at[$l]))),
-                        _mm_load_si128(entry_at(stack, at[$l + 4])),
+                        _mm256_castsi128_si256(_mm_load_si128(below(stack, at[$l]))),
+                        _mm_load_si128(below(stack, at[$l + 4])),
                     )
                 };
             }

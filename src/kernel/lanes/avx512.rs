@@ -13,7 +13,7 @@ use core::arch::x86_64::{
     _mm512_and_si512, _mm512_andnot_si512, _mm512_castps_si512, _mm512_castsi128_si512,
     _mm512_castsi512_si128, _mm512_cmpeq_epi32_mask, _mm512_cvtepi32_ps,
     _mm512_extracti32x4_epi32, _mm512_inserti32x4, _mm512_loadu_si512, _mm512_mask_add_epi32,
-    _mm512_mask_blend_epi32, _mm512_mask_sub_epi32, _mm512_or_si512, _mm512_popcnt_epi32,
+    _mm512_mask_blend_epi32, _mm512_mask_set1_epi32, _mm512_mask_sub_epi32, _mm512_or_si512, _mm512_popcnt_epi32,
     _mm512_set1_epi32, _mm512_sllv_epi32, _mm512_srai_epi32,
     _mm512_srli_epi32, _mm512_srlv_epi32, _mm512_storeu_si512, _mm512_sub_epi32,
     _mm512_testn_epi32_mask, _mm512_unpackhi_epi32, _mm512_unpackhi_epi64,
@@ -22,28 +22,30 @@ use core::arch::x86_64::{
 
 use super::simd::{Entry, Simd};
 
-/// The 16-byte entry at byte offset `offset` from `stack`.
-///
-/// # Safety
-///
-/// `offset` is a multiple of [`ENTRY_BYTES`] within `stack`'s entries.
-#[inline(always)]
-unsafe fn entry_at(stack: *const Entry, offset: u32) -> *const __m128i {
-    // SAFETY: the caller's.
-    unsafe { stack.cast::<u8>().add(offset as usize).cast() }
-}
-
 /// The slot above the entry at byte offset `offset` from `stack`.
 ///
 /// # Safety
 ///
-/// `offset` plus [`ENTRY_BYTES`] is a multiple of [`ENTRY_BYTES`] within
+/// `offset` plus [`super::simd::ENTRY_BYTES`] is a multiple of [`super::simd::ENTRY_BYTES`] within
 /// `stack`'s entries.
 #[inline(always)]
 unsafe fn above(stack: *mut Entry, offset: u32) -> *mut __m128i {
     // SAFETY: the caller's.
     // One entry up: a displacement in the store's address.
     unsafe { stack.cast::<u8>().add(offset as usize).cast::<Entry>().add(1).cast() }
+}
+
+/// The slot below the entry at byte offset `offset` from `stack`.
+///
+/// # Safety
+///
+/// `offset` minus [`super::simd::ENTRY_BYTES`] is a multiple of it within
+/// `stack`'s entries.
+#[inline(always)]
+unsafe fn below(stack: *const Entry, offset: u32) -> *const __m128i {
+    // SAFETY: the caller's. One entry down: a displacement in the load's
+    // address.
+    unsafe { stack.cast::<u8>().add(offset as usize).cast::<Entry>().sub(1).cast() }
 }
 
 // SAFETY (every method): inlined into the kernel's functions, which enable
@@ -68,6 +70,11 @@ impl Simd for __m512i {
     unsafe fn store(self, words: &mut [u32]) {
         debug_assert!(words.len() >= 16);
         unsafe { _mm512_storeu_si512(words.as_mut_ptr().cast(), self) }
+    }
+
+    #[inline(always)]
+    unsafe fn with_lane(self, lane: usize, value: u32) -> __m512i {
+        unsafe { _mm512_mask_set1_epi32(self, 1 << lane, value as i32) }
     }
 
     #[inline(always)]
@@ -188,7 +195,7 @@ impl Simd for __m512i {
     }
 
     #[inline(always)]
-    unsafe fn load_entries(stack: *const Entry, at: __m512i) -> [__m512i; 4] {
+    unsafe fn load_entries_below(stack: *const Entry, at: __m512i) -> [__m512i; 4] {
         unsafe {
             let at: [u32; 16] = core::mem::transmute(at);
             // Lanes l, l + 4, l + 8 and l + 12 in the four quarters, then a
@@ -197,10 +204,10 @@ impl Simd for __m512i {
             // the kernel's features.)
             macro_rules! quarters {
                 ($l:expr) => {{
-                    let v = _mm512_castsi128_si512(_mm_load_si128(entry_at(stack, at[$l])));
-                    let v = _mm512_inserti32x4::<1>(v, _mm_load_si128(entry_at(stack, at[$l + 4])));
-                    let v = _mm512_inserti32x4::<2>(v, _mm_load_si128(entry_at(stack, at[$l + 8])));
-                    _mm512_inserti32x4::<3>(v, _mm_load_si128(entry_at(stack, at[$l + 12])))
+                    let v = _mm512_castsi128_si512(_mm_load_si128(below(stack, at[$l])));
+                    let v = _mm512_inserti32x4::<1>(v, _mm_load_si128(below(stack, at[$l + 4])));
+                    let v = _mm512_inserti32x4::<2>(v, _mm_load_si128(below(stack, at[$l + 8])));
+                    _mm512_inserti32x4::<3>(v, _mm_load_si128(below(stack, at[$l + 12])))
                 }};
             }
             let (r0, r1, r2, r3) = (quarters!(0), quarters!(1), quarters!(2), quarters!(3));

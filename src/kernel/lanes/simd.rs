@@ -49,6 +49,15 @@ pub(crate) trait Simd: Copy {
     /// As for [`Simd::load`].
     unsafe fn store(self, words: &mut [u32]);
 
+    /// `self` with lane `lane` (below `LANES`) set to `value`, in
+    /// registers: writing a lane through memory would stall the vector's
+    /// next load, which cannot be forwarded from the narrower store.
+    ///
+    /// # Safety
+    ///
+    /// As for [`Simd::splat`].
+    unsafe fn with_lane(self, lane: usize, value: u32) -> Self;
+
     /// `self & other`.
     ///
     /// # Safety
@@ -205,14 +214,15 @@ pub(crate) trait Simd: Copy {
     /// As for [`Simd::splat`].
     unsafe fn add_counts(self, set: Self::Mask, squares: Self) -> Self;
 
-    /// The entries at byte offsets `at` from `stack`, one per lane, as
-    /// four vectors of their four words.
+    /// The entries at byte offsets `at` minus [`ENTRY_BYTES`] from
+    /// `stack` (the slot below each lane's top), one per lane, as four
+    /// vectors of their four words.
     ///
     /// # Safety
     ///
-    /// As for [`Simd::splat`]; every offset is a multiple of
-    /// [`ENTRY_BYTES`] within `stack`'s entries.
-    unsafe fn load_entries(stack: *const Entry, at: Self) -> [Self; 4];
+    /// As for [`Simd::splat`]; every offset minus [`ENTRY_BYTES`] is a
+    /// multiple of [`ENTRY_BYTES`] within `stack`'s initialised entries.
+    unsafe fn load_entries_below(stack: *const Entry, at: Self) -> [Self; 4];
 
     /// Writes the four words of `words` as one entry per lane, at byte
     /// offsets `at` plus [`ENTRY_BYTES`] from `stack`: the slot above each

@@ -43,10 +43,12 @@ const SQUARES: u32 = (1 << ROW_SHIFT) - 1;
 /// ([`Simd::up_to_highest`]) and rows below 32.
 pub(crate) const MAX_N: usize = 24;
 
-/// Entries of a lane's stack: the idle entry, then at most `N - 3` rows
-/// (a walker pushes a row only to descend to a row above the leaves).
+/// Entries of a lane's stack: two idle entries (the one at the bottom, and
+/// one under it for the read below the top), then at most `N - 3` rows (a
+/// walker pushes a row only to descend to a row above the leaves), and the
+/// slot above the top that every step writes.
 const SLOTS: usize = 32;
-const _: () = assert!(SLOTS > MAX_N - 2);
+const _: () = assert!(SLOTS >= 2 + (MAX_N - 3) + 1);
 
 /// The most lanes of any [`Simd`] type.
 const MAX_LANES: usize = 16;
@@ -180,6 +182,10 @@ struct Vectors<V> {
     right: V,
     /// Byte offset of the lane's stack top from the stack's start.
     top: V,
+    /// The entry at the top, kept in registers so that a pop needs no
+    /// load: the load in each step reads the entry below it, for the next
+    /// pop, off the step's chain of latency.
+    under: [V; 4],
     /// Solutions found since the last flush (not yet weighted).
     counts: V,
     forbidden_rows: [V; 2],
@@ -209,6 +215,7 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool>(
     let mut stack = [MaybeUninit::<Entry>::uninit(); MAX_LANES * SLOTS];
     for lane in 0..lanes {
         stack[lane * SLOTS] = MaybeUninit::new(IDLE);
+        stack[lane * SLOTS + 1] = MaybeUninit::new(IDLE);
     }
     let stack_base = stack.as_mut_ptr().cast::<Entry>();
     let mut lane: [Lane; MAX_LANES] = core::array::from_fn(|_| Lane {
@@ -222,7 +229,7 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool>(
     let mut v = unsafe {
         let mut bottoms = [0u32; MAX_LANES];
         for (lane, bottom) in bottoms.iter_mut().enumerate().take(lanes) {
-            *bottom = (lane * SLOTS) as u32 * ENTRY_BYTES;
+            *bottom = (lane * SLOTS + 1) as u32 * ENTRY_BYTES;
         }
         Vectors {
             live: V::splat(IDLE.0[0]),
@@ -230,6 +237,12 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool>(
             left: V::splat(IDLE.0[2]),
             right: V::splat(IDLE.0[3]),
             top: V::load(&bottoms),
+            under: [
+                V::splat(IDLE.0[0]),
+                V::splat(IDLE.0[1]),
+                V::splat(IDLE.0[2]),
+                V::splat(IDLE.0[3]),
+            ],
             counts: V::splat(0),
             forbidden_rows: [V::splat(0); 2],
             forbidden_columns: [V::splat(0); 2],
@@ -255,61 +268,37 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool>(
                 let lane = &mut lane[l];
                 let id = lane.id.take().expect("an active lane has a start");
                 done(id, lane.total + Count::from(counts[l]) * Count::from(lane.weight));
-                (lane.total, counts[l]) = (0, 0);
+                lane.total = 0;
+                v.counts = unsafe { v.counts.with_lane(l, 0) };
             }
             active &= !finished;
-            v.counts = unsafe { V::load(&counts) };
         }
-        // Idle lanes take the next starts. (Spilled to memory and back: a
-        // lane of a vector is not an lvalue.)
-        if more && active != all {
-            let mut words = [[0u32; MAX_LANES]; 8];
-            let vectors = [
-                v.live,
-                v.columns,
-                v.left,
-                v.right,
-                v.forbidden_rows[0],
-                v.forbidden_columns[0],
-                v.forbidden_rows[1],
-                v.forbidden_columns[1],
-            ];
-            let spilled = if FORBIDDEN { 8 } else { 4 };
-            for (vector, words) in vectors.iter().zip(&mut words).take(spilled) {
-                unsafe { vector.store(words) };
+        // Idle lanes take the next starts.
+        while more && active != all {
+            let Some((id, start)) = starts.next() else {
+                more = false;
+                break;
+            };
+            debug_assert!(FORBIDDEN || !start.has_forbidden());
+            if let Some(total) = start.counted_at_once(n) {
+                done(id, total);
+                continue;
             }
-            let mut idle = all & !active;
-            while more && idle != 0 {
-                let l = idle.trailing_zeros() as usize;
-                let Some((id, start)) = starts.next() else {
-                    more = false;
-                    break;
-                };
-                debug_assert!(FORBIDDEN || !start.has_forbidden());
-                if let Some(total) = start.counted_at_once(n) {
-                    done(id, total);
-                    continue;
-                }
-                let [live, columns, left, right, rows_a, columns_a, rows_b, columns_b] =
-                    &mut words;
-                (live[l], columns[l], left[l], right[l]) =
-                    (start.live, start.columns, start.left, start.right);
-                (rows_a[l], columns_a[l]) = start.forbidden[0];
-                (rows_b[l], columns_b[l]) = start.forbidden[1];
-                (lane[l].id, lane[l].weight) = (Some(id), start.weight);
-                active |= 1 << l;
-                idle &= idle - 1;
-            }
+            let l = (!active).trailing_zeros() as usize;
             unsafe {
-                v.live = V::load(&words[0]);
-                v.columns = V::load(&words[1]);
-                v.left = V::load(&words[2]);
-                v.right = V::load(&words[3]);
+                v.live = v.live.with_lane(l, start.live);
+                v.columns = v.columns.with_lane(l, start.columns);
+                v.left = v.left.with_lane(l, start.left);
+                v.right = v.right.with_lane(l, start.right);
                 if FORBIDDEN {
-                    v.forbidden_rows = [V::load(&words[4]), V::load(&words[6])];
-                    v.forbidden_columns = [V::load(&words[5]), V::load(&words[7])];
+                    for (pair, &(rows, columns)) in start.forbidden.iter().enumerate() {
+                        v.forbidden_rows[pair] = v.forbidden_rows[pair].with_lane(l, rows);
+                        v.forbidden_columns[pair] = v.forbidden_columns[pair].with_lane(l, columns);
+                    }
                 }
             }
+            (lane[l].id, lane[l].weight) = (Some(id), start.weight);
+            active |= 1 << l;
         }
         finished = 0;
         if active == 0 {
@@ -320,8 +309,8 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool>(
             steps -= 1;
             unsafe {
                 // 3. (issued first: it depends on the top alone) The entry
-                // under this row, for a pop.
-                let popped = V::load_entries(stack_base, v.top);
+                // below the top, which a pop brings into `under`.
+                let below = V::load_entries_below(stack_base, v.top);
                 // 1. The lowest live square, and the child's masks.
                 let bit = v.live.and(zero.sub(v.live));
                 let rest = v.live.xor(bit);
@@ -361,10 +350,14 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool>(
                 // 4. The next row of each lane.
                 let at_bottom = v.top.equal(bottom);
                 let child_live = child.or(row.add(one).shl::<ROW_SHIFT>());
-                v.live = V::select(dead, V::select(spent, popped[0], rest), child_live);
-                v.columns = V::select(dead, V::select(spent, popped[1], v.columns), columns);
-                v.left = V::select(dead, V::select(spent, popped[2], v.left), left);
-                v.right = V::select(dead, V::select(spent, popped[3], v.right), right);
+                let pushed = [rest, v.columns, v.left, v.right];
+                v.live = V::select(dead, V::select(spent, v.under[0], rest), child_live);
+                v.columns = V::select(dead, V::select(spent, v.under[1], v.columns), columns);
+                v.left = V::select(dead, V::select(spent, v.under[2], v.left), left);
+                v.right = V::select(dead, V::select(spent, v.under[3], v.right), right);
+                for ((under, below), pushed) in v.under.iter_mut().zip(below).zip(pushed) {
+                    *under = V::select(push, pushed, V::select(pop, below, *under));
+                }
                 v.top = v
                     .top
                     .add_in(push, entry_bytes)
