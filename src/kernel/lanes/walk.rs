@@ -192,11 +192,104 @@ struct Vectors<V> {
     forbidden_columns: [V; 2],
 }
 
+/// Groups of lanes whose steps alternate: one step's chain of latency
+/// (the lowest square, the child's live squares, the masks that choose the
+/// next row) is some 25 cycles long, and a second group's step, independent
+/// of it, fills the wait.
+const GROUPS: usize = 2;
+
+/// What every step of every group uses.
+#[derive(Clone, Copy)]
+struct Constants<V> {
+    zero: V,
+    one: V,
+    squares: V,
+    entry_bytes: V,
+    before_leaves: V,
+    shift_base: V,
+}
+
+/// One step of every lane of `v` (see the module's documentation), on the
+/// stack at `stack`; returns the lanes that popped their idle entry.
+///
+/// # Safety
+///
+/// The CPU runs `V`'s instructions; `v`'s stack offsets are those of its
+/// lanes' slots in `stack`, from 1 to `SLOTS - 2`.
+#[inline(always)]
+unsafe fn step<V: Simd, const FORBIDDEN: bool>(
+    v: &mut Vectors<V>,
+    bottom: V,
+    c: &Constants<V>,
+    stack: *mut Entry,
+) -> u32 {
+    // SAFETY: the caller's CPU and offsets: a step moves a lane's top by
+    // one slot at most, never below its bottom, and above it only to push
+    // a row above the leaves (at most `N - 3` of them).
+    unsafe {
+        // 3. (issued first: it depends on the top alone) The entry below
+        // the top, which a pop brings into `under`.
+        let below = V::load_entries_below(stack, v.top);
+        // 1. The lowest live square, and the child's masks.
+        let bit = v.live.and(c.zero.sub(v.live));
+        let rest = v.live.xor(bit);
+        let row = rest.shr::<ROW_SHIFT>();
+        let columns = v.columns.or(bit);
+        let left = v.left.or(bit).shl::<1>();
+        let right = v.right.or(bit).shr::<1>();
+        let mut taken = columns.or(left).or(right);
+        let mut blocked_ahead = columns.or(left.shl::<1>()).or(right.shr::<1>());
+        if FORBIDDEN {
+            // Bit `row + 2` of each pair's rows to bit 31, bit `row + 1`
+            // to bit 30.
+            let shift = c.shift_base.sub(row);
+            for (rows, columns) in v.forbidden_rows.iter().zip(&v.forbidden_columns) {
+                let rows = rows.shl_by(shift);
+                taken = taken.or(rows.shl::<1>().spread_top_bit().and(*columns));
+                blocked_ahead = blocked_ahead.or(rows.spread_top_bit().and(*columns));
+            }
+        }
+        // The squares of the row after the child's that stay free, and the
+        // child's squares that leave one of them free
+        // (`symmetric::alive_columns`).
+        let ahead = blocked_ahead.and_not(c.squares);
+        let from_lowest = ahead.or(c.zero.sub(ahead));
+        let alive = from_lowest.shl::<2>().or(ahead.up_to_highest().shr::<2>());
+        let child = taken.and_not(alive);
+        // 2. Solutions at the row before last.
+        let at_leaves = row.equal(c.before_leaves);
+        v.counts = v.counts.add_counts(at_leaves, child);
+        // 3. Push the rest of this row if the walker descends and it has
+        // squares left; pop if neither.
+        let dead = V::either(at_leaves, child.none_of(c.squares));
+        let spent = rest.none_of(c.squares);
+        let push = V::neither(dead, spent);
+        let pop = V::both(dead, spent);
+        let pushed = [rest, v.columns, v.left, v.right];
+        V::store_entries_above(stack, v.top, pushed);
+        // 4. The next row of each lane, and the entry under it.
+        let at_bottom = v.top.equal(bottom);
+        let child_live = child.or(row.add(c.one).shl::<ROW_SHIFT>());
+        v.live = V::select(dead, V::select(spent, v.under[0], rest), child_live);
+        v.columns = V::select(dead, V::select(spent, v.under[1], v.columns), columns);
+        v.left = V::select(dead, V::select(spent, v.under[2], v.left), left);
+        v.right = V::select(dead, V::select(spent, v.under[3], v.right), right);
+        for ((under, below), pushed) in v.under.iter_mut().zip(below).zip(pushed) {
+            *under = V::select(push, pushed, V::select(pop, below, *under));
+        }
+        v.top = v
+            .top
+            .add_in(push, c.entry_bytes)
+            .sub_in(V::except(pop, at_bottom), c.entry_bytes);
+        V::bits(V::both(pop, at_bottom))
+    }
+}
+
 /// Counts the solutions of every start of `starts` (`(id, start)` pairs
 /// of an `n`x`n` board, `n` from 4 to [`MAX_N`]), one walker per lane of
-/// `V`, and calls `done(id, solutions)` as each one finishes, in no
-/// particular order. `FORBIDDEN`: whether any start has forbidden squares
-/// (without, the walk skips them).
+/// [`GROUPS`] vectors of `V`, and calls `done(id, solutions)` as each one
+/// finishes, in no particular order. `FORBIDDEN`: whether any start has
+/// forbidden squares (without, the walk skips them).
 ///
 /// # Safety
 ///
@@ -211,168 +304,130 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool>(
     debug_assert!(V::LANES <= MAX_LANES);
     let lanes = V::LANES;
     // Only the idle entries are written here: every other slot is written
-    // by a push before the top moves to it, and only the top is read.
-    let mut stack = [MaybeUninit::<Entry>::uninit(); MAX_LANES * SLOTS];
-    for lane in 0..lanes {
+    // by a push before the top moves to it, and only the top and the slot
+    // below it are read.
+    let mut stack = [MaybeUninit::<Entry>::uninit(); GROUPS * MAX_LANES * SLOTS];
+    for lane in 0..GROUPS * lanes {
         stack[lane * SLOTS] = MaybeUninit::new(IDLE);
         stack[lane * SLOTS + 1] = MaybeUninit::new(IDLE);
     }
     let stack_base = stack.as_mut_ptr().cast::<Entry>();
-    let mut lane: [Lane; MAX_LANES] = core::array::from_fn(|_| Lane {
+    let mut lane: [Lane; GROUPS * MAX_LANES] = core::array::from_fn(|_| Lane {
         id: None,
         weight: 0,
         total: 0,
     });
     // SAFETY (every vector operation below): the caller's CPU; the stack
-    // offsets are those of each lane's slots, from 0 to `SLOTS - 2` above
-    // its idle entry (see the step).
-    let mut v = unsafe {
-        let mut bottoms = [0u32; MAX_LANES];
-        for (lane, bottom) in bottoms.iter_mut().enumerate().take(lanes) {
-            *bottom = (lane * SLOTS + 1) as u32 * ENTRY_BYTES;
+    // offsets are those of each lane's slots (see `step`).
+    let (c, bottoms) = unsafe {
+        let c = Constants {
+            zero: V::splat(0),
+            one: V::splat(1),
+            squares: V::splat(SQUARES),
+            entry_bytes: V::splat(ENTRY_BYTES),
+            before_leaves: V::splat(n as u32 - 3),
+            shift_base: V::splat(29),
+        };
+        let mut bottoms = [c.zero; GROUPS];
+        for (group, bottom) in bottoms.iter_mut().enumerate() {
+            let mut offsets = [0u32; MAX_LANES];
+            for (lane, offset) in offsets.iter_mut().enumerate().take(lanes) {
+                *offset = ((group * lanes + lane) * SLOTS + 1) as u32 * ENTRY_BYTES;
+            }
+            *bottom = V::load(&offsets);
         }
-        Vectors {
-            live: V::splat(IDLE.0[0]),
-            columns: V::splat(IDLE.0[1]),
-            left: V::splat(IDLE.0[2]),
-            right: V::splat(IDLE.0[3]),
-            top: V::load(&bottoms),
-            under: [
-                V::splat(IDLE.0[0]),
-                V::splat(IDLE.0[1]),
-                V::splat(IDLE.0[2]),
-                V::splat(IDLE.0[3]),
-            ],
-            counts: V::splat(0),
-            forbidden_rows: [V::splat(0); 2],
-            forbidden_columns: [V::splat(0); 2],
-        }
+        (c, bottoms)
     };
-    let bottom = v.top;
-    let (zero, one, squares) = unsafe { (V::splat(0), V::splat(1), V::splat(SQUARES)) };
-    let (entry_bytes, before_leaves) = unsafe { (V::splat(ENTRY_BYTES), V::splat(n as u32 - 3)) };
-    let shift_base = unsafe { V::splat(29) };
+    let idle = unsafe { [0, 1, 2, 3].map(|word| V::splat(IDLE.0[word])) };
+    let mut groups: [Vectors<V>; GROUPS] = core::array::from_fn(|group| Vectors {
+        live: idle[0],
+        columns: idle[1],
+        left: idle[2],
+        right: idle[3],
+        top: bottoms[group],
+        under: idle,
+        counts: c.zero,
+        forbidden_rows: [c.zero; 2],
+        forbidden_columns: [c.zero; 2],
+    });
     let all = (1u32 << lanes) - 1;
-    let mut active = 0u32;
-    let mut finished = 0u32;
+    let mut active = [0u32; GROUPS];
+    let mut finished = [0u32; GROUPS];
     let mut more = true;
     loop {
-        // Lanes whose walk is over report their count.
-        if finished & active != 0 {
-            let mut counts = [0u32; MAX_LANES];
-            unsafe { v.counts.store(&mut counts) };
-            let mut over = finished & active;
-            while over != 0 {
-                let l = over.trailing_zeros() as usize;
-                over &= over - 1;
-                let lane = &mut lane[l];
-                let id = lane.id.take().expect("an active lane has a start");
-                done(id, lane.total + Count::from(counts[l]) * Count::from(lane.weight));
-                lane.total = 0;
-                v.counts = unsafe { v.counts.with_lane(l, 0) };
+        for (g, v) in groups.iter_mut().enumerate() {
+            // Lanes whose walk is over report their count.
+            if finished[g] & active[g] != 0 {
+                let mut counts = [0u32; MAX_LANES];
+                unsafe { v.counts.store(&mut counts) };
+                let mut over = finished[g] & active[g];
+                while over != 0 {
+                    let l = over.trailing_zeros() as usize;
+                    over &= over - 1;
+                    let lane = &mut lane[g * lanes + l];
+                    let id = lane.id.take().expect("an active lane has a start");
+                    done(id, lane.total + Count::from(counts[l]) * Count::from(lane.weight));
+                    lane.total = 0;
+                    v.counts = unsafe { v.counts.with_lane(l, 0) };
+                }
+                active[g] &= !finished[g];
             }
-            active &= !finished;
-        }
-        // Idle lanes take the next starts.
-        while more && active != all {
-            let Some((id, start)) = starts.next() else {
-                more = false;
-                break;
-            };
-            debug_assert!(FORBIDDEN || !start.has_forbidden());
-            if let Some(total) = start.counted_at_once(n) {
-                done(id, total);
-                continue;
-            }
-            let l = (!active).trailing_zeros() as usize;
-            unsafe {
-                v.live = v.live.with_lane(l, start.live);
-                v.columns = v.columns.with_lane(l, start.columns);
-                v.left = v.left.with_lane(l, start.left);
-                v.right = v.right.with_lane(l, start.right);
-                if FORBIDDEN {
-                    for (pair, &(rows, columns)) in start.forbidden.iter().enumerate() {
-                        v.forbidden_rows[pair] = v.forbidden_rows[pair].with_lane(l, rows);
-                        v.forbidden_columns[pair] = v.forbidden_columns[pair].with_lane(l, columns);
+            finished[g] = 0;
+            // Idle lanes take the next starts.
+            while more && active[g] != all {
+                let Some((id, start)) = starts.next() else {
+                    more = false;
+                    break;
+                };
+                debug_assert!(FORBIDDEN || !start.has_forbidden());
+                if let Some(total) = start.counted_at_once(n) {
+                    done(id, total);
+                    continue;
+                }
+                let l = (!active[g]).trailing_zeros() as usize;
+                unsafe {
+                    v.live = v.live.with_lane(l, start.live);
+                    v.columns = v.columns.with_lane(l, start.columns);
+                    v.left = v.left.with_lane(l, start.left);
+                    v.right = v.right.with_lane(l, start.right);
+                    if FORBIDDEN {
+                        for (pair, &(rows, columns)) in start.forbidden.iter().enumerate() {
+                            v.forbidden_rows[pair] = v.forbidden_rows[pair].with_lane(l, rows);
+                            v.forbidden_columns[pair] =
+                                v.forbidden_columns[pair].with_lane(l, columns);
+                        }
                     }
                 }
+                let lane = &mut lane[g * lanes + l];
+                (lane.id, lane.weight) = (Some(id), start.weight);
+                active[g] |= 1 << l;
             }
-            (lane[l].id, lane[l].weight) = (Some(id), start.weight);
-            active |= 1 << l;
         }
-        finished = 0;
-        if active == 0 {
+        if active.iter().all(|&a| a == 0) {
             break;
         }
         let mut steps = FLUSH_STEPS;
-        while steps != 0 && finished & active == 0 {
+        loop {
             steps -= 1;
-            unsafe {
-                // 3. (issued first: it depends on the top alone) The entry
-                // below the top, which a pop brings into `under`.
-                let below = V::load_entries_below(stack_base, v.top);
-                // 1. The lowest live square, and the child's masks.
-                let bit = v.live.and(zero.sub(v.live));
-                let rest = v.live.xor(bit);
-                let row = rest.shr::<ROW_SHIFT>();
-                let columns = v.columns.or(bit);
-                let left = v.left.or(bit).shl::<1>();
-                let right = v.right.or(bit).shr::<1>();
-                let mut taken = columns.or(left).or(right);
-                let mut blocked_ahead = columns.or(left.shl::<1>()).or(right.shr::<1>());
-                if FORBIDDEN {
-                    // Bit `row + 2` of each pair's rows to bit 31, bit
-                    // `row + 1` to bit 30.
-                    let shift = shift_base.sub(row);
-                    for (rows, columns) in v.forbidden_rows.iter().zip(&v.forbidden_columns) {
-                        let rows = rows.shl_by(shift);
-                        taken = taken.or(rows.shl::<1>().spread_top_bit().and(*columns));
-                        blocked_ahead = blocked_ahead.or(rows.spread_top_bit().and(*columns));
-                    }
-                }
-                // The squares of the row after the child's that stay free,
-                // and the child's squares that leave one of them free
-                // (`symmetric::alive_columns`).
-                let ahead = blocked_ahead.and_not(squares);
-                let from_lowest = ahead.or(zero.sub(ahead));
-                let alive = from_lowest.shl::<2>().or(ahead.up_to_highest().shr::<2>());
-                let child = taken.and_not(alive);
-                // 2. Solutions at the row before last.
-                let at_leaves = row.equal(before_leaves);
-                v.counts = v.counts.add_counts(at_leaves, child);
-                // 3. Push the rest of this row if the walker descends and
-                // it has squares left; pop if neither.
-                let dead = V::either(at_leaves, child.none_of(squares));
-                let spent = rest.none_of(squares);
-                let push = V::neither(dead, spent);
-                let pop = V::both(dead, spent);
-                V::store_entries_above(stack_base, v.top, [rest, v.columns, v.left, v.right]);
-                // 4. The next row of each lane.
-                let at_bottom = v.top.equal(bottom);
-                let child_live = child.or(row.add(one).shl::<ROW_SHIFT>());
-                let pushed = [rest, v.columns, v.left, v.right];
-                v.live = V::select(dead, V::select(spent, v.under[0], rest), child_live);
-                v.columns = V::select(dead, V::select(spent, v.under[1], v.columns), columns);
-                v.left = V::select(dead, V::select(spent, v.under[2], v.left), left);
-                v.right = V::select(dead, V::select(spent, v.under[3], v.right), right);
-                for ((under, below), pushed) in v.under.iter_mut().zip(below).zip(pushed) {
-                    *under = V::select(push, pushed, V::select(pop, below, *under));
-                }
-                v.top = v
-                    .top
-                    .add_in(push, entry_bytes)
-                    .sub_in(V::except(pop, at_bottom), entry_bytes);
-                finished = V::bits(V::both(pop, at_bottom));
+            let mut over = 0;
+            for (g, v) in groups.iter_mut().enumerate() {
+                finished[g] = unsafe { step::<V, FORBIDDEN>(v, bottoms[g], &c, stack_base) };
+                over |= finished[g] & active[g];
+            }
+            if steps == 0 || over != 0 {
+                break;
             }
         }
         if steps == 0 {
             // Move the counts into the totals before they can overflow.
-            let mut counts = [0u32; MAX_LANES];
-            unsafe { v.counts.store(&mut counts) };
-            for (lane, &count) in lane.iter_mut().zip(&counts).take(lanes) {
-                lane.total += Count::from(count) * Count::from(lane.weight);
+            for (g, v) in groups.iter_mut().enumerate() {
+                let mut counts = [0u32; MAX_LANES];
+                unsafe { v.counts.store(&mut counts) };
+                for (lane, &count) in lane[g * lanes..].iter_mut().zip(&counts).take(lanes) {
+                    lane.total += Count::from(count) * Count::from(lane.weight);
+                }
+                v.counts = c.zero;
             }
-            v.counts = zero;
         }
     }
 }
