@@ -30,6 +30,7 @@ fn solver(kernel: Kernel, n: usize) -> &'static dyn Solver {
 }
 
 #[library_benchmark]
+#[bench::lanes_avx2(solver(Kernel::LanesAvx2, 8))]
 #[bench::symmetric_bmi(solver(Kernel::SymmetricBmi, 8))]
 #[bench::symmetric(solver(Kernel::Symmetric, 8))]
 #[bench::join_avx2(solver(Kernel::JoinAvx2, 8))]
@@ -62,6 +63,7 @@ fn enumerate_8(solver: &'static dyn Solver) -> Count {
 // N = 12, where the branch predictor cannot learn the search, is where the
 // fast kernels' time follows their instructions and mispredictions.
 #[library_benchmark]
+#[bench::lanes_avx2(solver(Kernel::LanesAvx2, 12))]
 #[bench::symmetric_bmi(solver(Kernel::SymmetricBmi, 12))]
 #[bench::symmetric(solver(Kernel::Symmetric, 12))]
 #[bench::join_avx2(solver(Kernel::JoinAvx2, 12))]

@@ -11,11 +11,17 @@
 //!   enumerating as the articles did;
 //! - `targets/<N>/<name>`: the headline sizes of the fastest-kernel issue,
 //!   counting: the kernel `auto` picks for N (named by that kernel) beside
+//!   two C baselines, each compiled by this bench with `$CC` or `cc`,
+//!   `-O3 -march=native`, and timed by its own clock around its loop:
 //!   `c-mirror`, the classic C bitmask solver with mirror symmetry
-//!   (`benches/c/mirror.c`, compiled by this bench with `$CC` or `cc`,
-//!   `-O3 -march=native`, and timed by its own clock around its loop). N = 8
-//!   and 12 always; N = 16 and 17 (about 8 minutes) only with
+//!   (`benches/c/mirror.c`), and `c-eightway`, the same search with all 8
+//!   symmetries of the square, Takaken's method (`benches/c/eightway.c`:
+//!   one board per class, counted with its class's size). N = 8 and 12
+//!   always; N = 16 and 17 (about 10 minutes) only with
 //!   `QUEENS_SIMD_BENCH_LARGE=1`.
+//! - `lanes/<N>/<kernel>`: the lane kernels (`lanes-avx512`,
+//!   `lanes-avx2`) beside `symmetric-bmi` (and `portable` up to N = 10),
+//!   counting on one thread, N = 8, 10, 12, 13, 14 and 15.
 //! - `threads/<N>/<threads>`: counting through the plan of N
 //!   (`queens_simd::plan`) on 1 and 2 threads, N = 14 and 15; with
 //!   `QUEENS_SIMD_BENCH_LARGE=1` also N = 17 (1 and 2 threads) and N = 18
@@ -121,45 +127,54 @@ fn seeds(c: &mut Criterion) {
 const TARGET_SIZES: [usize; 2] = [8, 12];
 const LARGE_TARGET_SIZES: [usize; 2] = [16, 17];
 
-/// `benches/c/mirror.c` compiled into this bench's scratch directory.
-fn c_mirror() -> PathBuf {
-    let source = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/c/mirror.c");
-    let binary = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("c-mirror");
+/// The C baselines of the `targets` group: each `benches/c/<name>.c`, run as
+/// `c-<name>`.
+const C_BASELINES: [&str; 2] = ["mirror", "eightway"];
+
+/// `benches/c/<name>.c` compiled into this bench's scratch directory as
+/// `c-<name>`.
+fn c_program(name: &str) -> PathBuf {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("benches/c")
+        .join(format!("{name}.c"));
+    let binary = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("c-{name}"));
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
     let status = Command::new(&cc)
         .args(["-O3", "-march=native", "-o"])
         .arg(&binary)
-        .arg(source)
+        .arg(&source)
         .status()
         .unwrap_or_else(|e| panic!("cannot run the C compiler {cc:?}: {e}"));
-    assert!(status.success(), "{cc} failed on {source}");
+    assert!(status.success(), "{cc} failed on {}", source.display());
     binary
 }
 
-/// `iterations` counts of N-Queens by the C program, timed by its own clock;
-/// panics unless its count is OEIS A000170's.
+/// `iterations` counts of N-Queens by the C program `binary`, timed by its
+/// own clock; panics unless its count is OEIS A000170's.
 fn time_c(binary: &Path, n: usize, iterations: u64) -> Duration {
+    let name = binary
+        .file_name()
+        .map_or("C".into(), |f| f.to_string_lossy());
     let output = Command::new(binary)
         .args([n.to_string(), iterations.to_string()])
         .output()
-        .expect("c-mirror runs");
-    assert!(output.status.success(), "c-mirror N={n}: {output:?}");
-    let text = String::from_utf8(output.stdout).expect("c-mirror prints ASCII");
+        .unwrap_or_else(|e| panic!("{name} N={n} does not run: {e}"));
+    assert!(output.status.success(), "{name} N={n}: {output:?}");
+    let text = String::from_utf8(output.stdout).expect("the C programs print ASCII");
     let mut fields = text.split_whitespace().map(|f| f.parse::<u64>());
     let (Some(Ok(count)), Some(Ok(ns))) = (fields.next(), fields.next()) else {
-        panic!("c-mirror N={n}: unexpected output {text:?}");
+        panic!("{name} N={n}: unexpected output {text:?}");
     };
-    assert_eq!(
-        Count::from(count),
-        A000170[n],
-        "c-mirror N={n}: wrong count"
-    );
+    assert_eq!(Count::from(count), A000170[n], "{name} N={n}: wrong count");
     Duration::from_nanos(ns)
 }
 
 fn targets(c: &mut Criterion) {
     let large = std::env::var("QUEENS_SIMD_BENCH_LARGE").is_ok_and(|v| v == "1");
-    let mirror = c_mirror();
+    let baselines: Vec<(String, PathBuf)> = C_BASELINES
+        .into_iter()
+        .map(|name| (format!("c-{name}"), c_program(name)))
+        .collect();
     let mut group = c.benchmark_group("targets");
     let sizes = TARGET_SIZES
         .into_iter()
@@ -175,9 +190,11 @@ fn targets(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new(n.to_string(), kernel.name()), |b| {
             b.iter(|| count(&*ours, n))
         });
-        group.bench_function(BenchmarkId::new(n.to_string(), "c-mirror"), |b| {
-            b.iter_custom(|iterations| time_c(&mirror, n, iterations))
-        });
+        for (id, binary) in &baselines {
+            group.bench_function(BenchmarkId::new(n.to_string(), id), |b| {
+                b.iter_custom(|iterations| time_c(binary, n, iterations))
+            });
+        }
     }
     group.finish();
 }
@@ -192,6 +209,8 @@ fn join(c: &mut Criterion) {
         group.sample_size(10).warm_up_time(Duration::from_millis(1));
         group.throughput(solutions(A000170[n]));
         let kernels = [
+            Kernel::LanesAvx512,
+            Kernel::LanesAvx2,
             Kernel::SymmetricBmi,
             Kernel::Symmetric,
             Kernel::JoinAvx512,
@@ -199,6 +218,35 @@ fn join(c: &mut Criterion) {
             Kernel::Join,
         ];
         for kernel in kernels.into_iter().filter(|k| k.is_available()) {
+            let solver = solver(kernel, n);
+            group.bench_function(kernel.name(), |b| b.iter(|| count(&*solver, n)));
+        }
+        group.finish();
+    }
+}
+
+/// The lane kernels beside the scalar walkers they run in lanes
+/// (`symmetric-bmi`), one thread each, from N = 8 (mirror starts) to the
+/// join's range: `lanes/<N>/<kernel>`.
+fn lanes(c: &mut Criterion) {
+    for n in [8, 10, 12, 13, 14, 15] {
+        let mut group = c.benchmark_group(format!("lanes/{n}"));
+        if n >= 13 {
+            group
+                .sample_size(20)
+                .warm_up_time(Duration::from_millis(100));
+        }
+        group.throughput(solutions(A000170[n]));
+        let kernels = [
+            Kernel::LanesAvx512,
+            Kernel::LanesAvx2,
+            Kernel::SymmetricBmi,
+            Kernel::Portable,
+        ];
+        for kernel in kernels.into_iter().filter(|k| k.is_available()) {
+            if kernel == Kernel::Portable && n > 10 {
+                continue;
+            }
             let solver = solver(kernel, n);
             group.bench_function(kernel.name(), |b| b.iter(|| count(&*solver, n)));
         }
@@ -281,6 +329,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = simd, seeds, targets, threads, join, dispatch
+    targets = simd, seeds, targets, lanes, threads, join, dispatch
 }
 criterion_main!(benches);

@@ -53,12 +53,16 @@ use crate::reference::threat_masks::ThreatMasks;
 use crate::{Count, Error};
 
 /// Kernels `auto` may choose to count below N = [`SYMMETRIC_FROM`],
-/// fastest first: on small boards the symmetric kernels' fixed cost
-/// (building their subproblems and walkers) outweighs the search they
-/// save, and the portable kernel is ahead of davidad's machine, whose path
-/// from one queen to the next crosses between general and xmm registers
-/// twice.
+/// fastest first: the lane kernels (mirror starts, no set-up; at N = 8
+/// `lanes-avx512` and `lanes-avx2` take less than half of `portable`'s
+/// time, BENCHMARKS.md), then the portable kernel, which is ahead of
+/// davidad's machine, whose path from one queen to the next crosses between
+/// general and xmm registers twice. On small boards the symmetric kernels'
+/// fixed cost (building their subproblems and walkers) outweighs the search
+/// they save.
 const SMALL_N_PREFERENCE: &[Kernel] = &[
+    Kernel::LanesAvx512,
+    Kernel::LanesAvx2,
     Kernel::Portable,
     Kernel::AsmAvx,
     Kernel::Avx,
@@ -87,14 +91,21 @@ const SMALL_N_ENUMERATION_PREFERENCE: &[Kernel] = &[
     Kernel::JoinAvx512,
     Kernel::JoinAvx2,
     Kernel::Join,
+    Kernel::LanesAvx512,
+    Kernel::LanesAvx2,
 ];
 
 /// Kernels `auto` may choose from N = [`SYMMETRIC_FROM`] up, fastest first:
-/// the symmetric search visits about an eighth of the boards.
+/// the symmetric search visits about an eighth of the boards, and its
+/// walkers in vector lanes count it about twice as fast as one at a time
+/// (`lanes-avx512`, then `lanes-avx2`; BENCHMARKS.md), though they only
+/// count.
 ///
 /// The join kernels, which only count, come last in the lists for the
 /// other tasks (and `auto` never picks a kernel that cannot do the task).
 const LARGE_N_PREFERENCE: &[Kernel] = &[
+    Kernel::LanesAvx512,
+    Kernel::LanesAvx2,
     Kernel::SymmetricBmi,
     Kernel::Symmetric,
     Kernel::Portable,
@@ -116,6 +127,8 @@ const JOIN_PREFERENCE: &[Kernel] = &[
     Kernel::JoinAvx512,
     Kernel::JoinAvx2,
     Kernel::Join,
+    Kernel::LanesAvx512,
+    Kernel::LanesAvx2,
     Kernel::SymmetricBmi,
     Kernel::Symmetric,
     Kernel::Portable,
@@ -339,7 +352,15 @@ pub(crate) fn engine(asked: Kernel) -> Result<Engine, Error> {
         Kernel::Auto => LARGE_N_PREFERENCE
             .iter()
             .copied()
-            .find(|k| matches!(k, Kernel::SymmetricBmi | Kernel::Symmetric) && k.is_available())
+            .find(|k| {
+                matches!(
+                    k,
+                    Kernel::LanesAvx512
+                        | Kernel::LanesAvx2
+                        | Kernel::SymmetricBmi
+                        | Kernel::Symmetric
+                ) && k.is_available()
+            })
             .unwrap_or(Kernel::Symmetric),
         other => other,
     };
@@ -420,6 +441,13 @@ impl Kernel {
                 crate::cpu::Feature::Avx512F,
                 crate::cpu::Feature::Avx512Vpopcntdq,
             ] => "this CPU or its operating system lacks AVX-512 F or VPOPCNTDQ",
+            [crate::cpu::Feature::Avx2, ..] => {
+                "this CPU or its operating system lacks AVX2, or one of BMI1, BMI2, LZCNT and POPCNT"
+            }
+            [crate::cpu::Feature::Avx512F, ..] => {
+                "this CPU or its operating system lacks AVX-512 F or VPOPCNTDQ, or one of BMI1, \
+                 BMI2, LZCNT and POPCNT"
+            }
             [] => "it is not built in",
             _ => "this CPU lacks one of BMI1, BMI2, LZCNT and POPCNT",
         }))
@@ -654,7 +682,9 @@ mod tests {
                     .take_while(|&&k| k != picked)
                 {
                     assert!(
-                        !ahead.is_available() || !ahead.sizes().contains(&n),
+                        !ahead.is_available()
+                            || !ahead.sizes().contains(&n)
+                            || (task != Task::Count && !ahead.enumerates()),
                         "N = {n}, {task:?}: {ahead} could serve before {picked}"
                     );
                 }
@@ -689,7 +719,12 @@ mod tests {
 
     #[test]
     fn the_kernels_that_split_count_their_own_plans() {
-        let symmetric = [Kernel::SymmetricBmi, Kernel::Symmetric];
+        let symmetric = [
+            Kernel::LanesAvx512,
+            Kernel::LanesAvx2,
+            Kernel::SymmetricBmi,
+            Kernel::Symmetric,
+        ];
         let join = [Kernel::JoinAvx512, Kernel::JoinAvx2, Kernel::Join];
         for &kernel in Kernel::ALL {
             let (engine, joiner) = (engine(kernel), joiner(kernel));
@@ -710,11 +745,11 @@ mod tests {
             }
         }
         // `auto` splits a symmetric plan with the first kernel of its
-        // large-N list that does: the one it enumerates large boards with;
-        // and a join plan with the one it counts large boards with.
+        // large-N list that does: the one it counts boards below the join
+        // with; and a join plan with the one it counts large boards with.
         assert_eq!(
             engine(Kernel::Auto).map(Engine::kernel),
-            auto_kernel(MAX_N, Task::Enumerate)
+            auto_kernel(SYMMETRIC_FROM, Task::Count)
         );
         assert_eq!(
             joiner(Kernel::Auto).map(|j| j.kernel()),

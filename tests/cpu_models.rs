@@ -10,8 +10,9 @@
 //! | `SandyBridge` | yes | yes | no | POPCNT only |
 //! | `Haswell-noTSX` | yes | yes | yes | all four |
 //!
-//! None has AVX-512 (qemu-user emulates none), so `join-avx512` is a
-//! clear error on every one: the dispatcher's choice on a CPU without it.
+//! None has AVX-512 (qemu-user emulates none), so `join-avx512` and
+//! `lanes-avx512` are a clear error on every one: the dispatcher's choice
+//! on a CPU without it. `lanes-avx2` runs on `Haswell-noTSX` only.
 //!
 //! On the first three the asm kernel's `tzcnt` runs as the `bsf` it is
 //! encoded over (`rep bsf`), as on real CPUs of those generations, and
@@ -53,6 +54,8 @@ impl Model {
             ("join-avx2", self.avx2, "AVX2"),
             // qemu-user emulates no AVX-512.
             ("join-avx512", false, "AVX-512"),
+            ("lanes-avx2", self.avx2 && self.bmi, "AVX2"),
+            ("lanes-avx512", false, "AVX-512"),
         ];
         if cfg!(target_os = "linux") {
             kernels.extend([

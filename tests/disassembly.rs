@@ -204,6 +204,79 @@ fn join_avx512_matches_slices_and_joins_in_zmm_registers() {
     assert!(check("queens_simd::kernel::join::avx2::count_chunk", &kernel).is_err());
 }
 
+/// The lanes-avx2 kernel: eight walkers in ymm lanes. A lane's stack
+/// entries come and go by a 4x4 transpose in each 128-bit half
+/// (`vpunpckldq`, `vpunpckhqdq`) with `vinserti128`/`vextracti128`; the
+/// next row is chosen per lane by `vpblendvb`; the highest live square by a
+/// float conversion (`vcvtdq2ps`) and a variable shift (`vpsrlvd`); the
+/// forbidden rows by `vpsllvd`; the lanes that
+/// finished by `vmovmskps`. No legacy-SSE vector instruction and no
+/// 512-bit instruction.
+#[test]
+fn lanes_avx2_walks_eight_lanes_in_ymm_registers() {
+    let kernel = Encoding {
+        required: [
+            "vpblendvb",
+            "vpunpckldq",
+            "vpunpckhqdq",
+            "vinserti128",
+            "vextracti128",
+            "vcvtdq2ps",
+            "vpsrlvd",
+            "vpsllvd",
+            "vmovmskps",
+        ]
+        .map(String::from)
+        .to_vec(),
+        forbidden: &["por", "pshufb", "movdq", "vpord", "vpblendmd", "vpopcnt"],
+    };
+    for function in ["count_board", "count_listed"] {
+        check(
+            &format!("queens_simd::kernel::lanes::LanesAvx2::{function}::compiled"),
+            &kernel,
+        )
+        .unwrap();
+    }
+}
+
+/// The lanes-avx512 kernel: sixteen walkers in zmm lanes, sets of lanes in
+/// mask registers: compares into masks (`vpcmpeqd`, `vptestnmd`), choices
+/// by `vpblendmd` or masked moves, the stack pointers moved by masked adds;
+/// the solutions by `vpopcntd`; entries placed by `vinserti32x4` and stored
+/// by `vextracti32x4`. No legacy-SSE vector instruction.
+#[test]
+fn lanes_avx512_walks_sixteen_lanes_with_mask_registers() {
+    let kernel = Encoding {
+        required: [
+            "vpcmpeqd",
+            "vptestnmd",
+            "vpblendmd|vmovdqa32",
+            "vpopcntd",
+            "vinserti32x4",
+            "vextracti32x4",
+            "korw|kandw|kandnw|kmovw",
+        ]
+        .map(String::from)
+        .to_vec(),
+        forbidden: &["por", "pshufb", "movdq"],
+    };
+    for function in ["count_board", "count_listed"] {
+        check(
+            &format!("queens_simd::kernel::lanes::LanesAvx512::{function}::compiled"),
+            &kernel,
+        )
+        .unwrap();
+    }
+    // The check can fail: the AVX2 kernel has none of these.
+    assert!(
+        check(
+            "queens_simd::kernel::lanes::LanesAvx2::count_board::compiled",
+            &kernel
+        )
+        .is_err()
+    );
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn asm_kernel_is_the_machine_in_both_encodings() {

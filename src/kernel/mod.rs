@@ -667,7 +667,7 @@ mod tests {
     }
 
     #[test]
-    fn only_the_symmetric_and_join_kernels_and_auto_split() {
+    fn only_the_symmetric_lanes_and_join_kernels_and_auto_split() {
         let splitting: Vec<Kernel> = FACTS
             .iter()
             .filter(|f| f.splits)
@@ -677,6 +677,8 @@ mod tests {
             splitting,
             [
                 Kernel::Auto,
+                Kernel::LanesAvx512,
+                Kernel::LanesAvx2,
                 Kernel::SymmetricBmi,
                 Kernel::Symmetric,
                 Kernel::JoinAvx512,

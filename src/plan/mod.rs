@@ -167,10 +167,9 @@ impl Method {
     /// [`Plan::for_kernel`]).
     pub const fn of(kernel: Kernel) -> Option<Method> {
         match kernel {
-            Kernel::Symmetric
-            | Kernel::SymmetricBmi
-            | Kernel::LanesAvx2
-            | Kernel::LanesAvx512 => Some(Method::Symmetric),
+            Kernel::Symmetric | Kernel::SymmetricBmi | Kernel::LanesAvx2 | Kernel::LanesAvx512 => {
+                Some(Method::Symmetric)
+            }
             Kernel::Join | Kernel::JoinAvx2 | Kernel::JoinAvx512 => Some(Method::Join),
             _ => None,
         }

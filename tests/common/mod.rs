@@ -16,12 +16,17 @@ pub const fn max_count_n() -> usize {
 }
 
 /// Largest N whose count the tests check for `kernel`: one more (N = 16, in
-/// release builds) for the kernels that search by symmetry class, which
+/// release builds) for the kernels that search by symmetry class (the
+/// symmetric and lane kernels), which
 /// take about a second there where the others take ten or more, and two
 /// more (N = 17) for the join kernels, which take one to three seconds.
 pub fn max_count_n_for(kernel: Kernel) -> usize {
     match kernel {
-        Kernel::Symmetric | Kernel::SymmetricBmi if !cfg!(debug_assertions) => 16,
+        Kernel::Symmetric | Kernel::SymmetricBmi | Kernel::LanesAvx2 | Kernel::LanesAvx512
+            if !cfg!(debug_assertions) =>
+        {
+            16
+        }
         Kernel::Join | Kernel::JoinAvx2 | Kernel::JoinAvx512 if !cfg!(debug_assertions) => 17,
         _ => max_count_n(),
     }

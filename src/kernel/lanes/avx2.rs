@@ -12,11 +12,12 @@ use core::arch::x86_64::{
     __m128i, __m256i, _mm_load_si128, _mm_store_si128, _mm256_add_epi32, _mm256_and_si256,
     _mm256_andnot_si256, _mm256_blendv_epi8, _mm256_castps_si256, _mm256_castsi128_si256,
     _mm256_castsi256_ps, _mm256_castsi256_si128, _mm256_cmpeq_epi32, _mm256_cvtepi32_ps,
-    _mm256_extracti128_si256, _mm256_inserti128_si256, _mm256_loadu_si256, _mm256_min_epu32, _mm256_movemask_ps,
-    _mm256_or_si256, _mm256_set1_epi32, _mm256_setr_epi32, _mm256_setzero_si256, _mm256_slli_epi32,
-    _mm256_sllv_epi32, _mm256_srai_epi32, _mm256_srli_epi32, _mm256_srlv_epi32,
-    _mm256_storeu_si256, _mm256_sub_epi32, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64,
-    _mm256_unpacklo_epi32, _mm256_unpacklo_epi64, _mm256_xor_si256,
+    _mm256_extracti128_si256, _mm256_inserti128_si256, _mm256_loadu_si256, _mm256_min_epu32,
+    _mm256_movemask_ps, _mm256_or_si256, _mm256_set1_epi32, _mm256_setr_epi32,
+    _mm256_setzero_si256, _mm256_slli_epi32, _mm256_sllv_epi32, _mm256_srai_epi32,
+    _mm256_srli_epi32, _mm256_srlv_epi32, _mm256_storeu_si256, _mm256_sub_epi32,
+    _mm256_unpackhi_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
+    _mm256_xor_si256,
 };
 
 use super::simd::{Entry, Simd};
@@ -42,7 +43,14 @@ unsafe fn entry_at(stack: *const Entry, offset: u32) -> *const __m128i {
 unsafe fn below(stack: *const Entry, offset: u32) -> *const __m128i {
     // SAFETY: the caller's. One entry down: a displacement in the load's
     // address.
-    unsafe { stack.cast::<u8>().add(offset as usize).cast::<Entry>().sub(1).cast() }
+    unsafe {
+        stack
+            .cast::<u8>()
+            .add(offset as usize)
+            .cast::<Entry>()
+            .sub(1)
+            .cast()
+    }
 }
 
 // SAFETY (every method): inlined into the kernel's functions, which enable

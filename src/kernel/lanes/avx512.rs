@@ -9,15 +9,15 @@
 //! checks that these instructions are there.
 
 use core::arch::x86_64::{
-    __m128i, __m512i, __mmask16, _mm_cvtsi32_si128, _mm_load_si128, _mm512_sll_epi32, _mm512_srl_epi32, _mm_store_si128, _mm512_add_epi32,
-    _mm512_and_si512, _mm512_andnot_si512, _mm512_castps_si512, _mm512_castsi128_si512,
-    _mm512_castsi512_si128, _mm512_cmpeq_epi32_mask, _mm512_cvtepi32_ps,
+    __m128i, __m512i, __mmask16, _mm_cvtsi32_si128, _mm_load_si128, _mm_store_si128,
+    _mm512_add_epi32, _mm512_and_si512, _mm512_andnot_si512, _mm512_castps_si512,
+    _mm512_castsi128_si512, _mm512_castsi512_si128, _mm512_cmpeq_epi32_mask, _mm512_cvtepi32_ps,
     _mm512_extracti32x4_epi32, _mm512_inserti32x4, _mm512_loadu_si512, _mm512_mask_add_epi32,
-    _mm512_mask_blend_epi32, _mm512_mask_set1_epi32, _mm512_mask_sub_epi32, _mm512_or_si512, _mm512_popcnt_epi32,
-    _mm512_set1_epi32, _mm512_sllv_epi32, _mm512_srai_epi32,
-    _mm512_srli_epi32, _mm512_srlv_epi32, _mm512_storeu_si512, _mm512_sub_epi32,
-    _mm512_testn_epi32_mask, _mm512_unpackhi_epi32, _mm512_unpackhi_epi64,
-    _mm512_unpacklo_epi32, _mm512_unpacklo_epi64, _mm512_xor_si512,
+    _mm512_mask_blend_epi32, _mm512_mask_set1_epi32, _mm512_mask_sub_epi32, _mm512_or_si512,
+    _mm512_popcnt_epi32, _mm512_set1_epi32, _mm512_sll_epi32, _mm512_sllv_epi32, _mm512_srai_epi32,
+    _mm512_srl_epi32, _mm512_srli_epi32, _mm512_srlv_epi32, _mm512_storeu_si512, _mm512_sub_epi32,
+    _mm512_testn_epi32_mask, _mm512_unpackhi_epi32, _mm512_unpackhi_epi64, _mm512_unpacklo_epi32,
+    _mm512_unpacklo_epi64, _mm512_xor_si512,
 };
 
 use super::simd::{Entry, Simd};
@@ -32,7 +32,14 @@ use super::simd::{Entry, Simd};
 unsafe fn above(stack: *mut Entry, offset: u32) -> *mut __m128i {
     // SAFETY: the caller's.
     // One entry up: a displacement in the store's address.
-    unsafe { stack.cast::<u8>().add(offset as usize).cast::<Entry>().add(1).cast() }
+    unsafe {
+        stack
+            .cast::<u8>()
+            .add(offset as usize)
+            .cast::<Entry>()
+            .add(1)
+            .cast()
+    }
 }
 
 /// The slot below the entry at byte offset `offset` from `stack`.
@@ -45,7 +52,14 @@ unsafe fn above(stack: *mut Entry, offset: u32) -> *mut __m128i {
 unsafe fn below(stack: *const Entry, offset: u32) -> *const __m128i {
     // SAFETY: the caller's. One entry down: a displacement in the load's
     // address.
-    unsafe { stack.cast::<u8>().add(offset as usize).cast::<Entry>().sub(1).cast() }
+    unsafe {
+        stack
+            .cast::<u8>()
+            .add(offset as usize)
+            .cast::<Entry>()
+            .sub(1)
+            .cast()
+    }
 }
 
 // SAFETY (every method): inlined into the kernel's functions, which enable
@@ -243,7 +257,10 @@ impl Simd for __m512i {
                 _mm_store_si128(above(stack, at[l]), _mm512_castsi512_si128(row));
                 _mm_store_si128(above(stack, at[l + 4]), _mm512_extracti32x4_epi32::<1>(row));
                 _mm_store_si128(above(stack, at[l + 8]), _mm512_extracti32x4_epi32::<2>(row));
-                _mm_store_si128(above(stack, at[l + 12]), _mm512_extracti32x4_epi32::<3>(row));
+                _mm_store_si128(
+                    above(stack, at[l + 12]),
+                    _mm512_extracti32x4_epi32::<3>(row),
+                );
             }
         }
     }

@@ -283,3 +283,146 @@ lane_kernel!(
     core::arch::x86_64::__m512i,
     "avx512f,avx512vpopcntdq,bmi1,bmi2,lzcnt,popcnt"
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::symmetric::subproblem::{Kind, unsplit_subproblems};
+
+    /// Solutions (OEIS A000170) and classes (A002562) for N from 0 to 13.
+    const SOLUTIONS: [Count; 14] = [1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712];
+    const CLASSES: [Count; 14] = [1, 1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233];
+
+    /// A lane kernel's count of listed subproblems.
+    type CountListed = Box<dyn Fn(Listed<'_>, bool, bool, &mut dyn FnMut(usize, Count))>;
+
+    /// The lane kernels this CPU runs, as solvers and as counters of
+    /// listed subproblems.
+    fn kernels() -> Vec<(&'static dyn Solver, CountListed)> {
+        let mut kernels: Vec<(&'static dyn Solver, CountListed)> = Vec::new();
+        if let Some(k) = LanesAvx2::new() {
+            kernels.push((
+                k.as_static(),
+                Box::new(move |l, t, c, d| k.count_listed(l, t, c, d)),
+            ));
+        }
+        if let Some(k) = LanesAvx512::new() {
+            kernels.push((
+                k.as_static(),
+                Box::new(move |l, t, c, d| k.count_listed(l, t, c, d)),
+            ));
+        }
+        kernels
+    }
+
+    /// The symmetric kernel's corner and edge subproblems take at most two
+    /// masks of forbidden squares: every one of them runs in a lane.
+    #[test]
+    fn every_corner_and_edge_subproblem_fits_a_lane() {
+        for n in 4..=walk::MAX_N {
+            for sub in unsplit_subproblems(n).filter(|s| !s.kind.is_tie()) {
+                assert!(
+                    Start::of_subproblem(&sub, false).is_some(),
+                    "N = {n}: {sub:?}"
+                );
+            }
+        }
+    }
+
+    /// Whole boards: counts and classes against the oracle, both by
+    /// mirror starts and by the symmetric subproblems.
+    #[test]
+    fn whole_boards_count_the_known_totals() {
+        for (solver, _) in kernels() {
+            let kernel = solver.kernel();
+            for n in 0..=13 {
+                assert_eq!(solver.count(n), Ok(SOLUTIONS[n]), "{kernel}, N = {n}");
+                assert_eq!(
+                    solver.count_fundamental(n),
+                    Ok(CLASSES[n]),
+                    "{kernel}, N = {n}"
+                );
+            }
+            assert!(solver.count(25).is_err());
+        }
+    }
+
+    /// The mirror starts count every N, not only those `count` uses them
+    /// for.
+    #[test]
+    fn mirror_starts_count_every_board() {
+        for (n, &solutions) in SOLUTIONS.iter().enumerate().skip(4) {
+            let mut totals = Vec::new();
+            for (solver, _) in kernels() {
+                let mut total: Count = 0;
+                let mut starts = mirror_starts(n);
+                let mut add = |_, count| total += count;
+                // SAFETY: the kernel exists, so the CPU runs its features.
+                match solver.kernel() {
+                    Kernel::LanesAvx2 => unsafe {
+                        walk::count::<core::arch::x86_64::__m256i, false>(n, &mut starts, &mut add)
+                    },
+                    _ => unsafe {
+                        walk::count::<core::arch::x86_64::__m512i, false>(n, &mut starts, &mut add)
+                    },
+                }
+                totals.push(total);
+            }
+            assert!(
+                totals.iter().all(|&t| t == solutions),
+                "N = {n}: {totals:?}"
+            );
+        }
+    }
+
+    /// Listed subproblems, each reported once under its name with what the
+    /// scalar walkers find: the symmetric ones (split and unsplit, ties
+    /// and not, solutions and classes) and plain partial boards with a
+    /// queen pre-placed further down, whose forbidden squares need more
+    /// than two masks and go to a scalar walker.
+    #[test]
+    fn listed_subproblems_count_what_the_scalar_walkers_find() {
+        for (solver, count_listed) in kernels() {
+            let kernel = solver.kernel();
+            for n in 4..=11 {
+                let mut subs: Vec<Subproblem> =
+                    unsplit_subproblems(n).chain(subproblems(n, None)).collect();
+                for col in 0..n {
+                    let fixed = [(n - 1, (col + 2) % n)];
+                    subs.extend(Subproblem::new(n, Kind::Plain, &[], &[(0, col)], &[]));
+                    subs.extend(Subproblem::new(n, Kind::Plain, &[col], &fixed, &[]));
+                }
+                for ties in [false, true] {
+                    let subs: Vec<&Subproblem> =
+                        subs.iter().filter(|s| s.kind.is_tie() == ties).collect();
+                    for classes in [false, true] {
+                        let mut expected = vec![0; subs.len()];
+                        let mut listed = subs.iter().map(|s| &**s).enumerate();
+                        walker::count_with::<false, _>(
+                            (&mut listed).filter(|_| !ties),
+                            classes,
+                            |id, c| expected[id] = c,
+                        );
+                        let mut listed = subs.iter().map(|s| &**s).enumerate();
+                        if ties {
+                            walker::count_with::<true, _>(&mut listed, classes, |id, c| {
+                                expected[id] = c
+                            });
+                        }
+                        let mut got = vec![None; subs.len()];
+                        let mut listed = subs.iter().map(|s| &**s).enumerate();
+                        count_listed(&mut listed, ties, classes, &mut |id, c| {
+                            assert_eq!(got[id].replace(c), None, "{kernel}, N = {n}: {id} twice");
+                        });
+                        let got: Vec<Count> =
+                            got.into_iter().map(|c| c.expect("reported")).collect();
+                        assert_eq!(
+                            got, expected,
+                            "{kernel}, N = {n}, ties {ties}, classes {classes}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

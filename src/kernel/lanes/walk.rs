@@ -48,7 +48,7 @@ pub(crate) const MAX_N: usize = 24;
 /// walker pushes a row only to descend to a row above the leaves), and the
 /// slot above the top that every step writes.
 const SLOTS: usize = 32;
-const _: () = assert!(SLOTS >= 2 + (MAX_N - 3) + 1);
+const _: () = assert!(SLOTS > 2 + (MAX_N - 3));
 
 /// The most lanes of any [`Simd`] type.
 const MAX_LANES: usize = 16;
@@ -78,7 +78,14 @@ impl Start {
     /// The start of row `row` of an `n`x`n` board (`n` from 4 to
     /// [`MAX_N`]) with these masks, no forbidden squares, each solution
     /// counting `weight`.
-    pub(crate) fn new(n: usize, row: usize, columns: u32, left: u32, right: u32, weight: u64) -> Start {
+    pub(crate) fn new(
+        n: usize,
+        row: usize,
+        columns: u32,
+        left: u32,
+        right: u32,
+        weight: u64,
+    ) -> Start {
         debug_assert!((4..=MAX_N).contains(&n) && row < n);
         let full = (1u32 << n) - 1;
         let left = left & full;
@@ -366,7 +373,10 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool>(
                     over &= over - 1;
                     let lane = &mut lane[g * lanes + l];
                     let id = lane.id.take().expect("an active lane has a start");
-                    done(id, lane.total + Count::from(counts[l]) * Count::from(lane.weight));
+                    done(
+                        id,
+                        lane.total + Count::from(counts[l]) * Count::from(lane.weight),
+                    );
                     lane.total = 0;
                     v.counts = unsafe { v.counts.with_lane(l, 0) };
                 }

@@ -478,10 +478,19 @@ mod tests {
         let mut engines = vec![Engine::Baseline];
         #[cfg(x86_kernels)]
         engines.extend(SymmetricBmi::new().map(Engine::Bmi));
+        #[cfg(simd_kernels)]
+        {
+            use crate::kernel::lanes::{LanesAvx2, LanesAvx512};
+            engines.extend(LanesAvx2::new().map(Engine::LanesAvx2));
+            engines.extend(LanesAvx512::new().map(Engine::LanesAvx512));
+        }
         let portable = crate::kernel::portable::Portable::new().unwrap();
         for engine in engines {
             let kernel = engine.kernel();
-            assert!(matches!(kernel, Kernel::Symmetric | Kernel::SymmetricBmi));
+            assert!(matches!(
+                kernel,
+                Kernel::Symmetric | Kernel::SymmetricBmi | Kernel::LanesAvx2 | Kernel::LanesAvx512
+            ));
             for n in 4..=SOLVED_UP_TO {
                 let mut total: Count = 0;
                 for ties in [false, true] {
