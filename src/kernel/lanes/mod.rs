@@ -88,8 +88,9 @@ unsafe fn count_board<V: Simd>(n: usize, classes: bool) -> Count {
     let mut add = |_, count| total += count;
     if !classes && n <= MIRROR_UP_TO {
         let mut starts = mirror_starts(n);
+        // One group: a small board has too few starts to keep two busy.
         // SAFETY: the caller's CPU.
-        unsafe { walk::count::<V, false>(n, &mut starts, &mut add) };
+        unsafe { walk::count::<V, false, 1>(n, &mut starts, &mut add) };
     } else {
         let mut listed = subproblems(n, Some(false));
         let mut listed = (&mut listed).map(|sub| (0, sub));
@@ -132,7 +133,7 @@ unsafe fn count_subproblems<V: Simd, S: core::borrow::Borrow<Subproblem>>(
     });
     // SAFETY: the caller's CPU.
     unsafe {
-        walk::count::<V, true>(n, &mut starts, &mut |id, count| {
+        walk::count::<V, true, { walk::GROUPS }>(n, &mut starts, &mut |id, count| {
             done.borrow_mut()(id, count);
         });
     }
@@ -360,10 +361,18 @@ mod tests {
                 // SAFETY: the kernel exists, so the CPU runs its features.
                 match solver.kernel() {
                     Kernel::LanesAvx2 => unsafe {
-                        walk::count::<core::arch::x86_64::__m256i, false>(n, &mut starts, &mut add)
+                        walk::count::<core::arch::x86_64::__m256i, false, 1>(
+                            n,
+                            &mut starts,
+                            &mut add,
+                        )
                     },
                     _ => unsafe {
-                        walk::count::<core::arch::x86_64::__m512i, false>(n, &mut starts, &mut add)
+                        walk::count::<core::arch::x86_64::__m512i, false, 2>(
+                            n,
+                            &mut starts,
+                            &mut add,
+                        )
                     },
                 }
                 totals.push(total);

@@ -199,11 +199,12 @@ struct Vectors<V> {
     forbidden_columns: [V; 2],
 }
 
-/// Groups of lanes whose steps alternate: one step's chain of latency
-/// (the lowest square, the child's live squares, the masks that choose the
-/// next row) is some 25 cycles long, and a second group's step, independent
-/// of it, fills the wait.
-const GROUPS: usize = 2;
+/// The most groups of lanes whose steps alternate: one step's chain of
+/// latency (the lowest square, the child's live squares, the masks that
+/// choose the next row) is some 25 cycles long, and a second group's step,
+/// independent of it, fills the wait where there are starts enough to keep
+/// both busy (see the callers).
+pub(crate) const GROUPS: usize = 2;
 
 /// What every step of every group uses.
 #[derive(Clone, Copy)]
@@ -294,7 +295,7 @@ unsafe fn step<V: Simd, const FORBIDDEN: bool>(
 
 /// Counts the solutions of every start of `starts` (`(id, start)` pairs
 /// of an `n`x`n` board, `n` from 4 to [`MAX_N`]), one walker per lane of
-/// [`GROUPS`] vectors of `V`, and calls `done(id, solutions)` as each one
+/// `G` vectors of `V` (1 or [`GROUPS`]), and calls `done(id, solutions)` as each one
 /// finishes, in no particular order. `FORBIDDEN`: whether any start has
 /// forbidden squares (without, the walk skips them).
 ///
@@ -302,19 +303,20 @@ unsafe fn step<V: Simd, const FORBIDDEN: bool>(
 ///
 /// The CPU runs `V`'s instructions.
 #[inline(always)]
-pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool>(
+pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool, const G: usize>(
     n: usize,
     starts: &mut dyn Iterator<Item = (usize, Start)>,
     done: &mut dyn FnMut(usize, Count),
 ) {
     debug_assert!((4..=MAX_N).contains(&n));
     debug_assert!(V::LANES <= MAX_LANES);
+    const { assert!(G >= 1 && G <= GROUPS) };
     let lanes = V::LANES;
     // Only the idle entries are written here: every other slot is written
     // by a push before the top moves to it, and only the top and the slot
     // below it are read.
     let mut stack = [MaybeUninit::<Entry>::uninit(); GROUPS * MAX_LANES * SLOTS];
-    for lane in 0..GROUPS * lanes {
+    for lane in 0..G * lanes {
         stack[lane * SLOTS] = MaybeUninit::new(IDLE);
         stack[lane * SLOTS + 1] = MaybeUninit::new(IDLE);
     }
@@ -335,7 +337,7 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool>(
             before_leaves: V::splat(n as u32 - 3),
             shift_base: V::splat(29),
         };
-        let mut bottoms = [c.zero; GROUPS];
+        let mut bottoms = [c.zero; G];
         for (group, bottom) in bottoms.iter_mut().enumerate() {
             let mut offsets = [0u32; MAX_LANES];
             for (lane, offset) in offsets.iter_mut().enumerate().take(lanes) {
@@ -346,7 +348,7 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool>(
         (c, bottoms)
     };
     let idle = unsafe { [0, 1, 2, 3].map(|word| V::splat(IDLE.0[word])) };
-    let mut groups: [Vectors<V>; GROUPS] = core::array::from_fn(|group| Vectors {
+    let mut groups: [Vectors<V>; G] = core::array::from_fn(|group| Vectors {
         live: idle[0],
         columns: idle[1],
         left: idle[2],
@@ -358,8 +360,8 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool>(
         forbidden_columns: [c.zero; 2],
     });
     let all = (1u32 << lanes) - 1;
-    let mut active = [0u32; GROUPS];
-    let mut finished = [0u32; GROUPS];
+    let mut active = [0u32; G];
+    let mut finished = [0u32; G];
     let mut more = true;
     loop {
         for (g, v) in groups.iter_mut().enumerate() {
