@@ -67,6 +67,8 @@ fn check_request(request: &Request) {
                     Kernel::Auto
                         | Kernel::Symmetric
                         | Kernel::SymmetricBmi
+                        | Kernel::LanesAvx2
+                        | Kernel::LanesAvx512
                         | Kernel::Join
                         | Kernel::JoinAvx2
                         | Kernel::JoinAvx512
