@@ -30,7 +30,7 @@
 //! checkpoints): they count the symmetric plan's subproblems the same way.
 //!
 //! The walk needs squares below bit 24 and rows below 32, so these kernels
-//! take N up to 24 ([`walk::MAX_N`]), which is beyond any board a search
+//! take N up to 24 (`walk::MAX_N`), which is beyond any board a search
 //! can count.
 
 use core::cell::RefCell;
