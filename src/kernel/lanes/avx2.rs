@@ -9,7 +9,7 @@
 //! instructions are there.
 
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_load_si128, _mm_store_si128, _mm256_add_epi32, _mm256_and_si256,
+    __m256i, _mm_load_si128, _mm_store_si128, _mm256_add_epi32, _mm256_and_si256,
     _mm256_andnot_si256, _mm256_blendv_epi8, _mm256_castps_si256, _mm256_castsi128_si256,
     _mm256_castsi256_ps, _mm256_castsi256_si128, _mm256_cmpeq_epi32, _mm256_cvtepi32_ps,
     _mm256_extracti128_si256, _mm256_inserti128_si256, _mm256_loadu_si256, _mm256_min_epu32,
@@ -20,38 +20,7 @@ use core::arch::x86_64::{
     _mm256_xor_si256,
 };
 
-use super::simd::{Entry, Simd};
-
-/// The 16-byte entry at byte offset `offset` from `stack`.
-///
-/// # Safety
-///
-/// `offset` is a multiple of [`super::simd::ENTRY_BYTES`] within `stack`'s entries.
-#[inline(always)]
-unsafe fn entry_at(stack: *const Entry, offset: u32) -> *const __m128i {
-    // SAFETY: the caller's.
-    unsafe { stack.cast::<u8>().add(offset as usize).cast() }
-}
-
-/// The slot below the entry at byte offset `offset` from `stack`.
-///
-/// # Safety
-///
-/// `offset` minus [`super::simd::ENTRY_BYTES`] is a multiple of it within
-/// `stack`'s entries.
-#[inline(always)]
-unsafe fn below(stack: *const Entry, offset: u32) -> *const __m128i {
-    // SAFETY: the caller's. One entry down: a displacement in the load's
-    // address.
-    unsafe {
-        stack
-            .cast::<u8>()
-            .add(offset as usize)
-            .cast::<Entry>()
-            .sub(1)
-            .cast()
-    }
-}
+use super::simd::{Entry, Simd, slot_above, slot_below};
 
 // SAFETY (every method): inlined into the kernel's functions, which enable
 // AVX2; the callers keep the slice and pointer contracts written on the
@@ -227,8 +196,8 @@ impl Simd for __m256i {
             macro_rules! pair {
                 ($l:expr) => {
                     _mm256_inserti128_si256::<1>(
-                        _mm256_castsi128_si256(_mm_load_si128(below(stack, at[$l]))),
-                        _mm_load_si128(below(stack, at[$l + 4])),
+                        _mm256_castsi128_si256(_mm_load_si128(slot_below(stack, at[$l]))),
+                        _mm_load_si128(slot_below(stack, at[$l + 4])),
                     )
                 };
             }
@@ -262,9 +231,8 @@ impl Simd for __m256i {
                 _mm256_unpackhi_epi64(t1, t3),
             ];
             for (l, row) in rows.into_iter().enumerate() {
-                // One entry up: a displacement in the store's address.
-                let low = entry_at(stack, at[l]).add(1).cast_mut();
-                let high = entry_at(stack, at[l + 4]).add(1).cast_mut();
+                let low = slot_above(stack, at[l]);
+                let high = slot_above(stack, at[l + 4]);
                 _mm_store_si128(low, _mm256_castsi256_si128(row));
                 _mm_store_si128(high, _mm256_extracti128_si256::<1>(row));
             }

@@ -9,58 +9,18 @@
 //! checks that these instructions are there.
 
 use core::arch::x86_64::{
-    __m128i, __m512i, __mmask16, _mm_cvtsi32_si128, _mm_load_si128, _mm_store_si128,
-    _mm512_add_epi32, _mm512_and_si512, _mm512_andnot_si512, _mm512_castps_si512,
-    _mm512_castsi128_si512, _mm512_castsi512_si128, _mm512_cmpeq_epi32_mask, _mm512_cvtepi32_ps,
-    _mm512_extracti32x4_epi32, _mm512_inserti32x4, _mm512_loadu_si512, _mm512_mask_add_epi32,
-    _mm512_mask_blend_epi32, _mm512_mask_set1_epi32, _mm512_mask_sub_epi32, _mm512_or_si512,
-    _mm512_popcnt_epi32, _mm512_set1_epi32, _mm512_sll_epi32, _mm512_sllv_epi32, _mm512_srai_epi32,
-    _mm512_srl_epi32, _mm512_srli_epi32, _mm512_srlv_epi32, _mm512_storeu_si512, _mm512_sub_epi32,
+    __m512i, __mmask16, _mm_cvtsi32_si128, _mm_load_si128, _mm_store_si128, _mm512_add_epi32,
+    _mm512_and_si512, _mm512_andnot_si512, _mm512_castps_si512, _mm512_castsi128_si512,
+    _mm512_castsi512_si128, _mm512_cmpeq_epi32_mask, _mm512_cvtepi32_ps, _mm512_extracti32x4_epi32,
+    _mm512_inserti32x4, _mm512_loadu_si512, _mm512_mask_add_epi32, _mm512_mask_blend_epi32,
+    _mm512_mask_set1_epi32, _mm512_mask_sub_epi32, _mm512_or_si512, _mm512_popcnt_epi32,
+    _mm512_set1_epi32, _mm512_sll_epi32, _mm512_sllv_epi32, _mm512_srai_epi32, _mm512_srl_epi32,
+    _mm512_srli_epi32, _mm512_srlv_epi32, _mm512_storeu_si512, _mm512_sub_epi32,
     _mm512_testn_epi32_mask, _mm512_unpackhi_epi32, _mm512_unpackhi_epi64, _mm512_unpacklo_epi32,
     _mm512_unpacklo_epi64, _mm512_xor_si512,
 };
 
-use super::simd::{Entry, Simd};
-
-/// The slot above the entry at byte offset `offset` from `stack`.
-///
-/// # Safety
-///
-/// `offset` plus [`super::simd::ENTRY_BYTES`] is a multiple of [`super::simd::ENTRY_BYTES`] within
-/// `stack`'s entries.
-#[inline(always)]
-unsafe fn above(stack: *mut Entry, offset: u32) -> *mut __m128i {
-    // SAFETY: the caller's.
-    // One entry up: a displacement in the store's address.
-    unsafe {
-        stack
-            .cast::<u8>()
-            .add(offset as usize)
-            .cast::<Entry>()
-            .add(1)
-            .cast()
-    }
-}
-
-/// The slot below the entry at byte offset `offset` from `stack`.
-///
-/// # Safety
-///
-/// `offset` minus [`super::simd::ENTRY_BYTES`] is a multiple of it within
-/// `stack`'s entries.
-#[inline(always)]
-unsafe fn below(stack: *const Entry, offset: u32) -> *const __m128i {
-    // SAFETY: the caller's. One entry down: a displacement in the load's
-    // address.
-    unsafe {
-        stack
-            .cast::<u8>()
-            .add(offset as usize)
-            .cast::<Entry>()
-            .sub(1)
-            .cast()
-    }
-}
+use super::simd::{Entry, Simd, slot_above, slot_below};
 
 // SAFETY (every method): inlined into the kernel's functions, which enable
 // AVX-512 F and VPOPCNTDQ; the callers keep the slice and pointer contracts
@@ -218,10 +178,12 @@ impl Simd for __m512i {
             // the kernel's features.)
             macro_rules! quarters {
                 ($l:expr) => {{
-                    let v = _mm512_castsi128_si512(_mm_load_si128(below(stack, at[$l])));
-                    let v = _mm512_inserti32x4::<1>(v, _mm_load_si128(below(stack, at[$l + 4])));
-                    let v = _mm512_inserti32x4::<2>(v, _mm_load_si128(below(stack, at[$l + 8])));
-                    _mm512_inserti32x4::<3>(v, _mm_load_si128(below(stack, at[$l + 12])))
+                    let v = _mm512_castsi128_si512(_mm_load_si128(slot_below(stack, at[$l])));
+                    let v =
+                        _mm512_inserti32x4::<1>(v, _mm_load_si128(slot_below(stack, at[$l + 4])));
+                    let v =
+                        _mm512_inserti32x4::<2>(v, _mm_load_si128(slot_below(stack, at[$l + 8])));
+                    _mm512_inserti32x4::<3>(v, _mm_load_si128(slot_below(stack, at[$l + 12])))
                 }};
             }
             let (r0, r1, r2, r3) = (quarters!(0), quarters!(1), quarters!(2), quarters!(3));
@@ -254,11 +216,17 @@ impl Simd for __m512i {
                 _mm512_unpackhi_epi64(t1, t3),
             ];
             for (l, row) in rows.into_iter().enumerate() {
-                _mm_store_si128(above(stack, at[l]), _mm512_castsi512_si128(row));
-                _mm_store_si128(above(stack, at[l + 4]), _mm512_extracti32x4_epi32::<1>(row));
-                _mm_store_si128(above(stack, at[l + 8]), _mm512_extracti32x4_epi32::<2>(row));
+                _mm_store_si128(slot_above(stack, at[l]), _mm512_castsi512_si128(row));
                 _mm_store_si128(
-                    above(stack, at[l + 12]),
+                    slot_above(stack, at[l + 4]),
+                    _mm512_extracti32x4_epi32::<1>(row),
+                );
+                _mm_store_si128(
+                    slot_above(stack, at[l + 8]),
+                    _mm512_extracti32x4_epi32::<2>(row),
+                );
+                _mm_store_si128(
+                    slot_above(stack, at[l + 12]),
                     _mm512_extracti32x4_epi32::<3>(row),
                 );
             }

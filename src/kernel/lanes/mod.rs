@@ -10,7 +10,7 @@
 //! step can run in every lane of a vector at once, each lane walking its
 //! own subproblem with its own stack (`walk.rs`). The scalar walker spends
 //! about 61 instructions a step; a vector step does 8 or 16 lanes' steps in
-//! some 100.
+//! some 150.
 //!
 //! # What they count
 //!

@@ -5,6 +5,8 @@
 //! function, so that these methods inline there with the kernel's
 //! instructions.
 
+use core::arch::x86_64::__m128i;
+
 /// One entry of a lane's stack: a row with squares left to try and its
 /// masks, in the order of [`Simd::load_entries`]: live squares (with the
 /// row in the top bits, see `walk.rs`), columns, left and right diagonals.
@@ -14,6 +16,48 @@ pub(crate) struct Entry(pub(crate) [u32; 4]);
 
 /// Bytes between two entries of a lane's stack.
 pub(crate) const ENTRY_BYTES: u32 = core::mem::size_of::<Entry>() as u32;
+
+/// The slot below the entry at byte offset `offset` from `stack`, as a
+/// 16-byte vector's address (the same for every instruction set).
+///
+/// # Safety
+///
+/// `offset` minus [`ENTRY_BYTES`] is a multiple of it within `stack`'s
+/// entries.
+#[inline(always)]
+pub(crate) unsafe fn slot_below(stack: *const Entry, offset: u32) -> *const __m128i {
+    // SAFETY: the caller's. One entry down: a displacement in the load's
+    // address.
+    unsafe {
+        stack
+            .cast::<u8>()
+            .add(offset as usize)
+            .cast::<Entry>()
+            .sub(1)
+            .cast()
+    }
+}
+
+/// The slot above the entry at byte offset `offset` from `stack`, as a
+/// 16-byte vector's address.
+///
+/// # Safety
+///
+/// `offset` plus [`ENTRY_BYTES`] is a multiple of it within `stack`'s
+/// entries.
+#[inline(always)]
+pub(crate) unsafe fn slot_above(stack: *mut Entry, offset: u32) -> *mut __m128i {
+    // SAFETY: the caller's. One entry up: a displacement in the store's
+    // address.
+    unsafe {
+        stack
+            .cast::<u8>()
+            .add(offset as usize)
+            .cast::<Entry>()
+            .add(1)
+            .cast()
+    }
+}
 
 /// A vector of `LANES` `u32` lanes, and a set of lanes ([`Simd::Mask`]).
 ///

@@ -2,9 +2,10 @@
 //! one per vector lane, each on its own subproblem.
 //!
 //! A lane's walker keeps the row it is filling in registers: its live
-//! squares (those not yet tried), the taken columns and both diagonals.
-//! Its stack, in memory, holds the rows above with squares left to try;
-//! slot 0 holds an idle entry. Every step, in every lane at once:
+//! squares (those not yet tried), the taken columns and both diagonals,
+//! and also the entry at the top of its stack. The stack, in memory, holds
+//! the rows above with squares left to try, over two idle entries. Every
+//! step, in every lane at once:
 //!
 //! 1. takes the lowest live square and computes the child row's masks and
 //!    live squares (dead ends pruned a row ahead, as in the symmetric
@@ -13,13 +14,15 @@
 //!    solutions (`add_counts`);
 //! 3. writes the row's remaining squares to the slot above the stack's top
 //!    (kept only if the walker descends and squares remain: a push), and
-//!    reads the stack's top (used only if the row is spent and there is no
-//!    child: a pop);
-//! 4. selects the next row: the child, the same row, or the popped one.
+//!    reads the slot below the top (kept only if the row is spent and there
+//!    is no child: a pop, which takes the top entry from registers and
+//!    this one as the new top);
+//! 4. selects the next row: the child, the same row, or the top entry.
 //!
 //! Both the push and the pop are unconditional memory accesses whose
-//! results are selected per lane, so no branch depends on the board. The
-//! only branch is taken when an active lane pops its idle entry (its
+//! results are selected per lane, so no branch depends on the board, and
+//! the load is one step ahead of its use, off the step's chain of latency.
+//! The only branch is taken when an active lane pops its idle entry (its
 //! subproblem is done): the loop then hands it the next subproblem.
 //!
 //! The row of an entry rides in the top bits of its live squares
