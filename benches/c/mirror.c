@@ -16,9 +16,8 @@
  * "COUNT NANOSECONDS". N from 1 to 31.
  */
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
+
+#include "timed_main.h"
 
 /* The solutions below a row whose taken columns and attacked squares are
  * given: `full` has one bit per column. */
@@ -73,35 +72,5 @@ static uint64_t count(int n)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s N ITERATIONS\n", argv[0]);
-        return 2;
-    }
-    int n = atoi(argv[1]);
-    long iterations = atol(argv[2]);
-    if (n < 1 || n > 31 || iterations < 1) {
-        fprintf(stderr, "%s: N from 1 to 31, ITERATIONS at least 1\n", argv[0]);
-        return 2;
-    }
-    /* Read through a volatile each time, so that the compiler cannot hoist
-     * the (pure) count out of the loop. */
-    volatile int size = n;
-    uint64_t first = 0, sum = 0;
-    struct timespec start, end;
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    for (long i = 0; i < iterations; i++) {
-        uint64_t c = count(size);
-        if (i == 0)
-            first = c;
-        sum += c;
-    }
-    clock_gettime(CLOCK_MONOTONIC, &end);
-    if (sum != first * (uint64_t)iterations) {
-        fprintf(stderr, "%s: counts differ between iterations\n", argv[0]);
-        return 1;
-    }
-    long long ns = (long long)(end.tv_sec - start.tv_sec) * 1000000000ll +
-                   (end.tv_nsec - start.tv_nsec);
-    printf("%llu %lld\n", (unsigned long long)first, ns);
-    return 0;
+    return timed_main(argc, argv, count);
 }
