@@ -219,7 +219,7 @@ fn absent_because(kernel: Kernel) -> Option<&'static str> {
 }
 
 /// The error for a `kernel` this build or CPU cannot run, with the reason.
-fn unavailable(kernel: Kernel) -> Error {
+pub(crate) fn unavailable(kernel: Kernel) -> Error {
     Error::KernelUnavailable {
         kernel,
         because: kernel

@@ -77,6 +77,9 @@ pub mod kernel;
 pub mod plan;
 pub mod reference;
 pub mod symmetry;
+#[cfg(feature = "trace")]
+#[cfg_attr(docsrs, doc(cfg(feature = "trace")))]
+pub mod trace;
 #[cfg(feature = "std")]
 pub mod verify;
 #[cfg(feature = "std")]

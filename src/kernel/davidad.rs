@@ -48,6 +48,7 @@
 //! differently; `tests/disassembly.rs` checks that the built kernels still
 //! contain the article's instructions in the encoding each kernel claims.
 
+use core::arch::x86_64::__m128i;
 use core::ops::ControlFlow;
 
 use crate::board::Board;
@@ -58,7 +59,7 @@ pub const MAX_N: usize = 16;
 
 /// What the machine does at a solution. The two instances are monomorphised
 /// into each kernel, so counting carries no board and no call.
-pub(super) trait Leaf {
+pub(crate) trait Leaf {
     /// Whether the machine must record each row's queen for
     /// [`Leaf::solution`].
     const NEEDS_QUEENS: bool;
@@ -66,6 +67,33 @@ pub(super) trait Leaf {
     /// Called once per solution with its queen columns, row by row (empty
     /// unless [`Leaf::NEEDS_QUEENS`]).
     fn solution(&mut self, queens: &[u8]) -> ControlFlow<()>;
+
+    /// Called after each queen placed in `row` (above the last row) with
+    /// the register at each stage of the step. Only the trace (feature
+    /// `trace`, which draws the docs' pictures) looks; the counting and
+    /// enumerating leaves keep this empty default, which compiles away.
+    #[inline(always)]
+    fn step(&mut self, _row: usize, _stages: &Stages) {}
+}
+
+/// The machine's register at each stage of one step, as a [`Leaf`] sees
+/// it: words 0 to 2 of each `__m128i` are the columns and the two diagonal
+/// words (see the module's documentation).
+#[cfg_attr(not(feature = "trace"), allow(dead_code))] // read by the trace
+pub(crate) struct Stages {
+    /// The row's state as the machine entered it.
+    pub(crate) entering: __m128i,
+    /// The queen's column.
+    pub(crate) column: u32,
+    /// After `por` with the queen's bit in all three words.
+    pub(crate) placed: __m128i,
+    /// After the shifts and the two `pblendw`: the next row's state.
+    pub(crate) moved: __m128i,
+    /// After `psrldq` and `por`: word 0 holds every attacked square of the
+    /// next row.
+    pub(crate) attacked: __m128i,
+    /// After `pandn` with the board: the next row's free squares.
+    pub(crate) free: __m128i,
 }
 
 /// Counts solutions. `u64` is ample: N = 16 has 14,772,512.
@@ -102,7 +130,7 @@ impl Leaf for Visitor<'_, '_> {
 /// takes an xmm register keeps the vector instruction the article used,
 /// at no cost (the `asm!` emits nothing).
 #[inline(always)]
-pub(super) fn in_xmm(mut x: core::arch::x86_64::__m128i) -> core::arch::x86_64::__m128i {
+pub(super) fn in_xmm(mut x: __m128i) -> __m128i {
     // SAFETY: the template is empty (a comment): it reads and writes
     // nothing but the register it is given, which it leaves unchanged.
     // xmm registers exist on every x86-64 CPU (SSE2 is baseline).
@@ -186,8 +214,10 @@ macro_rules! davidad_kernel {
                 stack_free[depth] = free;
                 stack_state[depth] = _mm_cvtsi128_si64(state) as u64;
                 depth += 1;
+                let entering = state;
                 // mov rax, r15 / shl rax, cl / movq xmm2, rax / por xmm1, xmm2
                 state = _mm_or_si128(state, _mm_cvtsi64_si128((QUEEN << column) as i64));
+                let placed = state;
                 // psllw, psrlw, pblendw 0b100, pblendw 0b010: word 2 moves
                 // left, word 1 right, word 0 stays.
                 let left = _mm_slli_epi16::<1>(state);
@@ -203,6 +233,33 @@ macro_rules! davidad_kernel {
                 let free_squares =
                     $crate::kernel::davidad::in_xmm(_mm_andnot_si128(attacked, board));
                 free = _mm_cvtsi128_si64(free_squares) as u64;
+                leaf.step(
+                    depth - 1,
+                    &$crate::kernel::davidad::Stages {
+                        entering,
+                        column,
+                        placed,
+                        moved: state,
+                        attacked,
+                        free: free_squares,
+                    },
+                );
+            }
+        }
+
+        impl $Token {
+            /// Runs the machine on the `n`x`n` board (`n` from 1 to 16)
+            /// with `leaf` watching every step: the trace's way in.
+            #[cfg(feature = "trace")]
+            #[allow(dead_code)] // the trace watches the `sse41` instance
+            pub(crate) fn watch<L: $crate::kernel::davidad::Leaf>(
+                self,
+                n: usize,
+                leaf: &mut L,
+            ) -> ::core::ops::ControlFlow<()> {
+                // SAFETY: `self` exists only where its `new` found the CPU
+                // feature `search` is compiled for; `search` checks `n`.
+                unsafe { search(n, u32::MAX, leaf) }
             }
         }
 

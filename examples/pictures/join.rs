@@ -1,0 +1,5 @@
+//! (being written)
+
+use crate::Picture;
+
+pub const PICTURES: &[Picture] = &[];

@@ -1,0 +1,17 @@
+//! The kernels' intermediate states, as plain data: what the pictures in
+//! `docs/` are drawn from (`cargo run --example pictures --features
+//! trace`), and a way to watch a kernel work.
+//!
+//! Each function here runs the real kernel, the same compiled code that
+//! counts, with a watcher in place of its counter: the kernels call a hook
+//! at each step that is empty, and compiled away, everywhere but here.
+//! Only the feature `trace` (off by default) builds this module.
+
+pub mod davidad;
+pub mod join;
+pub mod lanes;
+pub mod symmetric;
+
+/// One square's bit per column, column 0 in bit 0, as every kernel keeps
+/// its rows.
+pub type Columns = u32;
