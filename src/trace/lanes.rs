@@ -1,1 +1,153 @@
-//! (being written)
+//! The lane kernels ([`crate::kernel::lanes`]): every lane of a vector
+//! walking its own start, step by step.
+
+use alloc::vec::Vec;
+
+use super::Columns;
+use crate::kernel::lanes::walk::{self, LaneView, Watch};
+use crate::kernel::lanes::{LanesAvx2, LanesAvx512};
+use crate::{Count, Error, Kernel};
+
+/// One lane after a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lane {
+    /// The start the lane walks, numbered from 0 in the order the lanes
+    /// took them; `None` while the lane is idle.
+    pub start: Option<usize>,
+    /// Whether this step ended the lane's walk: it found its stack empty
+    /// (only its idle entry), and takes the next start before its next
+    /// step.
+    pub done: bool,
+    /// The row the lane's walker fills next.
+    pub row: usize,
+    /// That row's squares not tried yet.
+    pub live: Columns,
+    /// Rows on the lane's stack with squares left to try.
+    pub depth: usize,
+    /// Solutions the lane's walk has found so far (each counting twice,
+    /// for its mirror image).
+    pub solutions: u32,
+}
+
+/// The whole-board walk of a lane kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Walk {
+    /// The lanes (8 for `lanes-avx2`, 16 for `lanes-avx512`) after each of
+    /// the first steps of their first group.
+    pub steps: Vec<Vec<Lane>>,
+    /// Steps the first group took in all.
+    pub total_steps: usize,
+    /// The count of the whole board.
+    pub count: Count,
+}
+
+struct Recorder {
+    keep: usize,
+    steps: Vec<Vec<Lane>>,
+    total: usize,
+}
+
+impl Watch for Recorder {
+    const WATCHING: bool = true;
+
+    fn step(&mut self, group: usize, lanes: &[LaneView]) {
+        if group != 0 {
+            return;
+        }
+        self.total += 1;
+        if self.steps.len() < self.keep {
+            self.steps.push(
+                lanes
+                    .iter()
+                    .map(|lane| Lane {
+                        start: lane.start,
+                        done: lane.done,
+                        row: lane.row as usize,
+                        live: lane.live,
+                        depth: lane.depth as usize,
+                        solutions: lane.solutions,
+                    })
+                    .collect(),
+            );
+        }
+    }
+}
+
+/// Counts the `n`x`n` board (`n` from 4 to [`crate::kernel::lanes::MIRROR_UP_TO`],
+/// whose starts are rows 0 and 1 placed) with `kernel`
+/// (`lanes-avx2` or `lanes-avx512`), keeping its lanes after each of the
+/// first `steps` steps.
+///
+/// # Errors
+///
+/// [`Error::KernelUnavailable`] where the CPU lacks the kernel's features
+/// or for another kernel; [`Error::SizeOutOfRange`] for `n` outside 4 to
+/// [`crate::kernel::lanes::MIRROR_UP_TO`].
+pub fn first_steps(kernel: Kernel, n: usize, steps: usize) -> Result<Walk, Error> {
+    let max = crate::kernel::lanes::MIRROR_UP_TO;
+    if !(4..=max).contains(&n) {
+        return Err(Error::SizeOutOfRange {
+            n,
+            kernel,
+            min: 4,
+            max,
+        });
+    }
+    let mut recorder = Recorder {
+        keep: steps,
+        steps: Vec::new(),
+        total: 0,
+    };
+    let unavailable = || crate::dispatch::unavailable(kernel);
+    let count = match kernel {
+        Kernel::LanesAvx2 => LanesAvx2::new().ok_or_else(unavailable)?.watch(n, &mut recorder),
+        Kernel::LanesAvx512 => LanesAvx512::new().ok_or_else(unavailable)?.watch(n, &mut recorder),
+        _ => {
+            return Err(Error::KernelUnavailable {
+                kernel,
+                because: "only the lane kernels have lanes to trace",
+            });
+        }
+    };
+    debug_assert!(walk::MAX_N >= max);
+    Ok(Walk {
+        steps: recorder.steps,
+        total_steps: recorder.total,
+        count,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lanes_walk_their_starts_to_the_board_s_count() {
+        for kernel in [Kernel::LanesAvx2, Kernel::LanesAvx512] {
+            let Ok(walk) = first_steps(kernel, 8, usize::MAX) else {
+                continue; // the kernel's own tests say whether it should run
+            };
+            assert_eq!(walk.count, 92);
+            assert_eq!(walk.steps.len(), walk.total_steps);
+            // Solutions found by the lanes, as each walk ends, make the
+            // board's count: each found twice, with its mirror image.
+            let mut found = 0;
+            let mut walks = 0;
+            for lanes in &walk.steps {
+                for lane in lanes {
+                    if lane.done {
+                        found += u64::from(lane.solutions);
+                        walks += 1;
+                    } else if lane.start.is_some() {
+                        assert!(lane.row >= 2 && lane.row < 8);
+                        assert!(lane.depth <= lane.row - 2);
+                    }
+                }
+            }
+            assert_eq!(2 * found, 92, "{kernel:?}");
+            // Every start of the board's left half but those with no
+            // live square (counted without a walk) is walked once.
+            assert!(walks > 8 && walks <= 4 * 8, "{walks}");
+        }
+    }
+}

@@ -84,18 +84,29 @@ fn mirror_starts(n: usize) -> impl Iterator<Item = (usize, Start)> {
 /// the scalar walkers).
 #[inline(always)]
 unsafe fn count_board<V: Simd>(n: usize, classes: bool) -> Count {
+    // SAFETY: the caller's.
+    unsafe { watch_board::<V, ()>(n, classes, &mut ()) }
+}
+
+/// [`count_board`], with `watch` told of every step of the lanes.
+///
+/// # Safety
+///
+/// As for [`count_board`].
+#[inline(always)]
+unsafe fn watch_board<V: Simd, W: walk::Watch>(n: usize, classes: bool, watch: &mut W) -> Count {
     let mut total: Count = 0;
     let mut add = |_, count| total += count;
     if !classes && n <= MIRROR_UP_TO {
         let mut starts = mirror_starts(n);
         // One group: a small board has too few starts to keep two busy.
         // SAFETY: the caller's CPU.
-        unsafe { walk::count::<V, false, 1>(n, &mut starts, &mut add) };
+        unsafe { walk::count::<V, false, 1, W>(n, &mut starts, &mut add, watch) };
     } else {
         let mut listed = subproblems(n, Some(false));
         let mut listed = (&mut listed).map(|sub| (0, sub));
         // SAFETY: the caller's CPU.
-        unsafe { count_subproblems::<V, Subproblem>(n, &mut listed, classes, &mut add) };
+        unsafe { count_subproblems::<V, Subproblem, W>(n, &mut listed, classes, &mut add, watch) };
         walker::count_with::<true, _>(subproblems(n, Some(true)).map(|s| (0, s)), classes, add);
     }
     total
@@ -110,11 +121,12 @@ unsafe fn count_board<V: Simd>(n: usize, classes: bool) -> Count {
 ///
 /// As for [`count_board`].
 #[inline(always)]
-unsafe fn count_subproblems<V: Simd, S: core::borrow::Borrow<Subproblem>>(
+unsafe fn count_subproblems<V: Simd, S: core::borrow::Borrow<Subproblem>, W: walk::Watch>(
     n: usize,
     listed: &mut dyn Iterator<Item = (usize, S)>,
     classes: bool,
     done: &mut dyn FnMut(usize, Count),
+    watch: &mut W,
 ) {
     if n > walk::MAX_N {
         walker::count_with::<false, _>(listed, classes, done);
@@ -133,9 +145,12 @@ unsafe fn count_subproblems<V: Simd, S: core::borrow::Borrow<Subproblem>>(
     });
     // SAFETY: the caller's CPU.
     unsafe {
-        walk::count::<V, true, { walk::GROUPS }>(n, &mut starts, &mut |id, count| {
-            done.borrow_mut()(id, count);
-        });
+        walk::count::<V, true, { walk::GROUPS }, W>(
+            n,
+            &mut starts,
+            &mut |id, count| done.borrow_mut()(id, count),
+            watch,
+        );
     }
 }
 
@@ -162,7 +177,7 @@ unsafe fn count_listed<V: Simd>(
         walker::count_with::<true, _>(listed, classes, done);
     } else {
         // SAFETY: the caller's.
-        unsafe { count_subproblems::<V, &Subproblem>(n, &mut listed, classes, done) };
+        unsafe { count_subproblems::<V, &Subproblem, ()>(n, &mut listed, classes, done, &mut ()) };
     }
 }
 
@@ -216,6 +231,26 @@ macro_rules! lane_kernel {
                 // features, those `compiled` is built with; the arguments
                 // are references, valid for the call.
                 unsafe { compiled(listed, ties, classes, done) }
+            }
+
+            /// [`count_board`] for solutions, with `watch` told of each
+            /// step of the lanes: the trace's way in.
+            #[cfg(feature = "trace")]
+            pub(crate) fn watch<W: walk::Watch>(self, n: usize, watch: &mut W) -> Count {
+                /// [`watch_board`] compiled with the kernel's features.
+                ///
+                /// # Safety
+                ///
+                /// The CPU runs them.
+                #[target_feature(enable = $features)]
+                unsafe fn compiled<W: walk::Watch>(n: usize, watch: &mut W) -> Count {
+                    // SAFETY: the caller's.
+                    unsafe { watch_board::<$vector, W>(n, false, watch) }
+                }
+                assert!((4..=walk::MAX_N).contains(&n));
+                // SAFETY: `self` exists only where `new` found the kernel's
+                // features, those `compiled` is built with.
+                unsafe { compiled(n, watch) }
             }
 
             /// The solutions or classes of a whole board, `n` from 4.
@@ -361,17 +396,19 @@ mod tests {
                 // SAFETY: the kernel exists, so the CPU runs its features.
                 match solver.kernel() {
                     Kernel::LanesAvx2 => unsafe {
-                        walk::count::<core::arch::x86_64::__m256i, false, 1>(
+                        walk::count::<core::arch::x86_64::__m256i, false, 1, ()>(
                             n,
                             &mut starts,
                             &mut add,
+                            &mut (),
                         )
                     },
                     _ => unsafe {
-                        walk::count::<core::arch::x86_64::__m512i, false, 2>(
+                        walk::count::<core::arch::x86_64::__m512i, false, 2, ()>(
                             n,
                             &mut starts,
                             &mut add,
+                            &mut (),
                         )
                     },
                 }

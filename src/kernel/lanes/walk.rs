@@ -177,6 +177,9 @@ const IDLE: Entry = Entry([1, u32::MAX, 0, 0]);
 struct Lane {
     /// The caller's name for the walked start, if the lane is busy.
     id: Option<usize>,
+    /// Which start the lane walks, counted from 0 in the order taken (for
+    /// a [`Watch`]).
+    serial: usize,
     weight: u64,
     /// Solutions moved out of the lane's 32-bit count.
     total: Count,
@@ -296,6 +299,80 @@ unsafe fn step<V: Simd, const FORBIDDEN: bool>(
     }
 }
 
+/// One lane as a [`Watch`] sees it after a step.
+#[cfg(feature = "trace")]
+#[derive(Clone, Copy, Default)]
+pub(crate) struct LaneView {
+    /// The start the lane walks (counted from 0 in the order taken), or
+    /// `None` if it has none.
+    pub(crate) start: Option<usize>,
+    /// Whether the lane's walk ended with this step (it popped its idle
+    /// entry): `solutions` is then its last count.
+    pub(crate) done: bool,
+    /// The row the lane fills next, and its live squares.
+    pub(crate) row: u32,
+    pub(crate) live: u32,
+    /// Rows on the lane's stack, above its two idle entries (the top one
+    /// is kept in registers), not counting the row it fills.
+    pub(crate) depth: u32,
+    /// Solutions the lane's walk has found so far, unweighted.
+    pub(crate) solutions: u32,
+}
+
+/// What is told of each step of a walk: nothing, for a count (`()`, which
+/// compiles away), or every lane, for the trace.
+pub(crate) trait Watch {
+    /// Whether [`Watch::step`] is called at all.
+    const WATCHING: bool;
+
+    /// After a step of group `group`, its lanes.
+    #[cfg(feature = "trace")]
+    fn step(&mut self, group: usize, lanes: &[LaneView]);
+}
+
+impl Watch for () {
+    const WATCHING: bool = false;
+
+    #[cfg(feature = "trace")]
+    fn step(&mut self, _group: usize, _lanes: &[LaneView]) {}
+}
+
+/// The lanes of `v` as a [`Watch`] sees them; `active`: those walking a
+/// start, `finished`: those whose walk ended with this step; `lanes`: their
+/// bookkeeping.
+///
+/// # Safety
+///
+/// The CPU runs `V`'s instructions.
+#[cfg(feature = "trace")]
+unsafe fn views<V: Simd>(
+    v: &Vectors<V>,
+    bottom: V,
+    active: u32,
+    finished: u32,
+    lanes: &[Lane],
+) -> [LaneView; MAX_LANES] {
+    let [mut live, mut top, mut bottoms, mut counts] = [[0u32; MAX_LANES]; 4];
+    // SAFETY: the caller's CPU; every array holds `MAX_LANES` lanes.
+    unsafe {
+        v.live.store(&mut live);
+        v.top.store(&mut top);
+        bottom.store(&mut bottoms);
+        v.counts.store(&mut counts);
+    }
+    core::array::from_fn(|l| {
+        let busy = l < lanes.len() && active >> l & 1 != 0;
+        LaneView {
+            start: busy.then(|| lanes[l].serial),
+            done: busy && finished >> l & 1 != 0,
+            row: live[l] >> ROW_SHIFT,
+            live: live[l] & SQUARES,
+            depth: (top[l] - bottoms[l]) / ENTRY_BYTES,
+            solutions: counts[l],
+        }
+    })
+}
+
 /// Counts the solutions of every start of `starts` (`(id, start)` pairs
 /// of an `n`x`n` board, `n` from 4 to [`MAX_N`]), one walker per lane of
 /// `G` vectors of `V` (1 or [`GROUPS`]), and calls `done(id, solutions)` as each one
@@ -306,14 +383,17 @@ unsafe fn step<V: Simd, const FORBIDDEN: bool>(
 ///
 /// The CPU runs `V`'s instructions.
 #[inline(always)]
-pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool, const G: usize>(
+pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool, const G: usize, W: Watch>(
     n: usize,
     starts: &mut dyn Iterator<Item = (usize, Start)>,
     done: &mut dyn FnMut(usize, Count),
+    watch: &mut W,
 ) {
     debug_assert!((4..=MAX_N).contains(&n));
     debug_assert!(V::LANES <= MAX_LANES);
     const { assert!(G >= 1 && G <= GROUPS) };
+    #[cfg(not(feature = "trace"))]
+    let _ = (W::WATCHING, watch);
     let lanes = V::LANES;
     // Only the idle entries are written here: every other slot is written
     // by a push before the top moves to it, and only the top and the slot
@@ -326,6 +406,7 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool, const G: usize>(
     let stack_base = stack.as_mut_ptr().cast::<Entry>();
     let mut lane: [Lane; GROUPS * MAX_LANES] = core::array::from_fn(|_| Lane {
         id: None,
+        serial: 0,
         weight: 0,
         total: 0,
     });
@@ -366,6 +447,7 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool, const G: usize>(
     let mut active = [0u32; G];
     let mut finished = [0u32; G];
     let mut more = true;
+    let mut taken = 0;
     loop {
         for (g, v) in groups.iter_mut().enumerate() {
             // Lanes whose walk is over report their count.
@@ -414,7 +496,8 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool, const G: usize>(
                     }
                 }
                 let lane = &mut lane[g * lanes + l];
-                (lane.id, lane.weight) = (Some(id), start.weight);
+                (lane.id, lane.serial, lane.weight) = (Some(id), taken, start.weight);
+                taken += 1;
                 active[g] |= 1 << l;
             }
         }
@@ -428,6 +511,13 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool, const G: usize>(
             for (g, v) in groups.iter_mut().enumerate() {
                 finished[g] = unsafe { step::<V, FORBIDDEN>(v, bottoms[g], &c, stack_base) };
                 over |= finished[g] & active[g];
+                #[cfg(feature = "trace")]
+                if W::WATCHING {
+                    let group = &lane[g * lanes..][..lanes];
+                    // SAFETY: the caller's CPU.
+                    let views = unsafe { views(v, bottoms[g], active[g], finished[g], group) };
+                    watch.step(g, &views[..lanes]);
+                }
             }
             if steps == 0 || over != 0 {
                 break;

@@ -239,6 +239,37 @@ impl<const TIES: bool> Walker<TIES> {
     }
 }
 
+/// Walks `sub` alone, one step at a time, and after its start and each
+/// step calls `after_step` with its stack (bottom first: each entry's row
+/// and live squares) and the solutions counted so far (unweighted by the
+/// orbit). The trace's view of a walker.
+#[cfg(feature = "trace")]
+pub(crate) fn watch(sub: &Subproblem, after_step: &mut dyn FnMut(&[(usize, u32)], u64)) {
+    fn walk<const TIES: bool>(sub: &Subproblem, after_step: &mut dyn FnMut(&[(usize, u32)], u64)) {
+        let mut walker = Walker::<TIES>::idle(true);
+        walker.start(0, sub);
+        // Row r's entries have the 32 - N off-board columns and r queens.
+        let off_board = MAX_N - sub.n;
+        let mut report = |walker: &Walker<TIES>| {
+            let stack: alloc::vec::Vec<(usize, u32)> = walker.entries[1..=walker.top]
+                .iter()
+                .map(|entry| (row_entry(entry.columns) - off_board, entry.live))
+                .collect();
+            after_step(&stack, walker.leaves + walker.total);
+        };
+        report(&walker);
+        while walker.running() {
+            walker.step();
+            report(&walker);
+        }
+    }
+    if sub.kind.is_tie() {
+        walk::<true>(sub, after_step);
+    } else {
+        walk::<false>(sub, after_step);
+    }
+}
+
 /// Walkers that take turns, step for step: independent searches whose
 /// chains of latency overlap.
 const WALKERS: usize = 3;
