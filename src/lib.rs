@@ -134,3 +134,8 @@ pub fn solutions(n: usize) -> Result<alloc::vec::Vec<Board>, Error> {
 #[cfg(all(doctest, feature = "std"))]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+
+/// So do those of the pages in `docs/`.
+#[cfg(all(doctest, feature = "std"))]
+#[doc = include_str!("../docs/davidad.md")]
+struct DavidadPageDoctests;
