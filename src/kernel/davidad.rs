@@ -3,6 +3,9 @@
 //! set by the crate-private `davidad_kernel!` macro: [`super::sse41`]
 //! (legacy SSE encodings) and [`super::avx`] (VEX three-operand encodings).
 //!
+//! `docs/davidad.md` in the repository draws the register below row by row,
+//! from this code's own state (the `trace` feature).
+//!
 //! # The machine
 //!
 //! The attacks on the row being filled live in one xmm register, `state`,

@@ -2,6 +2,8 @@
 //! ([`crate::kernel::symmetric`]), one per vector lane, each on its own
 //! subproblem: `lanes-avx2` runs 8 (`u32` lanes of a ymm register),
 //! `lanes-avx512` 16 (of a zmm register). They count only.
+//! `docs/symmetric.md` in the repository draws eight lanes side by side,
+//! step by step, from this code's own state (the `trace` feature).
 //!
 //! # Why lanes
 //!

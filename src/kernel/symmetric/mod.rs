@@ -4,6 +4,10 @@
 //! ends pruned a row ahead, without a branch. Scalar Rust, `u32` masks,
 //! every N from 0 to 32.
 //!
+//! `docs/symmetric.md` in the repository draws the subproblems of the 8 x 8
+//! board, one walker's stack and the lane kernels' lanes, from this code's
+//! own state (the `trace` feature).
+//!
 //! # Which boards the search visits
 //!
 //! The canonical form of a class is its lexicographically smallest column
