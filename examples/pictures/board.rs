@@ -25,14 +25,27 @@ pub const QUEEN: Square = Square {
 
 /// Draws an `n`x`n` board with squares `size` pixels wide from (`x`, `y`),
 /// `square(row, column)` telling what each one shows.
-pub fn draw(svg: &mut Svg, x: i32, y: i32, n: usize, size: i32, square: impl Fn(usize, usize) -> Square) {
+pub fn draw(
+    svg: &mut Svg,
+    x: i32,
+    y: i32,
+    n: usize,
+    size: i32,
+    square: impl Fn(usize, usize) -> Square,
+) {
     for row in 0..n {
         for column in 0..n {
             let (sx, sy) = (x + column as i32 * size, y + row as i32 * size);
             let Square { fill, mark } = square(row, column);
             svg.rect(sx, sy, size, size, fill, Some(colour::GREY));
             if !mark.is_empty() {
-                svg.text(sx + size / 2, sy + size * 3 / 4, size * 3 / 4, Anchor::Middle, mark);
+                svg.text(
+                    sx + size / 2,
+                    sy + size * 3 / 4,
+                    size * 3 / 4,
+                    Anchor::Middle,
+                    mark,
+                );
             }
         }
     }

@@ -40,12 +40,31 @@ fn word(svg: &mut Svg, x: i32, y: i32, bits: u16, fill: &str, outlined: u16, mar
     for bit in (0..BITS).rev() {
         let cx = x + (BITS - 1 - bit) * CELL;
         let set = bits >> bit & 1 != 0;
-        let background = if bit as usize >= N { colour::LIGHT } else { colour::WHITE };
-        svg.rect(cx, y, CELL, WORD_HEIGHT - 2, if set { fill } else { background }, Some(colour::GREY));
+        let background = if bit as usize >= N {
+            colour::LIGHT
+        } else {
+            colour::WHITE
+        };
+        svg.rect(
+            cx,
+            y,
+            CELL,
+            WORD_HEIGHT - 2,
+            if set { fill } else { background },
+            Some(colour::GREY),
+        );
         if mark == Some(bit as u32) {
             svg.text(cx + CELL / 2, y + 11, 12, Anchor::Middle, "♛");
         } else if set {
-            svg.styled_text(cx + CELL / 2, y + 10, 10, Anchor::Middle, colour::WHITE, true, "1");
+            svg.styled_text(
+                cx + CELL / 2,
+                y + 10,
+                10,
+                Anchor::Middle,
+                colour::WHITE,
+                true,
+                "1",
+            );
         }
         if outlined >> bit & 1 != 0 {
             svg.frame(cx, y, CELL, WORD_HEIGHT - 2, colour::BLACK, 3);
@@ -56,7 +75,15 @@ fn word(svg: &mut Svg, x: i32, y: i32, bits: u16, fill: &str, outlined: u16, mar
 fn three_words(svg: &mut Svg, x: i32, y: i32, words: Words, outlined: u16) {
     let values = [words.columns, words.down_right, words.down_left];
     for (i, (&value, (fill, _))) in values.iter().zip(WORDS).enumerate() {
-        word(svg, x, y + i as i32 * WORD_HEIGHT, value, fill, outlined, None);
+        word(
+            svg,
+            x,
+            y + i as i32 * WORD_HEIGHT,
+            value,
+            fill,
+            outlined,
+            None,
+        );
     }
 }
 
@@ -65,8 +92,18 @@ fn register() -> Result<String, queens_simd::Error> {
     let rows = path.rows.len() as i32;
     let width = panel_x(4) - GAP + 20;
     let height = TOP + (rows - 1) * BLOCK + 64;
-    let mut svg = Svg::new(width, height, "davidad's register, row by row, to the first 8-queens solution");
-    svg.bold(10, 22, 16, Anchor::Start, "davidad's machine: one xmm register, three 16-bit words, row by row");
+    let mut svg = Svg::new(
+        width,
+        height,
+        "davidad's register, row by row, to the first 8-queens solution",
+    );
+    svg.bold(
+        10,
+        22,
+        16,
+        Anchor::Start,
+        "davidad's machine: one xmm register, three 16-bit words, row by row",
+    );
     let columns: Vec<usize> = path.rows.iter().map(|r| r.column).collect();
     svg.text(
         10,
@@ -78,12 +115,24 @@ fn register() -> Result<String, queens_simd::Error> {
             path.steps_before
         ),
     );
-    svg.text(10, 56, 13, Anchor::Start, "Bit 0 (column 0) is at the right, as a register is written.");
+    svg.text(
+        10,
+        56,
+        13,
+        Anchor::Start,
+        "Bit 0 (column 0) is at the right, as a register is written.",
+    );
     let headers = [
         ["por: the queen's bit into", "all three words (framed)"],
-        ["psllw 1, psrlw 1, 2 × pblendw:", "w1 right, w2 left, w0 stays"],
+        [
+            "psllw 1, psrlw 1, 2 × pblendw:",
+            "w1 right, w2 left, w0 stays",
+        ],
         ["psrldq 2, psrldq 4, 2 × por:", "w0 |= w1 | w2 (attacked)"],
-        ["pandn with the board (bits 0-7):", "the next row's free squares"],
+        [
+            "pandn with the board (bits 0-7):",
+            "the next row's free squares",
+        ],
     ];
     for (panel, [first, second]) in headers.iter().enumerate() {
         let x = panel_x(panel as i32);
@@ -115,18 +164,52 @@ fn register() -> Result<String, queens_simd::Error> {
             );
             break;
         };
-        svg.bold(10, y + 2, 13, Anchor::Start, &format!("row {i}: queen in column {}", row.column));
+        svg.bold(
+            10,
+            y + 2,
+            13,
+            Anchor::Start,
+            &format!("row {i}: queen in column {}", row.column),
+        );
         let y = y + 10;
         for (w, (_, name)) in WORDS.iter().enumerate() {
-            svg.text(LEFT - 8, y + w as i32 * WORD_HEIGHT + 10, 10, Anchor::End, name);
+            svg.text(
+                LEFT - 8,
+                y + w as i32 * WORD_HEIGHT + 10,
+                10,
+                Anchor::End,
+                name,
+            );
         }
         let queen = 1u16 << row.column;
         three_words(&mut svg, panel_x(0), y, step.placed, queen);
         three_words(&mut svg, panel_x(1), y, step.moved, 0);
-        word(&mut svg, panel_x(2), y, step.attacked, colour::VERMILLION, 0, None);
-        svg.text(panel_x(2), y + 2 * WORD_HEIGHT + 8, 10, Anchor::Start, "w0: attacked in the next row");
+        word(
+            &mut svg,
+            panel_x(2),
+            y,
+            step.attacked,
+            colour::VERMILLION,
+            0,
+            None,
+        );
+        svg.text(
+            panel_x(2),
+            y + 2 * WORD_HEIGHT + 8,
+            10,
+            Anchor::Start,
+            "w0: attacked in the next row",
+        );
         let next = path.rows[i + 1].column as u32;
-        word(&mut svg, panel_x(3), y, step.free, colour::GREEN, 0, Some(next));
+        word(
+            &mut svg,
+            panel_x(3),
+            y,
+            step.free,
+            colour::GREEN,
+            0,
+            Some(next),
+        );
         svg.text(
             panel_x(3),
             y + 2 * WORD_HEIGHT + 8,

@@ -28,10 +28,15 @@ pub struct Picture {
 }
 
 fn pictures() -> Vec<&'static Picture> {
-    [davidad::PICTURES, symmetric::PICTURES, plan::PICTURES, join::PICTURES]
-        .into_iter()
-        .flatten()
-        .collect()
+    [
+        davidad::PICTURES,
+        symmetric::PICTURES,
+        plan::PICTURES,
+        join::PICTURES,
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 fn main() -> ExitCode {

@@ -66,7 +66,12 @@ fn square(sub: &Subproblem, r: usize, c: usize) -> Square {
     if sub.fixed.contains(&(r, c)) {
         return FIXED;
     }
-    if sub.queens.iter().chain(&sub.fixed).any(|&q| attacks(q, (r, c))) {
+    if sub
+        .queens
+        .iter()
+        .chain(&sub.fixed)
+        .any(|&q| attacks(q, (r, c)))
+    {
         return ATTACKED;
     }
     if sub.forbidden[r] >> c & 1 != 0 {
@@ -88,8 +93,18 @@ fn subproblems_picture() -> Result<String, queens_simd::Error> {
     let rows = subs.len().div_ceil(PER_ROW) as i32;
     let width = PER_ROW as i32 * CELL_W + 16;
     let height = TOP + rows * CELL_H + 40;
-    let mut svg = Svg::new(width, height, "The symmetric kernel's subproblems of the 8 x 8 board");
-    svg.bold(10, 22, 16, Anchor::Start, "The symmetric kernel's 18 subproblems of the 8 × 8 board");
+    let mut svg = Svg::new(
+        width,
+        height,
+        "The symmetric kernel's subproblems of the 8 x 8 board",
+    );
+    svg.bold(
+        10,
+        22,
+        16,
+        Anchor::Start,
+        "The symmetric kernel's 18 subproblems of the 8 × 8 board",
+    );
     let found: Vec<u64> = (0..subs.len())
         .map(|i| walk(N, i).map(|w| w.last().map_or(0, |s| s.found)))
         .collect::<Result<_, _>>()?;
@@ -113,7 +128,13 @@ fn subproblems_picture() -> Result<String, queens_simd::Error> {
     for (i, sub) in subs.iter().enumerate() {
         let x = 10 + (i % PER_ROW) as i32 * CELL_W;
         let y = TOP + (i / PER_ROW) as i32 * CELL_H;
-        svg.bold(x, y + 14, 12, Anchor::Start, &format!("#{i} {}", kind_name(sub.kind)));
+        svg.bold(
+            x,
+            y + 14,
+            12,
+            Anchor::Start,
+            &format!("#{i} {}", kind_name(sub.kind)),
+        );
         let classes = match found[i] {
             1 => "finds 1 class".to_string(),
             f => format!("finds {f} classes"),
@@ -153,7 +174,13 @@ fn walker_picture() -> Result<String, queens_simd::Error> {
     let width = LEFT + states.len() as i32 * COLUMN + 10;
     let height = stack_bottom + 120;
     let mut svg = Svg::new(width, height, "One symmetric walker's stack, step by step");
-    svg.bold(10, 22, 16, Anchor::Start, &format!("One walker's whole walk: subproblem #{WALKED} of the 8 × 8 board"));
+    svg.bold(
+        10,
+        22,
+        16,
+        Anchor::Start,
+        &format!("One walker's whole walk: subproblem #{WALKED} of the 8 × 8 board"),
+    );
     svg.text(
         10,
         42,
@@ -169,10 +196,20 @@ fn walker_picture() -> Result<String, queens_simd::Error> {
         "if that was its last, and pushes the row below if it has live squares; at row 6, the row before last, it counts them instead.",
     );
     board::draw(&mut svg, 10, TOP + 6, N, 18, |r, c| square(sub, r, c));
-    svg.text(10, TOP + 6 + 8 * 18 + 18, 12, Anchor::Start, &format!("#{WALKED}: {}", kind_name(sub.kind)));
+    svg.text(
+        10,
+        TOP + 6 + 8 * 18 + 18,
+        12,
+        Anchor::Start,
+        &format!("#{WALKED}: {}", kind_name(sub.kind)),
+    );
     for (i, state) in states.iter().enumerate() {
         let x = LEFT + i as i32 * COLUMN;
-        let title = if i == 0 { "start".to_string() } else { format!("after step {i}") };
+        let title = if i == 0 {
+            "start".to_string()
+        } else {
+            format!("after step {i}")
+        };
         svg.bold(x, TOP + 12, 12, Anchor::Start, &title);
         let next = state.stack.last().map(|top| top.live.trailing_zeros());
         for (d, entry) in state.stack.iter().enumerate() {
@@ -187,7 +224,15 @@ fn walker_picture() -> Result<String, queens_simd::Error> {
                 if top && next == Some(c as u32) {
                     svg.text(cx + CELL / 2, y + 24, 11, Anchor::Middle, "♛");
                 } else if live {
-                    svg.styled_text(cx + CELL / 2, y + 24, 10, Anchor::Middle, colour::WHITE, true, "○");
+                    svg.styled_text(
+                        cx + CELL / 2,
+                        y + 24,
+                        10,
+                        Anchor::Middle,
+                        colour::WHITE,
+                        true,
+                        "○",
+                    );
                 }
             }
             if top {
@@ -197,7 +242,12 @@ fn walker_picture() -> Result<String, queens_simd::Error> {
         if state.stack.is_empty() {
             svg.text(x, stack_bottom - 10, 11, Anchor::Start, "empty: done");
         }
-        svg.line((x - 4, stack_bottom + 2), (x + 8 * CELL + 4, stack_bottom + 2), colour::BLACK, 2);
+        svg.line(
+            (x - 4, stack_bottom + 2),
+            (x + 8 * CELL + 4, stack_bottom + 2),
+            colour::BLACK,
+            2,
+        );
         // What the step did, read from the states on either side.
         if let Some(after) = states.get(i + 1) {
             let top = state.stack.last().expect("a running walk has a top entry");
@@ -216,12 +266,30 @@ fn walker_picture() -> Result<String, queens_simd::Error> {
             if top.live & (top.live - 1) == 0 {
                 lines.push(format!("row {} spent", top.row));
             }
-            svg.text(x, stack_bottom + 20, 11, Anchor::Start, &format!("step {}: takes", i + 1));
+            svg.text(
+                x,
+                stack_bottom + 20,
+                11,
+                Anchor::Start,
+                &format!("step {}: takes", i + 1),
+            );
             for (l, line) in lines.iter().enumerate() {
-                svg.text(x, stack_bottom + 35 + 15 * l as i32, 11, Anchor::Start, line);
+                svg.text(
+                    x,
+                    stack_bottom + 35 + 15 * l as i32,
+                    11,
+                    Anchor::Start,
+                    line,
+                );
             }
         }
-        svg.text(x, stack_bottom + 88, 11, Anchor::Start, &format!("found: {}", state.found));
+        svg.text(
+            x,
+            stack_bottom + 88,
+            11,
+            Anchor::Start,
+            &format!("found: {}", state.found),
+        );
     }
     svg.legend(
         10,
@@ -263,8 +331,18 @@ fn lanes_picture() -> Result<String, queens_simd::Error> {
     const TOP: i32 = 96;
     let width = LEFT + STEPS as i32 * CELL + 20;
     let height = TOP + lanes as i32 * CELL + 70;
-    let mut svg = Svg::new(width, height, "The lanes-avx2 kernel's 8 walkers, step by step");
-    svg.bold(10, 22, 16, Anchor::Start, "lanes-avx2: eight walkers in the lanes of one ymm register, on the 8 × 8 board");
+    let mut svg = Svg::new(
+        width,
+        height,
+        "The lanes-avx2 kernel's 8 walkers, step by step",
+    );
+    svg.bold(
+        10,
+        22,
+        16,
+        Anchor::Start,
+        "lanes-avx2: eight walkers in the lanes of one ymm register, on the 8 × 8 board",
+    );
     svg.text(
         10,
         42,
@@ -283,7 +361,13 @@ fn lanes_picture() -> Result<String, queens_simd::Error> {
         "Each cell: the row the lane fills after the step; ★ where the step found solutions. A lane whose walk ends takes the next start.",
     );
     for step in (0..STEPS).step_by(5) {
-        svg.text(LEFT + step as i32 * CELL + CELL / 2, TOP - 8, 10, Anchor::Middle, &(step + 1).to_string());
+        svg.text(
+            LEFT + step as i32 * CELL + CELL / 2,
+            TOP - 8,
+            10,
+            Anchor::Middle,
+            &(step + 1).to_string(),
+        );
     }
     svg.text(LEFT, TOP - 24, 11, Anchor::Start, "step");
     let mut seen = Vec::new();
@@ -299,8 +383,13 @@ fn lanes_picture() -> Result<String, queens_simd::Error> {
                 seen.push((fill, meaning));
             }
             svg.rect(x, y, CELL, CELL, fill, Some(colour::WHITE));
-            let text_colour = if fill == colour::SKY || fill == colour::ORANGE { colour::BLACK } else { colour::WHITE };
-            let found = before.is_some_and(|b| b.start == after.start && after.solutions > b.solutions);
+            let text_colour = if fill == colour::SKY || fill == colour::ORANGE {
+                colour::BLACK
+            } else {
+                colour::WHITE
+            };
+            let found =
+                before.is_some_and(|b| b.start == after.start && after.solutions > b.solutions);
             let label = if after.done {
                 "end".to_string()
             } else if found {
@@ -309,11 +398,25 @@ fn lanes_picture() -> Result<String, queens_simd::Error> {
                 after.row.to_string()
             };
             let size = if label.chars().count() > 2 { 9 } else { 12 };
-            svg.styled_text(x + CELL / 2, y + 15, size, Anchor::Middle, text_colour, true, &label);
+            svg.styled_text(
+                x + CELL / 2,
+                y + 15,
+                size,
+                Anchor::Middle,
+                text_colour,
+                true,
+                &label,
+            );
         }
     }
     // The legend in a fixed order, each colour named.
-    let order = ["new start", "down a row", "next square, same row", "back up (pop)", "walk done"];
+    let order = [
+        "new start",
+        "down a row",
+        "next square, same row",
+        "back up (pop)",
+        "walk done",
+    ];
     let items: Vec<(&str, &str)> = order
         .iter()
         .filter_map(|name| seen.iter().find(|(_, m)| m == name).copied())

@@ -128,7 +128,9 @@ pub fn first_solution(n: usize) -> Result<Path, Error> {
         solution: None,
     };
     let _ = machine.watch(n, &mut watcher);
-    let queens = watcher.solution.expect("every board from 4 up has a solution");
+    let queens = watcher
+        .solution
+        .expect("every board from 4 up has a solution");
     let board = ((1u32 << n) - 1) as u16;
     let mut free = board;
     let rows = (0..n)
@@ -139,7 +141,10 @@ pub fn first_solution(n: usize) -> Result<Path, Error> {
                     debug_assert_eq!(placed, column);
                     (entering, Some(step))
                 }
-                _ => (watcher.rows[row - 1].map(|(_, _, s)| s.moved).unwrap(), None),
+                _ => (
+                    watcher.rows[row - 1].map(|(_, _, s)| s.moved).unwrap(),
+                    None,
+                ),
             };
             let this = Row {
                 free,
@@ -181,6 +186,13 @@ mod tests {
             assert_eq!(step.attacked, attacked);
             assert_eq!(step.free, !attacked & 0xff);
         }
-        assert_eq!(path.rows[0].entering, Words { columns: 0, down_right: 0, down_left: 0 });
+        assert_eq!(
+            path.rows[0].entering,
+            Words {
+                columns: 0,
+                down_right: 0,
+                down_left: 0
+            }
+        );
     }
 }

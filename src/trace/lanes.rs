@@ -100,8 +100,12 @@ pub fn first_steps(kernel: Kernel, n: usize, steps: usize) -> Result<Walk, Error
     };
     let unavailable = || crate::dispatch::unavailable(kernel);
     let count = match kernel {
-        Kernel::LanesAvx2 => LanesAvx2::new().ok_or_else(unavailable)?.watch(n, &mut recorder),
-        Kernel::LanesAvx512 => LanesAvx512::new().ok_or_else(unavailable)?.watch(n, &mut recorder),
+        Kernel::LanesAvx2 => LanesAvx2::new()
+            .ok_or_else(unavailable)?
+            .watch(n, &mut recorder),
+        Kernel::LanesAvx512 => LanesAvx512::new()
+            .ok_or_else(unavailable)?
+            .watch(n, &mut recorder),
         _ => {
             return Err(Error::KernelUnavailable {
                 kernel,

@@ -239,13 +239,17 @@ impl<const TIES: bool> Walker<TIES> {
     }
 }
 
+/// What [`watch`] calls after each step.
+#[cfg(feature = "trace")]
+pub(crate) type AfterStep<'a> = dyn FnMut(&[(usize, u32)], u64) + 'a;
+
 /// Walks `sub` alone, one step at a time, and after its start and each
 /// step calls `after_step` with its stack (bottom first: each entry's row
 /// and live squares) and the solutions counted so far (unweighted by the
 /// orbit). The trace's view of a walker.
 #[cfg(feature = "trace")]
-pub(crate) fn watch(sub: &Subproblem, after_step: &mut dyn FnMut(&[(usize, u32)], u64)) {
-    fn walk<const TIES: bool>(sub: &Subproblem, after_step: &mut dyn FnMut(&[(usize, u32)], u64)) {
+pub(crate) fn watch(sub: &Subproblem, after_step: &mut AfterStep<'_>) {
+    fn walk<const TIES: bool>(sub: &Subproblem, after_step: &mut AfterStep<'_>) {
         let mut walker = Walker::<TIES>::idle(true);
         walker.start(0, sub);
         // Row r's entries have the 32 - N off-board columns and r queens.
