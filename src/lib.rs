@@ -134,3 +134,8 @@ pub fn solutions(n: usize) -> Result<alloc::vec::Vec<Board>, Error> {
 #[cfg(all(doctest, feature = "std"))]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+
+/// docs/plan.md's Rust example runs as a doctest too.
+#[cfg(all(doctest, feature = "std"))]
+#[doc = include_str!("../docs/plan.md")]
+struct PlanPageDoctests;
