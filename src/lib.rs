@@ -139,3 +139,8 @@ struct ReadmeDoctests;
 #[cfg(all(doctest, feature = "std"))]
 #[doc = include_str!("../docs/davidad.md")]
 struct DavidadPageDoctests;
+
+/// (docs/plan.md)
+#[cfg(all(doctest, feature = "std"))]
+#[doc = include_str!("../docs/plan.md")]
+struct PlanPageDoctests;

@@ -29,6 +29,11 @@
 //! `auto` counts with a join kernel from [`crate::dispatch::JOIN_FROM`],
 //! so its plan is a join plan from there, a symmetric plan below.
 //!
+//! docs/plan.md in the repository draws a plan (the 646 subproblems of
+//! N = 12, coloured by the shard `--shard i/3` deals them to) and
+//! describes the command line's threads, shards, checkpoints, `merge`,
+//! batch engines, scaling and memory.
+//!
 //! # How the parallel solver splits the work
 //!
 //! Below N = 12 a symmetric plan is the unsplit subproblems (18 to 25);
