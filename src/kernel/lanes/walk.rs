@@ -496,8 +496,12 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool, const G: usize, W: Wa
                     }
                 }
                 let lane = &mut lane[g * lanes + l];
-                (lane.id, lane.serial, lane.weight) = (Some(id), taken, start.weight);
-                taken += 1;
+                (lane.id, lane.weight) = (Some(id), start.weight);
+                if W::WATCHING {
+                    // Only a watcher reads it: a count keeps no tally.
+                    lane.serial = taken;
+                    taken += 1;
+                }
                 active[g] |= 1 << l;
             }
         }
