@@ -1,6 +1,9 @@
 //! The join kernels: counting by joining half-boards, with no search of
 //! the whole board.
 //!
+//! The page docs/join.md shows each step below in pictures drawn from this
+//! code's state on the 8-queens board.
+//!
 //! Cut the board into a west half (columns `0..n/2`) and an east half (the
 //! rest; for odd `n`, the columns past the middle one, whose queen is
 //! placed first: one *split* per row of that queen, `split.rs`). A
