@@ -113,14 +113,7 @@ impl Leaf for Watcher {
 /// for `n` outside 4 to 16 (boards with no solution, or too wide).
 pub fn first_solution(n: usize) -> Result<Path, Error> {
     let kernel = crate::Kernel::Sse41;
-    if !(4..=MAX_N).contains(&n) {
-        return Err(Error::SizeOutOfRange {
-            n,
-            kernel,
-            min: 4,
-            max: MAX_N,
-        });
-    }
+    super::check_size(kernel, n, 4, MAX_N)?;
     let machine = Sse41::new().ok_or_else(|| crate::dispatch::unavailable(kernel))?;
     let mut watcher = Watcher {
         rows: [None; MAX_N],

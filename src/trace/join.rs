@@ -292,14 +292,7 @@ pub struct Step {
 ///
 /// [`Error::SizeOutOfRange`] for `n` over [`MAX_N`].
 pub fn join(n: usize) -> Result<Join, Error> {
-    if n > MAX_N {
-        return Err(Error::SizeOutOfRange {
-            n,
-            kernel: Kernel::Join,
-            min: 0,
-            max: MAX_N,
-        });
-    }
+    Kernel::Join.check_size(n)?;
     let cuts = Split::all(n)
         .iter()
         .filter(|split| !split.is_empty())

@@ -11,8 +11,9 @@ use crate::{Count, Error, Kernel};
 /// One lane after a step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Lane {
-    /// The start the lane walks, numbered from 0 in the order the lanes
-    /// took them; `None` while the lane is idle.
+    /// The start the lane walks, named `first * n + second` by the
+    /// columns of its queens in rows 0 and 1; `None` while the lane is
+    /// idle.
     pub start: Option<usize>,
     /// Whether this step ended the lane's walk: it found its stack empty
     /// (only its idle entry), and takes the next start before its next
@@ -85,14 +86,7 @@ impl Watch for Recorder {
 /// [`crate::kernel::lanes::MIRROR_UP_TO`].
 pub fn first_steps(kernel: Kernel, n: usize, steps: usize) -> Result<Walk, Error> {
     let max = crate::kernel::lanes::MIRROR_UP_TO;
-    if !(4..=max).contains(&n) {
-        return Err(Error::SizeOutOfRange {
-            n,
-            kernel,
-            min: 4,
-            max,
-        });
-    }
+    super::check_size(kernel, n, 4, max)?;
     let mut recorder = Recorder {
         keep: steps,
         steps: Vec::new(),

@@ -12,6 +12,22 @@ pub mod join;
 pub mod lanes;
 pub mod symmetric;
 
+/// `Ok` for `n` from `min` to `max`, else the error that says so for
+/// `kernel`: each trace takes the sizes its kernel and its pictures make
+/// sense for.
+fn check_size(kernel: crate::Kernel, n: usize, min: usize, max: usize) -> Result<(), crate::Error> {
+    if (min..=max).contains(&n) {
+        Ok(())
+    } else {
+        Err(crate::Error::SizeOutOfRange {
+            n,
+            kernel,
+            min,
+            max,
+        })
+    }
+}
+
 /// One square's bit per column, column 0 in bit 0, as every kernel keeps
 /// its rows.
 pub type Columns = u32;

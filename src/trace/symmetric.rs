@@ -81,19 +81,6 @@ impl Subproblem {
     }
 }
 
-fn check(n: usize) -> Result<(), Error> {
-    if (4..=MAX_N).contains(&n) {
-        Ok(())
-    } else {
-        Err(Error::SizeOutOfRange {
-            n,
-            kernel: Kernel::Symmetric,
-            min: 4,
-            max: MAX_N,
-        })
-    }
-}
-
 /// Every subproblem of an `n`x`n` board (`n` from 4 to 32), in the
 /// kernel's order and before it splits any one row further (from N = 12):
 /// the corners, then for each `k` its five ties and its edge, those whose
@@ -104,7 +91,7 @@ fn check(n: usize) -> Result<(), Error> {
 ///
 /// [`Error::SizeOutOfRange`] for `n` outside 4 to 32.
 pub fn subproblems(n: usize) -> Result<Vec<Subproblem>, Error> {
-    check(n)?;
+    super::check_size(Kernel::Symmetric, n, 4, MAX_N)?;
     Ok(unsplit_subproblems(n)
         .map(|sub| Subproblem::of(&sub))
         .collect())
@@ -139,7 +126,7 @@ pub struct Walker {
 /// [`Error::SizeOutOfRange`] for `n` outside 4 to 32;
 /// [`Error::InvalidShard`] if there is no subproblem `index`.
 pub fn walk(n: usize, index: usize) -> Result<Vec<Walker>, Error> {
-    check(n)?;
+    super::check_size(Kernel::Symmetric, n, 4, MAX_N)?;
     let sub = unsplit_subproblems(n)
         .nth(index)
         .ok_or_else(|| Error::InvalidShard(alloc::format!("no subproblem {index} at N = {n}")))?;

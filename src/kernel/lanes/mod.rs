@@ -61,7 +61,8 @@ pub const MIRROR_UP_TO: usize = 9;
 /// The starts of a whole `n`x`n` board by mirror symmetry (`n` from 4 to
 /// [`walk::MAX_N`]): rows 0 and 1 placed, row 0 in the left half, or for
 /// odd `n` in the middle with row 1 in the left half; each solution
-/// counts 2.
+/// counts 2. Each start is named `first * n + second` by the columns of
+/// its queens in rows 0 and 1.
 fn mirror_starts(n: usize) -> impl Iterator<Item = (usize, Start)> {
     let half = n / 2;
     (0..n)
@@ -73,7 +74,7 @@ fn mirror_starts(n: usize) -> impl Iterator<Item = (usize, Start)> {
         .map(move |(first, second)| {
             let (a, b) = (1u32 << first, 1u32 << second);
             let start = Start::new(n, 2, a | b, (a << 1 | b) << 1, (a >> 1 | b) >> 1, 2);
-            (0, start)
+            (first * n + second, start)
         })
 }
 
@@ -100,7 +101,10 @@ unsafe fn watch_board<V: Simd, W: walk::Watch>(n: usize, classes: bool, watch: &
     let mut total: Count = 0;
     let mut add = |_, count| total += count;
     if !classes && n <= MIRROR_UP_TO {
-        let mut starts = mirror_starts(n);
+        // Only a watcher tells the starts apart: a count names them all 0,
+        // and so never computes their names.
+        let mut starts =
+            mirror_starts(n).map(|(id, start)| (if W::WATCHING { id } else { 0 }, start));
         // One group: a small board has too few starts to keep two busy.
         // SAFETY: the caller's CPU.
         unsafe { walk::count::<V, false, 1, W>(n, &mut starts, &mut add, watch) };

@@ -177,9 +177,6 @@ const IDLE: Entry = Entry([1, u32::MAX, 0, 0]);
 struct Lane {
     /// The caller's name for the walked start, if the lane is busy.
     id: Option<usize>,
-    /// Which start the lane walks, counted from 0 in the order taken (for
-    /// a [`Watch`]).
-    serial: usize,
     weight: u64,
     /// Solutions moved out of the lane's 32-bit count.
     total: Count,
@@ -303,8 +300,8 @@ unsafe fn step<V: Simd, const FORBIDDEN: bool>(
 #[cfg(feature = "trace")]
 #[derive(Clone, Copy, Default)]
 pub(crate) struct LaneView {
-    /// The start the lane walks (counted from 0 in the order taken), or
-    /// `None` if it has none.
+    /// The caller's name for the start the lane walks, or `None` if it
+    /// has none.
     pub(crate) start: Option<usize>,
     /// Whether the lane's walk ended with this step (it popped its idle
     /// entry): `solutions` is then its last count.
@@ -363,7 +360,7 @@ unsafe fn views<V: Simd>(
     core::array::from_fn(|l| {
         let busy = l < lanes.len() && active >> l & 1 != 0;
         LaneView {
-            start: busy.then(|| lanes[l].serial),
+            start: if busy { lanes[l].id } else { None },
             done: busy && finished >> l & 1 != 0,
             row: live[l] >> ROW_SHIFT,
             live: live[l] & SQUARES,
@@ -406,7 +403,6 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool, const G: usize, W: Wa
     let stack_base = stack.as_mut_ptr().cast::<Entry>();
     let mut lane: [Lane; GROUPS * MAX_LANES] = core::array::from_fn(|_| Lane {
         id: None,
-        serial: 0,
         weight: 0,
         total: 0,
     });
@@ -447,7 +443,6 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool, const G: usize, W: Wa
     let mut active = [0u32; G];
     let mut finished = [0u32; G];
     let mut more = true;
-    let mut taken = 0;
     loop {
         for (g, v) in groups.iter_mut().enumerate() {
             // Lanes whose walk is over report their count.
@@ -497,11 +492,6 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool, const G: usize, W: Wa
                 }
                 let lane = &mut lane[g * lanes + l];
                 (lane.id, lane.weight) = (Some(id), start.weight);
-                if W::WATCHING {
-                    // Only a watcher reads it: a count keeps no tally.
-                    lane.serial = taken;
-                    taken += 1;
-                }
                 active[g] |= 1 << l;
             }
         }
