@@ -97,30 +97,17 @@ fn register() -> Result<String, queens_simd::Error> {
         height,
         "davidad's register, row by row, to the first 8-queens solution",
     );
-    svg.bold(
-        10,
-        22,
-        16,
-        Anchor::Start,
-        "davidad's machine: one xmm register, three 16-bit words, row by row",
-    );
     let columns: Vec<usize> = path.rows.iter().map(|r| r.column).collect();
-    svg.text(
-        10,
-        40,
-        13,
-        Anchor::Start,
-        &format!(
-            "The sse41 kernel's first 8-queens solution, columns {columns:?}, reached after {} placed queens, dead ends included.",
-            path.steps_before
-        ),
+    let solution = format!(
+        "The sse41 kernel's first 8-queens solution, columns {columns:?}, reached after {} placed queens, dead ends included.",
+        path.steps_before
     );
-    svg.text(
-        10,
-        56,
-        13,
-        Anchor::Start,
-        "Bit 0 (column 0) is at the right, as a register is written.",
+    svg.heading(
+        "davidad's machine: one xmm register, three 16-bit words, row by row",
+        &[
+            &solution,
+            "Bit 0 (column 0) is at the right, as a register is written.",
+        ],
     );
     let headers = [
         ["por: the queen's bit into", "all three words (framed)"],

@@ -131,19 +131,11 @@ fn quarters() -> Result<String, queens_simd::Error> {
         height,
         "The 8-queens board cut into quarters and halves, and one solution joined from four quarter-boards",
     );
-    svg.bold(
-        10,
-        22,
-        16,
-        Anchor::Start,
+    svg.heading(
         "The join's cut of the 8x8 board: two halves, four quarters",
-    );
-    svg.text(
-        10,
-        40,
-        13,
-        Anchor::Start,
-        "One of the 92 solutions, as the join kernel finds it: four quarter-boards (from its lists), paired into a west and an east half-board.",
+        &[
+            "One of the 92 solutions, as the join kernel finds it: four quarter-boards (from its lists), paired into a west and an east half-board.",
+        ],
     );
     // The board, its quarters' queens filled by quarter.
     let (bx, by, size) = (40, 110, 40);
@@ -311,9 +303,7 @@ fn quarters() -> Result<String, queens_simd::Error> {
         ),
         "↘d: the squares with row − column = d; ↙d: row + column = d.".to_string(),
     ];
-    for (i, note) in notes.iter().enumerate() {
-        svg.text(ix - 80, y + 66 + 16 * i as i32, 12, Anchor::Start, note);
-    }
+    svg.lines(ix - 80, y + 66, 12, &notes.each_ref().map(String::as_str));
     svg.legend(
         10,
         height - 14,
@@ -347,30 +337,17 @@ fn halves() -> Result<String, queens_simd::Error> {
         "The west and east half-boards of one row set, their masks, and which pairs share no bit",
     );
     let rows: Vec<usize> = (0..N).filter(|&r| ROWS >> r & 1 != 0).collect();
-    svg.bold(
-        10,
-        22,
-        16,
-        Anchor::Start,
+    let sides = format!(
+        "The join's {} west and {} east half-boards, each a pair of quarter-boards, each written as its mask of crossing bits.",
+        set.west.len(),
+        set.east.len()
+    );
+    svg.heading(
         &format!("One row set: the west half's queens in rows {rows:?}"),
-    );
-    svg.text(
-        10,
-        40,
-        13,
-        Anchor::Start,
-        &format!(
-            "The join's {} west and {} east half-boards, each a pair of quarter-boards, each written as its mask of crossing bits.",
-            set.west.len(),
-            set.east.len()
-        ),
-    );
-    svg.text(
-        10,
-        56,
-        13,
-        Anchor::Start,
-        "A west and an east half-board make a solution exactly when their masks share no bit (✓).",
+        &[
+            &sides,
+            "A west and an east half-board make a solution exactly when their masks share no bit (✓).",
+        ],
     );
     let quarter_fill = |q: usize| QUARTERS[q].2;
     let half_board = |svg: &mut Svg, x: i32, y: i32, side: Side, half: &HalfBoard| {
@@ -560,9 +537,7 @@ fn halves() -> Result<String, queens_simd::Error> {
             join.count()
         ),
     ];
-    for (i, line) in lines.iter().enumerate() {
-        svg.text(10, y + 16 * i as i32, 12, Anchor::Start, line);
-    }
+    svg.lines(10, y, 12, &lines.each_ref().map(String::as_str));
     svg.legend(
         10,
         height - 34,
@@ -655,43 +630,29 @@ fn matcher() -> Result<String, queens_simd::Error> {
         height,
         "The bit-sliced match of one item against a run of patterns",
     );
-    svg.bold(
-        10,
-        22,
-        16,
-        Anchor::Start,
+    let roles = format!(
+        "Row set {:?}: the {} {} half-boards are the items, the {} others the patterns, filed by the sieve's {} cut bits (class = bits 63, 62).",
+        (0..N).filter(|&r| ROWS >> r & 1 != 0).collect::<Vec<_>>(),
+        items_side.len(),
+        if set.items == Side::West {
+            "west"
+        } else {
+            "east"
+        },
+        patterns_side.len(),
+        set.cuts
+    );
+    let this_run = format!(
+        "Items of class {} meet the classes with none of its cut bits; those of weight {} are gathered into this run, each class from a word of its own.",
+        run.class, run.weight
+    );
+    svg.heading(
         "The matcher: one item against a run of bit-sliced patterns",
-    );
-    svg.text(
-        10,
-        40,
-        13,
-        Anchor::Start,
-        &format!(
-            "Row set {:?}: the {} {} half-boards are the items, the {} others the patterns, filed by the sieve's {} cut bits (class = bits 63, 62).",
-            (0..N).filter(|&r| ROWS >> r & 1 != 0).collect::<Vec<_>>(),
-            items_side.len(),
-            if set.items == Side::West { "west" } else { "east" },
-            patterns_side.len(),
-            set.cuts
-        ),
-    );
-    svg.text(
-        10,
-        56,
-        13,
-        Anchor::Start,
-        &format!(
-            "Items of class {} meet the classes with none of its cut bits; those of weight {} are gathered into this run, each class from a word of its own.",
-            run.class, run.weight
-        ),
-    );
-    svg.text(
-        10,
-        72,
-        13,
-        Anchor::Start,
-        "A slice is a row: bit j of word w holds the row's bit of the pattern in lane j. The item ORs the slices of its set bits.",
+        &[
+            &roles,
+            &this_run,
+            "A slice is a row: bit j of word w holds the row's bit of the pattern in lane j. The item ORs the slices of its set bits.",
+        ],
     );
     // Word headers.
     for (word, (class, masks)) in run.classes.iter().enumerate() {
@@ -878,9 +839,7 @@ fn matcher() -> Result<String, queens_simd::Error> {
             run.conflicts
         ),
     ];
-    for (i, line) in lines.iter().enumerate() {
-        svg.text(10, y + 16 * i as i32, 12, Anchor::Start, line);
-    }
+    svg.lines(10, y, 12, &lines.each_ref().map(String::as_str));
     svg.legend(
         10,
         height - 14,

@@ -211,29 +211,15 @@ fn shards() -> Result<String, queens_simd::Error> {
         "The symmetric plan of N = 12: its 646 subproblems as small boards, framed by the shard --shard i/3 deals them to",
     );
 
-    svg.bold(
-        10,
-        22,
-        16,
-        Anchor::Start,
+    svg.heading(
         &format!(
             "The plan of N = {N}: {} subproblems, dealt to {SHARDS} shards (--shard i/{SHARDS})",
             plan.len()
         ),
-    );
-    svg.text(
-        10,
-        42,
-        13,
-        Anchor::Start,
-        "Plan::new(12): the symmetric kernel's corner, edge and tie cases, each split by placing queens in its first rows.",
-    );
-    svg.text(
-        10,
-        59,
-        13,
-        Anchor::Start,
-        "Plan::all() orders them largest estimate first, ties last; shard i/3 takes every third of that order from position i.",
+        &[
+            "Plan::new(12): the symmetric kernel's corner, edge and tie cases, each split by placing queens in its first rows.",
+            "Plan::all() orders them largest estimate first, ties last; shard i/3 takes every third of that order from position i.",
+        ],
     );
 
     // The deal: the first positions of the counting order, larger.
@@ -492,29 +478,15 @@ fn join_pieces() -> Result<String, queens_simd::Error> {
         height,
         "The join plan of N = 12: its pieces as columns of rows put west or east, in counting order, headed by their shard",
     );
-    svg.bold(
-        10,
-        22,
-        16,
-        Anchor::Start,
+    svg.heading(
         &format!(
             "The join plan of N = {N}: {} pieces, dealt to {SHARDS} shards (--shard i/{SHARDS})",
             plan.len()
         ),
-    );
-    svg.text(
-        10,
-        42,
-        13,
-        Anchor::Start,
-        "Plan::with_method(12, Method::Join): a piece is the solutions whose west half's rows begin with its choices.",
-    );
-    svg.text(
-        10,
-        59,
-        13,
-        Anchor::Start,
-        "Each column is one piece (Subproblem::join_rows), in counting order (Plan::all()); above it, its shard: p mod 3.",
+        &[
+            "Plan::with_method(12, Method::Join): a piece is the solutions whose west half's rows begin with its choices.",
+            "Each column is one piece (Subproblem::join_rows), in counting order (Plan::all()); above it, its shard: p mod 3.",
+        ],
     );
     for (position, &index) in order.iter().enumerate() {
         let (west, east) = plan.subproblems()[index]

@@ -124,6 +124,21 @@ impl Svg {
         );
     }
 
+    /// Lines of text `size` pixels high, 16 apart, the first's baseline at
+    /// (`x`, `y`).
+    pub fn lines(&mut self, x: i32, y: i32, size: i32, lines: &[&str]) {
+        for (i, line) in lines.iter().enumerate() {
+            self.text(x, y + 16 * i as i32, size, Anchor::Start, line);
+        }
+    }
+
+    /// A picture's heading: its title in bold at the top left, then the
+    /// lines that say what it shows.
+    pub fn heading(&mut self, title: &str, lines: &[&str]) {
+        self.bold(10, 22, 16, Anchor::Start, title);
+        self.lines(10, 40, 13, lines);
+    }
+
     /// A legend: one swatch per colour, each followed by what it means,
     /// in a row from (`x`, `y`); returns the x where it ends.
     pub fn legend(&mut self, x: i32, y: i32, items: &[(&str, &str)]) -> i32 {

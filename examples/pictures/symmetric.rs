@@ -98,32 +98,19 @@ fn subproblems_picture() -> Result<String, queens_simd::Error> {
         height,
         "The symmetric kernel's subproblems of the 8 x 8 board",
     );
-    svg.bold(
-        10,
-        22,
-        16,
-        Anchor::Start,
-        "The symmetric kernel's 18 subproblems of the 8 × 8 board",
-    );
     let found: Vec<u64> = (0..subs.len())
         .map(|i| walk(N, i).map(|w| w.last().map_or(0, |s| s.found)))
         .collect::<Result<_, _>>()?;
-    svg.text(
-        10,
-        42,
-        13,
-        Anchor::Start,
-        &format!(
-            "Each class of the square's 8 symmetries is found once, in one subproblem, as its canonical board: {} classes in all,",
-            found.iter().sum::<u64>()
-        ),
+    let classes = format!(
+        "Each class of the square's 8 symmetries is found once, in one subproblem, as its canonical board: {} classes in all,",
+        found.iter().sum::<u64>()
     );
-    svg.text(
-        10,
-        58,
-        13,
-        Anchor::Start,
-        "and 92 solutions. Corner and edge boards count 8 each; a tie's boards are compared with their images one by one.",
+    svg.heading(
+        "The symmetric kernel's 18 subproblems of the 8 × 8 board",
+        &[
+            &classes,
+            "and 92 solutions. Corner and edge boards count 8 each; a tie's boards are compared with their images one by one.",
+        ],
     );
     for (i, sub) in subs.iter().enumerate() {
         let x = 10 + (i % PER_ROW) as i32 * CELL_W;
@@ -174,26 +161,12 @@ fn walker_picture() -> Result<String, queens_simd::Error> {
     let width = LEFT + states.len() as i32 * COLUMN + 10;
     let height = stack_bottom + 120;
     let mut svg = Svg::new(width, height, "One symmetric walker's stack, step by step");
-    svg.bold(
-        10,
-        22,
-        16,
-        Anchor::Start,
+    svg.heading(
         &format!("One walker's whole walk: subproblem #{WALKED} of the 8 × 8 board"),
-    );
-    svg.text(
-        10,
-        42,
-        13,
-        Anchor::Start,
-        "The stack holds only rows with squares left to try. Each step takes the lowest live square of the top entry (♛), drops the entry",
-    );
-    svg.text(
-        10,
-        58,
-        13,
-        Anchor::Start,
-        "if that was its last, and pushes the row below if it has live squares; at row 6, the row before last, it counts them instead.",
+        &[
+            "The stack holds only rows with squares left to try. Each step takes the lowest live square of the top entry (♛), drops the entry",
+            "if that was its last, and pushes the row below if it has live squares; at row 6, the row before last, it counts them instead.",
+        ],
     );
     board::draw(&mut svg, 10, TOP + 6, N, 18, |r, c| square(sub, r, c));
     svg.text(
@@ -336,29 +309,16 @@ fn lanes_picture() -> Result<String, queens_simd::Error> {
         height,
         "The lanes-avx2 kernel's 8 walkers, step by step",
     );
-    svg.bold(
-        10,
-        22,
-        16,
-        Anchor::Start,
+    let steps = format!(
+        "Every step moves all eight lanes at once, each on its own start (rows 0 and 1 placed). The first {STEPS} of {} steps; the count: {}.",
+        walk.total_steps, walk.count
+    );
+    svg.heading(
         "lanes-avx2: eight walkers in the lanes of one ymm register, on the 8 × 8 board",
-    );
-    svg.text(
-        10,
-        42,
-        13,
-        Anchor::Start,
-        &format!(
-            "Every step moves all eight lanes at once, each on its own start (rows 0 and 1 placed). The first {STEPS} of {} steps; the count: {}.",
-            walk.total_steps, walk.count
-        ),
-    );
-    svg.text(
-        10,
-        58,
-        13,
-        Anchor::Start,
-        "Each cell: the row the lane fills after the step; ★ where the step found solutions. A lane whose walk ends takes the next start.",
+        &[
+            &steps,
+            "Each cell: the row the lane fills after the step; ★ where the step found solutions. A lane whose walk ends takes the next start.",
+        ],
     );
     for step in (0..STEPS).step_by(5) {
         svg.text(
