@@ -19,10 +19,10 @@ use alloc::vec::Vec;
 
 use super::Columns;
 use crate::kernel::join::halves::Filed;
-use crate::kernel::join::lanes::Lanes;
 use crate::kernel::join::matcher::{self, Group};
 use crate::kernel::join::quarters::Quarters;
 use crate::kernel::join::split::{self, Chunk, Split};
+use crate::kernel::join::words::PatternWords;
 use crate::{Count, Error, Kernel};
 
 /// The largest board [`join`] traces: its lists are kept whole.
@@ -515,7 +515,7 @@ fn record(event: Event) {
     EVENTS.with(|events| events.borrow_mut().push(event));
 }
 
-impl Lanes for Watched {
+impl PatternWords for Watched {
     const WORDS: usize = 1;
 
     unsafe fn zero() -> Watched {

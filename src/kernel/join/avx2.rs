@@ -13,10 +13,10 @@ use core::arch::x86_64::{
     _mm256_shuffle_epi8, _mm256_sllv_epi64, _mm256_srli_epi16,
 };
 
-use super::lanes::Lanes;
 #[cfg(test)]
 use super::matcher::Group;
 use super::split::{Chunk, Split};
+use super::words::PatternWords;
 use super::{Joiner, Scratch, quarters::Quarters};
 use crate::Count;
 use crate::kernel::Kernel;
@@ -107,7 +107,7 @@ unsafe fn disjoint_pairs(
 
 // SAFETY (every method): inlined into `count_chunk`, which enables AVX2; the
 // callers keep the pointer contracts written on the trait.
-impl Lanes for __m256i {
+impl PatternWords for __m256i {
     const WORDS: usize = 4;
 
     #[inline(always)]

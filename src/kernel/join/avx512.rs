@@ -12,10 +12,10 @@ use core::arch::x86_64::{
     _mm512_testn_epi64_mask,
 };
 
-use super::lanes::{Lanes, join_pairs_one_by_one};
 #[cfg(test)]
 use super::matcher::Group;
 use super::split::{Chunk, Split};
+use super::words::{PatternWords, join_pairs_one_by_one};
 use super::{Joiner, Scratch, quarters::Quarters};
 use crate::Count;
 use crate::kernel::Kernel;
@@ -108,7 +108,7 @@ unsafe fn disjoint_pairs(
 // SAFETY (every method): inlined into `count_chunk`, which enables AVX-512 F
 // and VPOPCNTDQ; the callers keep the pointer contracts written on the
 // trait.
-impl Lanes for __m512i {
+impl PatternWords for __m512i {
     const WORDS: usize = 8;
 
     #[inline(always)]

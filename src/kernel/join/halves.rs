@@ -13,10 +13,10 @@
 
 use alloc::vec::Vec;
 
-use super::lanes::Lanes;
 use super::matcher::{CLASSES, Group};
 use super::quarters::Quarters;
 use super::split::Side;
+use super::words::PatternWords;
 
 /// Half-boards of one side, filed by class: those of class `c` are
 /// `masks[starts[c]..starts[c + 1]]`.
@@ -48,9 +48,14 @@ impl Filed {
     ///
     /// # Safety
     ///
-    /// The CPU runs `L`'s instructions.
+    /// The CPU runs `W`'s instructions.
     #[inline(always)]
-    pub(crate) unsafe fn join<L: Lanes>(&mut self, quarters: &Quarters, side: Side, rows: u32) {
+    pub(crate) unsafe fn join<W: PatternWords>(
+        &mut self,
+        quarters: &Quarters,
+        side: Side,
+        rows: u32,
+    ) {
         let (north, south) = quarters.of(side);
         let (north_set, south_set) = (north.compact(rows), south.compact(rows));
         let all = north.all_columns();
@@ -77,11 +82,11 @@ impl Filed {
                 &south.crossing[south_range],
             );
             for at in north.range(north_set, columns) {
-                // SAFETY: the CPU runs `L`'s instructions; `room` counts
+                // SAFETY: the CPU runs `W`'s instructions; `room` counts
                 // every pair, so `len` plus this north quarter-board's
                 // pairs plus 8 is within `joined`.
                 len += unsafe {
-                    L::join_pairs(
+                    W::join_pairs(
                         north.inner[at],
                         north.crossing[at],
                         south_inner,

@@ -1,7 +1,7 @@
 //! Counting the pairs of two sets of masks that share no bit: the join's
 //! inner loop, where most of its time goes as N grows. Written once,
-//! generic over the width of a vector ([`Lanes`]): `u64` in the portable
-//! kernel, 256 bits with AVX2, 512 with AVX-512.
+//! generic over the width of a vector ([`PatternWords`]): `u64` in the
+//! portable kernel, 256 bits with AVX2, 512 with AVX-512.
 //!
 //! # Bit-sliced patterns
 //!
@@ -45,7 +45,7 @@
 
 use alloc::vec::Vec;
 
-use super::lanes::Lanes;
+use super::words::PatternWords;
 
 /// Masks filed by class, their top cut bits read as a number (the top
 /// `cuts` of the [`CUTS`] cut bits, where [`sieve_cuts`] says how many):
@@ -119,20 +119,20 @@ pub(crate) struct Scratch {
     gathered: Vec<u64>,
 }
 
-/// Words, rounded up to whole groups of up to eight vectors of `L`: what a
+/// Words, rounded up to whole groups of up to eight vectors of `W`: what a
 /// run of `words` takes, so that the scan never reads past its slice.
-fn padded<L: Lanes>(words: usize) -> usize {
-    words.next_multiple_of(L::WORDS)
+fn padded<W: PatternWords>(words: usize) -> usize {
+    words.next_multiple_of(W::WORDS)
 }
 
 /// The pairs of `items` and `patterns` that share no bit, with vectors of
-/// `L`.
+/// `W`.
 ///
 /// # Safety
 ///
-/// The CPU runs `L`'s instructions.
+/// The CPU runs `W`'s instructions.
 #[inline(always)]
-pub(crate) unsafe fn disjoint_pairs<L: Lanes>(
+pub(crate) unsafe fn disjoint_pairs<W: PatternWords>(
     items: Group<'_>,
     patterns: Group<'_>,
     diagonals: bool,
@@ -160,17 +160,17 @@ pub(crate) unsafe fn disjoint_pairs<L: Lanes>(
             rows += 1;
         }
     }
-    let stride = padded::<L>(first_word[CLASSES]);
+    let stride = padded::<W>(first_word[CLASSES]);
     scratch.sliced.clear();
     scratch.sliced.resize(rows * stride, 0);
     for class in 0..CLASSES {
         for (i, chunk) in patterns.class(class).chunks(64).enumerate() {
             let word = first_word[class] + i;
-            // SAFETY: the CPU runs `L`'s instructions; every row of a bit
+            // SAFETY: the CPU runs `W`'s instructions; every row of a bit
             // of `union` is below `rows`, so `row[b] * stride + word` is
             // inside `sliced` (`word < stride`).
             unsafe {
-                L::slice(
+                W::slice(
                     chunk,
                     unions[class],
                     &row,
@@ -220,11 +220,11 @@ pub(crate) unsafe fn disjoint_pairs<L: Lanes>(
                     matched,
                     reach,
                     &mut scratch.gathered,
-                    padded::<L>,
+                    padded::<W>,
                 );
                 (
                     &scratch.gathered[..],
-                    padded::<L>(words),
+                    padded::<W>(words),
                     words,
                     gathered_row,
                 )
@@ -234,10 +234,10 @@ pub(crate) unsafe fn disjoint_pairs<L: Lanes>(
             for (bit, slot) in offset.iter_mut().enumerate() {
                 *slot = (run_row[bit] * run_stride) as u32;
             }
-            let vectors = run_words.div_ceil(L::WORDS);
-            // SAFETY: the CPU runs `L`'s instructions; every bit of `reach`
+            let vectors = run_words.div_ceil(W::WORDS);
+            // SAFETY: the CPU runs `W`'s instructions; every bit of `reach`
             // has a row of the run, which holds `vectors` whole vectors.
-            let conflicts = unsafe { scan::<L>(run.as_ptr(), vectors, items_u, reach, &offset) };
+            let conflicts = unsafe { scan::<W>(run.as_ptr(), vectors, items_u, reach, &offset) };
             pairs += w as u64 * (items_u.len() as u64 * scanned as u64 - conflicts);
         }
     }
@@ -294,10 +294,10 @@ fn gather(
 ///
 /// # Safety
 ///
-/// The CPU runs `L`'s instructions; for every bit `b` of `reach`,
-/// `base + offset[b]` is followed by `vectors * L::WORDS` readable words.
+/// The CPU runs `W`'s instructions; for every bit `b` of `reach`,
+/// `base + offset[b]` is followed by `vectors * W::WORDS` readable words.
 #[inline(always)]
-unsafe fn scan<L: Lanes>(
+unsafe fn scan<W: PatternWords>(
     base: *const u64,
     vectors: usize,
     items: &[u64],
@@ -307,23 +307,23 @@ unsafe fn scan<L: Lanes>(
     // SAFETY (all calls below): the groups cover vectors `first..vectors`
     // and no more.
     unsafe {
-        let mut sum = L::zero();
+        let mut sum = W::zero();
         let mut first = 0;
         while vectors - first >= 8 {
-            sum = scan_group::<L, 8>(base, first, items, reach, offset, sum);
+            sum = scan_group::<W, 8>(base, first, items, reach, offset, sum);
             first += 8;
         }
         sum = match vectors - first {
             0 => sum,
-            1 => scan_group::<L, 1>(base, first, items, reach, offset, sum),
-            2 => scan_group::<L, 2>(base, first, items, reach, offset, sum),
-            3 => scan_group::<L, 3>(base, first, items, reach, offset, sum),
-            4 => scan_group::<L, 4>(base, first, items, reach, offset, sum),
-            5 => scan_group::<L, 5>(base, first, items, reach, offset, sum),
-            6 => scan_group::<L, 6>(base, first, items, reach, offset, sum),
-            _ => scan_group::<L, 7>(base, first, items, reach, offset, sum),
+            1 => scan_group::<W, 1>(base, first, items, reach, offset, sum),
+            2 => scan_group::<W, 2>(base, first, items, reach, offset, sum),
+            3 => scan_group::<W, 3>(base, first, items, reach, offset, sum),
+            4 => scan_group::<W, 4>(base, first, items, reach, offset, sum),
+            5 => scan_group::<W, 5>(base, first, items, reach, offset, sum),
+            6 => scan_group::<W, 6>(base, first, items, reach, offset, sum),
+            _ => scan_group::<W, 7>(base, first, items, reach, offset, sum),
         };
-        L::total(sum)
+        W::total(sum)
     }
 }
 
@@ -333,28 +333,28 @@ unsafe fn scan<L: Lanes>(
 ///
 /// As for [`scan`], for those vectors.
 #[inline(always)]
-unsafe fn scan_group<L: Lanes, const G: usize>(
+unsafe fn scan_group<W: PatternWords, const G: usize>(
     base: *const u64,
     first: usize,
     items: &[u64],
     reach: u64,
     offset: &[u32; 64],
-    mut sum: L,
-) -> L {
-    // SAFETY: the caller's, and the CPU runs `L`'s instructions.
+    mut sum: W,
+) -> W {
+    // SAFETY: the caller's, and the CPU runs `W`'s instructions.
     unsafe {
-        let base = base.add(first * L::WORDS);
+        let base = base.add(first * W::WORDS);
         for &item in items {
-            let mut hits = [L::zero(); G];
+            let mut hits = [W::zero(); G];
             let mut rest = item & reach;
             while rest != 0 {
                 let row = base.add(*offset.get_unchecked(rest.trailing_zeros() as usize) as usize);
                 rest &= rest - 1;
                 for (g, hit) in hits.iter_mut().enumerate() {
-                    *hit = hit.or_load(row.add(g * L::WORDS));
+                    *hit = hit.or_load(row.add(g * W::WORDS));
                 }
             }
-            sum = L::add_counts(sum, hits);
+            sum = W::add_counts(sum, hits);
         }
         sum
     }

@@ -39,7 +39,7 @@
 //!    the time goes as N grows, and what the kernels differ in: `join`
 //!    with `u64` in plain Rust, `join-avx2` with 256-bit vectors,
 //!    `join-avx512` with 512-bit ones and `vpopcntq`. The algorithm is
-//!    written once, generic over `lanes::Lanes`; each kernel compiles it
+//!    written once, generic over `words::PatternWords`; each kernel compiles it
 //!    inside one `#[target_feature]` function (`avx2.rs`, `avx512.rs`).
 //!
 //! # Symmetry
@@ -67,7 +67,6 @@
 //! (`memory::estimate` says how much before a count starts).
 
 pub(crate) mod halves;
-pub(crate) mod lanes;
 pub(crate) mod matcher;
 #[cfg(feature = "std")]
 pub(crate) mod memory;
@@ -75,6 +74,7 @@ pub(crate) mod memory;
 pub(crate) mod pieces;
 pub(crate) mod quarters;
 pub(crate) mod split;
+pub(crate) mod words;
 
 #[cfg(simd_kernels)]
 pub mod avx2;
@@ -87,11 +87,11 @@ use core::ops::ControlFlow;
 use crate::kernel::{Kernel, Solver, Visit};
 use crate::{Count, Error};
 use halves::Filed;
-use lanes::Lanes;
 #[cfg(test)]
 use matcher::Group;
 use quarters::Quarters;
 use split::{Chunk, Side, Split};
+use words::PatternWords;
 
 /// The `join` kernel: the join with `u64` vectors, any target.
 #[derive(Clone, Copy, Debug, Default)]
@@ -111,7 +111,7 @@ impl Join {
 }
 
 /// A join kernel: this module's algorithm compiled for one kind of vector
-/// ([`Lanes`]). Holding one proves that the CPU runs it.
+/// ([`PatternWords`]). Holding one proves that the CPU runs it.
 pub(crate) trait Joiner: Copy + Send + Sync {
     /// The kernel it is.
     fn kernel(self) -> Kernel;
@@ -194,13 +194,13 @@ pub(crate) struct Scratch {
 }
 
 /// The solutions of the row sets of `chunk`, and of those they stand for
-/// ([`split::orbit`]), with vectors of `L`.
+/// ([`split::orbit`]), with vectors of `W`.
 ///
 /// # Safety
 ///
-/// The CPU runs `L`'s instructions.
+/// The CPU runs `W`'s instructions.
 #[inline(always)]
-pub(crate) unsafe fn count_chunk<L: Lanes>(
+pub(crate) unsafe fn count_chunk<W: PatternWords>(
     split: &Split,
     quarters: &Quarters,
     chunk: &Chunk,
@@ -213,12 +213,12 @@ pub(crate) unsafe fn count_chunk<L: Lanes>(
     chunk.row_sets(split, &mut row_sets);
     for &(rows, images) in &row_sets {
         // SAFETY (both blocks): the caller's.
-        unsafe { scratch.west.join::<L>(quarters, Side::West, rows) };
+        unsafe { scratch.west.join::<W>(quarters, Side::West, rows) };
         if scratch.west.len() == 0 {
             continue;
         }
         let east_rows = split.side_rows(Side::East, rows);
-        unsafe { scratch.east.join::<L>(quarters, Side::East, east_rows) };
+        unsafe { scratch.east.join::<W>(quarters, Side::East, east_rows) };
         if scratch.east.len() == 0 {
             continue;
         }
@@ -238,7 +238,7 @@ pub(crate) unsafe fn count_chunk<L: Lanes>(
         };
         // SAFETY: the caller's.
         let pairs = unsafe {
-            matcher::disjoint_pairs::<L>(items, patterns, split.diagonals, &mut scratch.matcher)
+            matcher::disjoint_pairs::<W>(items, patterns, split.diagonals, &mut scratch.matcher)
         };
         total += Count::from(images * split.weight) * Count::from(pairs);
     }

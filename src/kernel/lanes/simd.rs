@@ -3,7 +3,9 @@
 //! `__m512i` (16 lanes, `avx512.rs`). The walk (`walk.rs`) is generic over
 //! it, and each kernel compiles the walk inside one `#[target_feature]`
 //! function, so that these methods inline there with the kernel's
-//! instructions.
+//! instructions. (The join kernels' vector trait, `PatternWords` in
+//! `kernel::join::words`, is another: it sees the same registers as 64-bit
+//! words of bit-sliced patterns, and says why the two stay apart.)
 
 use core::arch::x86_64::__m128i;
 

@@ -1,15 +1,23 @@
 //! What the join needs of a vector unit, written once per instruction set:
-//! [`Lanes`] for `u64` (any target) here, for `__m256i` in `avx2.rs`, for
-//! `__m512i` in `avx512.rs`. The join's algorithm (`halves.rs`,
-//! `matcher.rs`) is generic over it, and each kernel compiles it inside one
-//! `#[target_feature]` function, so that these methods inline there with
-//! the kernel's instructions.
+//! [`PatternWords`] for `u64` (any target) here, for `__m256i` in
+//! `avx2.rs`, for `__m512i` in `avx512.rs`. The join's algorithm
+//! (`halves.rs`, `matcher.rs`) is generic over it, and each kernel compiles
+//! it inside one `#[target_feature]` function, so that these methods inline
+//! there with the kernel's instructions.
+//!
+//! The lane kernels have a vector trait of their own
+//! (`kernel::lanes::simd::Simd`), implemented for the same two x86 types.
+//! They are kept apart because they share no operation: this one sees a
+//! vector as 64-bit words of bit-sliced patterns (OR, popcount, slicing,
+//! and a plain `u64` for every target), the lanes' as 32-bit lanes that
+//! each walk a board (compares, blends, shifts per lane, stack loads), on
+//! x86-64 only. One trait would make each type implement the other's half.
 
 /// A vector of `WORDS` words of bit-sliced patterns, and the few other
 /// steps of the join an instruction set does its own way. The methods are
 /// `unsafe`: the CPU must run the instructions of the type's kernel (the
 /// kernel's type proves it), and the pointer contracts below must hold.
-pub(crate) trait Lanes: Copy {
+pub(crate) trait PatternWords: Copy {
     /// `u64` words per vector.
     const WORDS: usize;
 
@@ -24,22 +32,22 @@ pub(crate) trait Lanes: Copy {
     ///
     /// # Safety
     ///
-    /// As for [`Lanes::zero`]; `words` points to `WORDS` readable words.
+    /// As for [`PatternWords::zero`]; `words` points to `WORDS` readable words.
     unsafe fn or_load(self, words: *const u64) -> Self;
 
     /// `sum` plus the set bits of every vector of `hits`, in whatever
-    /// lanes the type keeps its sums (read by [`Lanes::total`]).
+    /// lanes the type keeps its sums (read by [`PatternWords::total`]).
     ///
     /// # Safety
     ///
-    /// As for [`Lanes::zero`].
+    /// As for [`PatternWords::zero`].
     unsafe fn add_counts<const G: usize>(sum: Self, hits: [Self; G]) -> Self;
 
-    /// The sum of every lane of a sum made by [`Lanes::add_counts`].
+    /// The sum of every lane of a sum made by [`PatternWords::add_counts`].
     ///
     /// # Safety
     ///
-    /// As for [`Lanes::zero`].
+    /// As for [`PatternWords::zero`].
     unsafe fn total(sum: Self) -> u64;
 
     /// ORs `patterns` (at most 64) bit-sliced into `words`: bit `b` of
@@ -48,7 +56,7 @@ pub(crate) trait Lanes: Copy {
     ///
     /// # Safety
     ///
-    /// As for [`Lanes::zero`]; `row[b] * stride` is inside `words` for
+    /// As for [`PatternWords::zero`]; `row[b] * stride` is inside `words` for
     /// every bit `b` of `union`.
     unsafe fn slice(
         patterns: &[u64],
@@ -73,7 +81,7 @@ pub(crate) trait Lanes: Copy {
     ///
     /// # Safety
     ///
-    /// As for [`Lanes::zero`]; `out` has room for `others_inner.len() +
+    /// As for [`PatternWords::zero`]; `out` has room for `others_inner.len() +
     /// 8` words, and the two slices are as long as each other.
     unsafe fn join_pairs(
         inner: u32,
@@ -88,7 +96,7 @@ pub(crate) trait Lanes: Copy {
 }
 
 /// The portable vector: one word, 64 patterns.
-impl Lanes for u64 {
+impl PatternWords for u64 {
     const WORDS: usize = 1;
 
     unsafe fn zero() -> u64 {
@@ -110,7 +118,7 @@ impl Lanes for u64 {
     }
 }
 
-/// [`Lanes::join_pairs`] one pair at a time: what every type does, and
+/// [`PatternWords::join_pairs`] one pair at a time: what every type does, and
 /// what the vector ones do with the pairs left after their last vector.
 ///
 /// # Safety
