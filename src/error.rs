@@ -3,7 +3,7 @@
 use core::fmt;
 
 use crate::board::BoardDefect;
-use crate::kernel::Kernel;
+use crate::kernel::{Build, Kernel, Method, Role};
 
 /// Why a request could not be served. Every public entry point returns this
 /// instead of panicking on bad input.
@@ -110,30 +110,49 @@ impl fmt::Display for Error {
                 f,
                 "kernel '{kernel}' is not available: {because} (see --kernels)"
             ),
-            Error::NotSplittable(kernel) => write!(
-                f,
-                "kernel '{kernel}' solves whole boards only; threads, shards and checkpoints need \
-                 a kernel that splits the board into a plan: 'symmetric', 'symmetric-bmi', \
-                 'lanes-avx2' or 'lanes-avx512', 'join', 'join-avx2' or 'join-avx512' (or 'auto')"
-            ),
-            Error::WrongMethod { kernel, method } => write!(
-                f,
-                "kernel '{kernel}' does not count the subproblems of a {method} plan: a symmetric \
-                 plan is counted by 'symmetric', 'symmetric-bmi', 'lanes-avx2' or 'lanes-avx512', \
-                 a join plan by 'join', \
-                 'join-avx2' or 'join-avx512' (either by 'auto')"
-            ),
+            Error::NotSplittable(kernel) => {
+                write!(
+                    f,
+                    "kernel '{kernel}' solves whole boards only; threads, shards and checkpoints \
+                     need a kernel that splits the board into a plan: "
+                )?;
+                for (i, method) in Method::ALL.into_iter().enumerate() {
+                    f.write_str(if i == 0 { "" } else { ", " })?;
+                    write_names(f, method.kernels().rev())?;
+                }
+                f.write_str(" (or 'auto')")
+            }
+            Error::WrongMethod { kernel, method } => {
+                write!(
+                    f,
+                    "kernel '{kernel}' does not count the subproblems of a {method} plan: "
+                )?;
+                for (i, plans) in Method::ALL.into_iter().enumerate() {
+                    let counted = if i == 0 { "is counted " } else { "" };
+                    let a = if i == 0 { "a" } else { ", a" };
+                    write!(f, "{a} {plans} plan {counted}by ")?;
+                    write_names(f, plans.kernels().rev())?;
+                }
+                f.write_str(" (either by 'auto')")
+            }
             #[cfg(feature = "alloc")]
             Error::UnknownMethod(name) => {
                 write!(f, "unknown plan method '{name}' (known: symmetric, join)")
             }
             #[cfg(feature = "alloc")]
             Error::InvalidShard(why) => write!(f, "invalid shard: {why}"),
-            Error::CountOnly(kernel) => write!(
-                f,
-                "kernel '{kernel}' counts solutions only; to list them (or --unique), use \
-                 'symmetric', 'portable' or 'auto'"
-            ),
+            Error::CountOnly(kernel) => {
+                write!(
+                    f,
+                    "kernel '{kernel}' counts solutions only; to list them (or --unique), use "
+                )?;
+                // The fast kernels that list solutions on every target,
+                // and `auto`.
+                let everywhere = Kernel::ALL.iter().copied().filter(|k| {
+                    k.role() == Role::Fast && k.enumerates() && k.build() == Build::Everywhere
+                });
+                write_names(f, everywhere.chain([Kernel::Auto]))
+            }
             Error::InvalidThreads => write!(f, "the number of threads must be at least 1"),
             Error::BitboardTooSmall { n } => write!(
                 f,
@@ -156,3 +175,53 @@ impl fmt::Display for Error {
 }
 
 impl core::error::Error for Error {}
+
+/// Writes `kernels` as a list of quoted names: `'a'`, `'a' or 'b'`,
+/// `'a', 'b' or 'c'`.
+fn write_names(f: &mut fmt::Formatter<'_>, kernels: impl Iterator<Item = Kernel>) -> fmt::Result {
+    let mut kernels = kernels.peekable();
+    let mut first = true;
+    while let Some(kernel) = kernels.next() {
+        let separator = match (first, kernels.peek()) {
+            (true, _) => "",
+            (false, None) => " or ",
+            (false, Some(_)) => ", ",
+        };
+        write!(f, "{separator}'{kernel}'")?;
+        first = false;
+    }
+    Ok(())
+}
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    /// The kernels these messages name come from the kernel table: a
+    /// kernel added to a plan method is named without touching them.
+    #[test]
+    fn messages_name_the_kernels_of_the_table() {
+        assert_eq!(
+            Error::NotSplittable(Kernel::Sse41).to_string(),
+            "kernel 'sse41' solves whole boards only; threads, shards and checkpoints need a \
+             kernel that splits the board into a plan: 'symmetric', 'symmetric-bmi', \
+             'lanes-avx2' or 'lanes-avx512', 'join', 'join-avx2' or 'join-avx512' (or 'auto')"
+        );
+        assert_eq!(
+            Error::WrongMethod {
+                kernel: Kernel::Join,
+                method: Method::Symmetric.name()
+            }
+            .to_string(),
+            "kernel 'join' does not count the subproblems of a symmetric plan: a symmetric plan \
+             is counted by 'symmetric', 'symmetric-bmi', 'lanes-avx2' or 'lanes-avx512', a join \
+             plan by 'join', 'join-avx2' or 'join-avx512' (either by 'auto')"
+        );
+        assert_eq!(
+            Error::CountOnly(Kernel::JoinAvx2).to_string(),
+            "kernel 'join-avx2' counts solutions only; to list them (or --unique), use \
+             'symmetric', 'portable' or 'auto'"
+        );
+    }
+}

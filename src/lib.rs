@@ -3,24 +3,26 @@
 //! Counts and enumerates the solutions of the N-Queens puzzle: N queens on an
 //! N x N board, no two in the same row, column or diagonal.
 //!
-//! The crate offers interchangeable kernels (see [`Kernel`]): the symmetric
-//! kernels, which search one board per class of the square's eight
-//! symmetries without a branch near the leaves (`symmetric` anywhere,
-//! `symmetric-bmi` with BMI1/BMI2/LZCNT/POPCNT; see [`kernel::symmetric`]),
-//! a portable bitmask solver that runs everywhere and is the oracle for all
-//! others, the x86-64 SIMD ports of davidad's register-only state machine
+//! The crate offers interchangeable kernels (see [`Kernel`]): the
+//! symmetric kernels, which search one board per class of the square's
+//! eight symmetries without a branch near the leaves (`symmetric`
+//! anywhere, `symmetric-bmi` with BMI1/BMI2/LZCNT/POPCNT; see
+//! [`kernel::symmetric`]), and their walkers in the lanes of vector
+//! registers (`lanes-avx2`, `lanes-avx512`; see `kernel::lanes`); a
+//! portable bitmask solver that runs everywhere and is the oracle for all
+//! others; the x86-64 SIMD ports of davidad's register-only state machine
 //! (`sse41` and `avx` in intrinsics, see `kernel::davidad`; `asm-sse41` and
-//! `asm-avx` by hand in `global_asm!`, resumable, see `kernel::asm`), the
+//! `asm-avx` by hand in `global_asm!`, resumable, see `kernel::asm`); the
 //! join kernels, which count by joining half-boards with a bit-sliced
 //! matcher instead of searching the board (`join` anywhere, `join-avx2`
 //! with AVX2, `join-avx512` with AVX-512 F and VPOPCNTDQ; see
-//! [`kernel::join`]), and the seed articles' own algorithms
-//! as reference solvers. The dispatcher ([`dispatch`]) picks, for each N
-//! and task (counting, enumerating, fundamental solutions), the fastest
-//! kernel this CPU supports, as measured on the reference machine: the join
-//! kernels to count from N = 14, the symmetric kernels from N = 10 on
-//! otherwise; below, the portable kernel to count and davidad's machine to
-//! enumerate.
+//! [`kernel::join`]); and the seed articles' own algorithms as reference
+//! solvers. The dispatcher ([`dispatch`]) picks, for each N and task
+//! (counting, enumerating, fundamental solutions), the fastest kernel this
+//! CPU supports, as measured (BENCHMARKS.md): to count, the join kernels
+//! from [`dispatch::JOIN_FROM`], the lane kernels below where the CPU has
+//! them; to enumerate, the symmetric kernels from
+//! [`dispatch::SYMMETRIC_FROM`] and davidad's machine below.
 //!
 //! ```
 //! use queens_simd::{Kernel, fundamental};
@@ -104,10 +106,10 @@ pub fn count(n: usize) -> Result<Count, Error> {
 
 /// Number of solutions on an `n`x`n` board, on `threads` threads, by the
 /// fastest kernel available ([`Kernel::count_on_threads`] for `auto`): from
-/// [`plan::SPLIT_FROM`] through a [`plan::Plan`], the symmetric kernel's
-/// below [`dispatch::JOIN_FROM`] and a join kernel's from there (whose
-/// memory [`plan::Plan::memory_estimate`] tells: 36 GiB at N = 24); below
-/// [`plan::SPLIT_FROM`], one thread counts. The same count for every
+/// [`plan::SPLIT_FROM`] through a [`plan::Plan`], a symmetric plan below
+/// [`dispatch::JOIN_FROM`] and a join plan from there (whose memory
+/// [`plan::Plan::memory_estimate`] tells, and which this does not check);
+/// below [`plan::SPLIT_FROM`], one thread counts. The same count for every
 /// number of threads.
 ///
 /// # Errors

@@ -12,7 +12,7 @@ use std::time::Duration;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::kernel::Task;
-use crate::plan::{self, Method, SPLIT_FROM, Shard};
+use crate::plan::{Method, SPLIT_FROM, Shard};
 use crate::{Kernel, MAX_N};
 
 /// N when none is given.
@@ -457,7 +457,8 @@ impl Args {
         // on one thread whatever --threads says, with any kernel, as auto
         // does.
         let splittable = kernel.splits();
-        let plain_plan_count = task == Task::Count && plan::counts_through_plan(kernel, n);
+        let plain_plan_count =
+            task == Task::Count && crate::dispatch::counts_through_plan(kernel, n);
         let through_plan = self.shard.is_some() || self.checkpoint.is_some() || plain_plan_count;
         if (self.shard.is_some() || self.checkpoint.is_some()) && !splittable {
             return Err(not_splittable(kernel));
@@ -475,7 +476,7 @@ impl Args {
                 );
             }
             let counting = kernel.resolve_for(n, task);
-            if Method::of(counting) != Some(Method::Join) {
+            if counting.method() != Some(Method::Join) {
                 return Err(format!(
                     "--max-memory limits counts with a join kernel, but N = {n} is counted with {counting} here, which takes little memory"
                 ));

@@ -1,7 +1,7 @@
 //! `--max-memory`: how much memory a join count may take, checked before it
 //! starts. A join count builds the quarter-boards of one cut of the board
-//! and shares them among its threads ([`crate::plan::Plan::memory_estimate`]):
-//! 70 MiB at N = 18, 4 GiB at N = 22, 36 GiB at N = 24. A count that would
+//! and shares them among its threads ([`crate::plan::Plan::memory_estimate`];
+//! docs/plan.md and BENCHMARKS.md give the figures). A count that would
 //! take more than `--max-memory`, or without it more than the memory
 //! available (Linux: `MemAvailable` in `/proc/meminfo`), is refused with
 //! both figures instead of being killed part-way, or swapping for days.

@@ -141,7 +141,7 @@ fn solve(solve: &Solve, out: &mut impl Write) -> Result<(), Failure> {
         } else {
             // A join kernel builds its quarter-boards even here, on one
             // thread.
-            if crate::plan::Method::of(kernel) == Some(crate::plan::Method::Join) {
+            if kernel.method() == Some(crate::kernel::Method::Join) {
                 let needed = crate::kernel::join::memory::estimate(n, 1);
                 memory::check(n, kernel, 1, needed, solve.max_memory).map_err(Failure::Refused)?;
             }

@@ -166,12 +166,9 @@ fn resume(path: &Path, plan: &Plan, shard: Shard) -> Result<Checkpoint, Failure>
         // A checkpoint of the other method's plan of the same N is resumed
         // with a kernel of its method.
         let hint = if record.plan.n == expected.n && record.plan.method != expected.method {
-            match record.plan.method {
-                Method::Join => "; resume it with --kernel join, join-avx2 or join-avx512",
-                _ => "; resume it with --kernel symmetric or symmetric-bmi",
-            }
+            format!("; resume it with --kernel {}", names(record.plan.method))
         } else {
-            ""
+            String::new()
         };
         return Err(refuse(format!(
             "checkpoint {shown} is for {}, not {expected}{hint}",
@@ -218,4 +215,15 @@ fn progress_bar(quiet: bool, plan: &Plan, mine: &[usize], todo: &[usize]) -> Pro
     ));
     bar.enable_steady_tick(Duration::from_millis(200));
     bar
+}
+
+/// The kernels that count `method`'s plans, from the one that runs
+/// everywhere up: `join, join-avx2 or join-avx512`.
+fn names(method: Method) -> String {
+    let kernels: Vec<&str> = method.kernels().rev().map(|k| k.name()).collect();
+    match kernels.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }

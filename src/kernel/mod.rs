@@ -1,20 +1,44 @@
 //! Kernels: every algorithm that counts and enumerates N-Queens solutions,
-//! behind one trait ([`Solver`]) and one name space ([`Kernel`]). This
-//! module is the interface only: it says what a kernel is, never which one
-//! runs; [`crate::dispatch`] decides that, and nothing here imports it.
+//! behind one trait ([`Solver`]), one name space ([`Kernel`]) and one table
+//! of what each kernel is (`FACTS`: name, sizes, role, plan method, CPU
+//! features). This module says what a kernel is, never which one runs:
+//! [`crate::dispatch`] decides that, and nothing under `kernel/` imports
+//! it.
 //!
-//! Adding a kernel takes three steps, none of them in the CLI:
-//! 1. a module with a type that implements [`Solver`] (constructible only
-//!    where it can run: `new() -> Option<Self>`, asking the CPU for its
-//!    row's features);
-//! 2. a variant in [`Kernel`] and its row in `FACTS` (name, description,
-//!    sizes, role, builds, CPU features), both in the order of
-//!    [`Kernel::ALL`], which is the table's;
-//! 3. its arm in the dispatcher's `try_solver`, and for a fast kernel its
-//!    place in `auto`'s preference lists.
+//! # Layers
+//!
+//! Imports run one way, down this list:
+//!
+//! 1. `pieces` (with `std`): a plan's pieces as each family cuts them, and
+//!    the one type that counts them, `PieceCounter`, which the dispatcher
+//!    builds and the plan runs;
+//! 2. the lane kernels (`lanes`), which walk the symmetric kernel's
+//!    subproblems in vector lanes;
+//! 3. the families, which know nothing of each other: `symmetric`,
+//!    `join`, `portable`, davidad's machine (`davidad`, `sse41`, `avx`,
+//!    `asm`), and the seeds' reference solvers in [`crate::reference`];
+//! 4. this module: the names, the table, the traits.
+//!
+//! # Adding a kernel
+//!
+//! 1. Its file(s): a type that implements [`Solver`] and can be built only
+//!    where it runs (`new() -> Option<Self>`, asking the CPU for the
+//!    features of its row). A kernel that counts a plan's pieces also
+//!    implements its family's trait (the symmetric kernel's `Walkers`, the
+//!    join's `Joiner`).
+//! 2. Its row of the kernel table: a variant of [`Kernel`] and its `FACTS`
+//!    row, in the same place.
+//! 3. In `crate::dispatch`: the line of `build` that makes its type, and
+//!    its place in `auto`'s preference lists.
+//!
+//! Nothing else names it: the plan, the errors, `--kernels` and the hints
+//! of the command line read the table. The dispatcher's tests fail while a
+//! kernel is missing from `build` or from a preference list.
 
 #[cfg(feature = "alloc")]
 pub mod join;
+#[cfg(feature = "std")]
+pub(crate) mod pieces;
 pub mod portable;
 pub mod symmetric;
 
@@ -153,6 +177,71 @@ pub enum Role {
     },
 }
 
+/// How a [`crate::plan::Plan`] cuts a board into pieces: one method per
+/// family of kernels that count pieces, each family counting only its
+/// own method's. Each kernel's method is a column of the kernel table
+/// ([`Kernel::method`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Method {
+    /// The symmetric kernel's subproblems (corner, edge and tie cases,
+    /// split by their first rows), counted by the symmetric and lane
+    /// kernels.
+    Symmetric,
+    /// The join kernels' pieces (row sets of the west half, by their first
+    /// choices), counted by the join kernels.
+    Join,
+}
+
+impl Method {
+    /// Every method.
+    pub const ALL: [Method; 2] = [Method::Symmetric, Method::Join];
+
+    /// Its name in records and messages: `symmetric` or `join`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Method::Symmetric => "symmetric",
+            Method::Join => "join",
+        }
+    }
+
+    /// The method whose plans the concrete `kernel` counts: its
+    /// [`Kernel::method`], read from the kernel table. `None` for a kernel
+    /// that counts no plan's pieces, and for `auto` and `asm`, which stand
+    /// for a kernel that depends on N (see [`crate::plan::Plan::for_kernel`]).
+    pub const fn of(kernel: Kernel) -> Option<Method> {
+        kernel.method()
+    }
+
+    /// The kernels that count this method's plans, in the kernel table's
+    /// order (fastest first).
+    pub fn kernels(self) -> impl DoubleEndedIterator<Item = Kernel> {
+        Kernel::ALL
+            .iter()
+            .copied()
+            .filter(move |k| k.method() == Some(self))
+    }
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl core::str::FromStr for Method {
+    type Err = Error;
+
+    /// `symmetric` or `join`, as [`Method::name`] writes them.
+    fn from_str(name: &str) -> Result<Method, Error> {
+        Method::ALL
+            .into_iter()
+            .find(|m| m.name() == name)
+            .ok_or_else(|| Error::UnknownMethod(name.into()))
+    }
+}
+
 /// A kernel by name. `Auto` stands for the fastest kernel available on this
 /// CPU for the size asked (see [`crate::dispatch`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -243,13 +332,11 @@ struct Facts {
     description: &'static str,
     sizes: RangeInclusive<usize>,
     role: Role,
-    /// Whether it counts a [`crate::plan`]'s subproblems (threads, shards,
-    /// checkpoints): the symmetric kernels a symmetric plan's, the join
-    /// kernels a join plan's.
-    splits: bool,
-    /// Whether it counts a whole board on several threads: those that
-    /// split, through their plan.
-    threads: bool,
+    /// The plan whose pieces it counts (on threads, in shards, from
+    /// checkpoints), if any: a symmetric plan for the symmetric and lane
+    /// kernels, a join plan for the join kernels. (`auto` counts the plan
+    /// of the kernel it picks for N: see [`Kernel::splits`].)
+    method: Option<Method>,
     /// Whether it visits solutions (enumeration, fundamental solutions)
     /// as well as counting them.
     enumerates: bool,
@@ -279,8 +366,7 @@ const FACTS: [Facts; 18] = [
         description: "the fastest kernel available on this CPU",
         sizes: ALL_SIZES,
         role: Role::Fast,
-        splits: true,
-        threads: true,
+        method: None,
         enumerates: true,
         build: Build::Alias,
         cpu: &[],
@@ -291,8 +377,7 @@ const FACTS: [Facts; 18] = [
         description: "the best encoding of the global_asm! kernel this CPU runs",
         sizes: DAVIDAD_SIZES,
         role: Role::Fast,
-        splits: false,
-        threads: false,
+        method: None,
         enumerates: true,
         build: Build::Alias,
         cpu: &[],
@@ -303,8 +388,7 @@ const FACTS: [Facts; 18] = [
         description: "the symmetric kernel's walkers, 16 in the lanes of AVX-512 registers; counts only",
         sizes: LANES_SIZES,
         role: Role::Fast,
-        splits: true,
-        threads: true,
+        method: Some(Method::Symmetric),
         enumerates: false,
         build: Build::Simd,
         cpu: &[
@@ -322,8 +406,7 @@ const FACTS: [Facts; 18] = [
         description: "the symmetric kernel's walkers, 8 in the lanes of AVX2 registers; counts only",
         sizes: LANES_SIZES,
         role: Role::Fast,
-        splits: true,
-        threads: true,
+        method: Some(Method::Symmetric),
         enumerates: false,
         build: Build::Simd,
         cpu: &[
@@ -340,8 +423,7 @@ const FACTS: [Facts; 18] = [
         description: "the symmetric kernel built with BMI1, BMI2, LZCNT and POPCNT",
         sizes: ALL_SIZES,
         role: Role::Fast,
-        splits: true,
-        threads: true,
+        method: Some(Method::Symmetric),
         enumerates: true,
         build: Build::X86,
         cpu: BMI,
@@ -352,8 +434,7 @@ const FACTS: [Facts; 18] = [
         description: "one search per symmetry class, dead ends pruned a row ahead, any target",
         sizes: ALL_SIZES,
         role: Role::Fast,
-        splits: true,
-        threads: true,
+        method: Some(Method::Symmetric),
         enumerates: true,
         build: Build::Everywhere,
         cpu: &[],
@@ -364,8 +445,7 @@ const FACTS: [Facts; 18] = [
         description: "joins half-boards, 512 bit-sliced patterns a step in AVX-512; counts only",
         sizes: ALL_SIZES,
         role: Role::Fast,
-        splits: true,
-        threads: true,
+        method: Some(Method::Join),
         enumerates: false,
         build: Build::SimdAlloc,
         cpu: &[Feature::Avx512F, Feature::Avx512Vpopcntdq],
@@ -376,8 +456,7 @@ const FACTS: [Facts; 18] = [
         description: "joins half-boards, 256 bit-sliced patterns a step in AVX2; counts only",
         sizes: ALL_SIZES,
         role: Role::Fast,
-        splits: true,
-        threads: true,
+        method: Some(Method::Join),
         enumerates: false,
         build: Build::SimdAlloc,
         cpu: &[Feature::Avx2],
@@ -388,8 +467,7 @@ const FACTS: [Facts; 18] = [
         description: "joins half-boards by rows and crossing diagonals, any target; counts only",
         sizes: ALL_SIZES,
         role: Role::Fast,
-        splits: true,
-        threads: true,
+        method: Some(Method::Join),
         enumerates: false,
         build: Build::Alloc,
         cpu: &[],
@@ -400,8 +478,7 @@ const FACTS: [Facts; 18] = [
         description: "bitmask backtracking, explicit stack, any target",
         sizes: ALL_SIZES,
         role: Role::Fast,
-        splits: false,
-        threads: false,
+        method: None,
         enumerates: true,
         build: Build::Everywhere,
         cpu: &[],
@@ -412,8 +489,7 @@ const FACTS: [Facts; 18] = [
         description: "seed 002, davidad's xmm state machine, SSE4.1 encoding",
         sizes: DAVIDAD_SIZES,
         role: Role::Fast,
-        splits: false,
-        threads: false,
+        method: None,
         enumerates: true,
         build: Build::Simd,
         cpu: &[Feature::Sse41],
@@ -424,8 +500,7 @@ const FACTS: [Facts; 18] = [
         description: "seed 002, davidad's xmm state machine, AVX (VEX) encoding",
         sizes: DAVIDAD_SIZES,
         role: Role::Fast,
-        splits: false,
-        threads: false,
+        method: None,
         enumerates: true,
         build: Build::Simd,
         cpu: &[Feature::Avx],
@@ -436,8 +511,7 @@ const FACTS: [Facts; 18] = [
         description: "seed 002 by hand in global_asm!, resumable, SSE4.1 encoding",
         sizes: DAVIDAD_SIZES,
         role: Role::Fast,
-        splits: false,
-        threads: false,
+        method: None,
         enumerates: true,
         build: Build::Asm,
         cpu: &[Feature::Sse41],
@@ -448,8 +522,7 @@ const FACTS: [Facts; 18] = [
         description: "seed 002 by hand in global_asm!, resumable, AVX (VEX) encoding",
         sizes: DAVIDAD_SIZES,
         role: Role::Fast,
-        splits: false,
-        threads: false,
+        method: None,
         enumerates: true,
         build: Build::Asm,
         cpu: &[Feature::Avx],
@@ -460,8 +533,7 @@ const FACTS: [Facts; 18] = [
         description: "seed 000, \"Masquerade ball with eight queens\" (2011): u64 board, square scan",
         sizes: RangeInclusive::new(0, 8),
         role: Role::Reference { seed: 0 },
-        splits: false,
-        threads: false,
+        method: None,
         enumerates: true,
         build: Build::Everywhere,
         cpu: &[],
@@ -472,8 +544,7 @@ const FACTS: [Facts; 18] = [
         description: "seed 001, \"Haskell Solution to the Eight Queens Problem\" (2014): threat masks",
         sizes: RangeInclusive::new(0, 8),
         role: Role::Reference { seed: 1 },
-        splits: false,
-        threads: false,
+        method: None,
         enumerates: true,
         build: Build::Everywhere,
         cpu: &[],
@@ -484,8 +555,7 @@ const FACTS: [Facts; 18] = [
         description: "seed 003, Andrew Que's brute force (2017): all N^N one-queen-per-row placements",
         sizes: RangeInclusive::new(0, 8),
         role: Role::Reference { seed: 3 },
-        splits: false,
-        threads: false,
+        method: None,
         enumerates: true,
         build: Build::Everywhere,
         cpu: &[],
@@ -496,8 +566,7 @@ const FACTS: [Facts; 18] = [
         description: "seed 004, Andrew Que's permutations (2017): Heap's algorithm, diagonals only",
         sizes: RangeInclusive::new(0, 10),
         role: Role::Reference { seed: 4 },
-        splits: false,
-        threads: false,
+        method: None,
         enumerates: true,
         build: Build::Everywhere,
         cpu: &[],
@@ -566,21 +635,28 @@ impl Kernel {
         self.facts().role
     }
 
+    /// The plan whose pieces the kernel counts, and so on several threads,
+    /// in shards and from checkpoints: [`Method::Symmetric`] for the
+    /// symmetric and lane kernels, [`Method::Join`] for the join kernels,
+    /// `None` for the others and for the aliases (`auto` counts the plan of
+    /// the kernel it picks for N).
+    pub const fn method(self) -> Option<Method> {
+        self.facts().method
+    }
+
     /// Whether the kernel counts a [`crate::plan`]'s subproblems, and so
-    /// runs on several threads, in shards and from checkpoints: the
-    /// symmetric kernels (a symmetric plan's), the join kernels (a join
-    /// plan's), and `auto` (which counts the plan of the kernel it picks
-    /// for N: a join plan from [`crate::dispatch::JOIN_FROM`], else a
-    /// symmetric one).
+    /// runs on several threads, in shards and from checkpoints: those with
+    /// a [`Kernel::method`], and `auto`, which counts the plan of the
+    /// kernel it picks for N.
     pub const fn splits(self) -> bool {
-        self.facts().splits
+        self.facts().method.is_some() || matches!(self, Kernel::Auto)
     }
 
     /// Whether the kernel counts a whole board on several threads
     /// ([`Kernel::count_on_threads`]): exactly those that split, through
     /// their plan.
     pub const fn counts_on_threads(self) -> bool {
-        self.facts().threads
+        self.splits()
     }
 
     /// Whether the kernel visits solutions (enumeration, `--unique`) as
@@ -667,11 +743,12 @@ mod tests {
     }
 
     #[test]
-    fn only_the_symmetric_lanes_and_join_kernels_and_auto_split() {
-        let splitting: Vec<Kernel> = FACTS
+    fn the_kernels_that_split_are_those_with_a_plan_method_and_auto() {
+        let splitting: Vec<Kernel> = Kernel::ALIASES
             .iter()
-            .filter(|f| f.splits)
-            .map(|f| f.kernel)
+            .chain(Kernel::ALL)
+            .copied()
+            .filter(|k| k.splits())
             .collect();
         assert_eq!(
             splitting,
@@ -686,10 +763,68 @@ mod tests {
                 Kernel::Join
             ]
         );
-        // Those that count on threads are those that split, through their
-        // plan.
-        for facts in &FACTS {
-            assert_eq!(facts.threads, facts.splits, "{}", facts.name);
+        for &kernel in Kernel::ALIASES.iter().chain(Kernel::ALL) {
+            assert_eq!(kernel.counts_on_threads(), kernel.splits(), "{kernel}");
+            assert_eq!(Method::of(kernel), kernel.method(), "{kernel}");
         }
+        let join: Vec<Kernel> = Method::Join.kernels().collect();
+        assert_eq!(join, [Kernel::JoinAvx512, Kernel::JoinAvx2, Kernel::Join]);
+        for method in Method::ALL {
+            assert_eq!(method.name().parse::<Method>(), Ok(method));
+            assert!(method.kernels().all(|k| k.role() == Role::Fast));
+        }
+    }
+
+    /// Every variant of [`Kernel`], by a match with no wildcard: a new
+    /// variant does not compile here until it is listed, and then the
+    /// table's checks (above, and the dispatcher's) see it.
+    #[test]
+    fn every_variant_has_its_row() {
+        let every = [
+            Kernel::Auto,
+            Kernel::Asm,
+            Kernel::LanesAvx512,
+            Kernel::LanesAvx2,
+            Kernel::SymmetricBmi,
+            Kernel::Symmetric,
+            Kernel::JoinAvx512,
+            Kernel::JoinAvx2,
+            Kernel::Join,
+            Kernel::Portable,
+            Kernel::Sse41,
+            Kernel::Avx,
+            Kernel::AsmSse41,
+            Kernel::AsmAvx,
+            Kernel::Bitboard64,
+            Kernel::ThreatMasks,
+            Kernel::BruteForce,
+            Kernel::HeapPermutations,
+        ];
+        for kernel in every {
+            match kernel {
+                Kernel::Auto
+                | Kernel::Asm
+                | Kernel::LanesAvx512
+                | Kernel::LanesAvx2
+                | Kernel::SymmetricBmi
+                | Kernel::Symmetric
+                | Kernel::JoinAvx512
+                | Kernel::JoinAvx2
+                | Kernel::Join
+                | Kernel::Portable
+                | Kernel::Sse41
+                | Kernel::Avx
+                | Kernel::AsmSse41
+                | Kernel::AsmAvx
+                | Kernel::Bitboard64
+                | Kernel::ThreatMasks
+                | Kernel::BruteForce
+                | Kernel::HeapPermutations => {}
+            }
+            assert_eq!(kernel.facts().kernel, kernel, "{kernel:?}");
+            let listed = Kernel::ALIASES.contains(&kernel) || Kernel::ALL.contains(&kernel);
+            assert!(listed, "{kernel:?}");
+        }
+        assert_eq!(every.len(), FACTS.len());
     }
 }

@@ -6,7 +6,8 @@
 //! subproblem's [`count`](Subproblem::count) is its share of the total;
 //! the shares add up to the number of solutions, whatever the order they
 //! are counted in, on however many threads or machines. There are two
-//! methods, one per family of kernels that count subproblems:
+//! methods, one per family of kernels that count subproblems (the kernel
+//! table's plan method, [`crate::Kernel::method`]):
 //!
 //! * [`Method::Symmetric`] ([`Plan::new`]): the subproblems of the
 //!   symmetric kernel (see [`crate::kernel::symmetric`]: a queen in the
@@ -14,20 +15,27 @@
 //!   *tie*), each split further by placing queens in the next rows until
 //!   there are enough pieces to keep every thread busy to the end. Each
 //!   subproblem's share is the solutions its canonical boards stand for.
-//!   Counted by `symmetric` and `symmetric-bmi`.
+//!   Counted by the symmetric and lane kernels.
 //! * [`Method::Join`]: the pieces of the join kernels (see
 //!   [`crate::kernel::join`]): for each way to cut the board into halves
 //!   (one for even N, one per row of the middle column's queen down to the
 //!   centre for odd N), the west half's row sets grouped by their first
-//!   choices of rows, from the outside in. Counted by `join`, `join-avx2`
-//!   and `join-avx512`, which build each cut's quarter-boards once and
-//!   share its pieces among the threads: that table is most of the memory
-//!   a join count takes ([`Plan::memory_estimate`]: 70 MiB at N = 18,
-//!   4 GiB at N = 22, 36 GiB at N = 24).
+//!   choices of rows, from the outside in. Counted by the join kernels,
+//!   which build each cut's quarter-boards once and share its pieces among
+//!   the threads: that table is most of the memory a join count takes
+//!   ([`Plan::memory_estimate`] says how much; BENCHMARKS.md has the
+//!   figures).
 //!
-//! [`Plan::for_kernel`] gives the plan of the kernel that would count:
-//! `auto` counts with a join kernel from [`crate::dispatch::JOIN_FROM`],
-//! so its plan is a join plan from there, a symmetric plan below.
+//! Each family cuts its own pieces; the plan numbers them, orders them,
+//! deals them to shards, fingerprints them and runs them, without looking
+//! inside. What counts them is a kernel of the plan's method, which the
+//! dispatcher ([`crate::dispatch`]) builds from the kernel's name and hands
+//! to the plan: the methods here that take a [`crate::Kernel`]
+//! ([`Plan::count`], [`Plan::for_kernel`], [`Subproblem::count`],
+//! [`PartialBoard::count`], ...) are written there, and this module never
+//! imports it. `auto` counts with a join kernel from
+//! [`crate::dispatch::JOIN_FROM`], so its plan ([`Plan::for_kernel`]) is a
+//! join plan from there, a symmetric plan below.
 //!
 //! docs/plan.md in the repository draws a plan (the 646 subproblems of
 //! N = 12, coloured by the shard `--shard i/3` deals them to) and
@@ -42,16 +50,15 @@
 //! at N = 12, 1,013 at N = 18, 5,392 at N = 21, 131,483 at N = 32. Each
 //! subproblem gets an [estimate](Subproblem::estimate) and [`Plan::all`]
 //! orders them largest first (in a symmetric plan the ties last: the
-//! walkers count ties in a second pass). [`Plan::count`] starts scoped
-//! threads that take the next subproblem from a shared atomic cursor, so a
-//! thread that drew small pieces takes more, and the last pieces to finish
-//! are the smallest: two threads count nearly twice as fast as one
-//! (`threads/` in BENCHMARKS.md). A join count takes its pieces cut by
-//! cut (each cut's quarter-boards are built once, then shared), in the
-//! plan's order within each. Results reach the calling thread through a
-//! channel it drains every 50 ms (waking it per subproblem would take time
-//! from the workers), where `done` can record them: the command line's
-//! checkpoints and progress bar do.
+//! walkers count ties in a second pass). Counting starts scoped threads
+//! that take the next subproblem from a shared atomic cursor, so a thread
+//! that drew small pieces takes more, and the last pieces to finish are
+//! the smallest (`threads/` in BENCHMARKS.md measures the gain). A join
+//! count takes its pieces cut by cut (each cut's quarter-boards are built
+//! once, then shared), in the plan's order within each. Results reach the
+//! calling thread through a channel it drains now and then (waking it per
+//! subproblem would take time from the workers), where `done` can record
+//! them: the command line's checkpoints and progress bar do.
 //!
 //! # Spreading a count over many machines
 //!
@@ -108,155 +115,27 @@
 //! # Ok::<(), queens_simd::Error>(())
 //! ```
 
-mod parallel;
+mod options;
 mod partial;
 mod shard;
 
 use core::fmt;
-use core::str::FromStr;
 
-pub use parallel::Options;
+pub use options::Options;
 pub use partial::PartialBoard;
 pub use shard::Shard;
 
-use crate::kernel::Task;
-use crate::kernel::join::pieces::{self, Piece};
-use crate::kernel::symmetric::Engine;
-use crate::kernel::symmetric::subproblem::{self as search, Kind};
-use crate::{Count, Error, Kernel, MAX_N};
+pub use crate::kernel::Method;
+pub use crate::kernel::pieces::SubproblemKind;
+use crate::kernel::pieces::{self, Piece, PieceCounter};
+use crate::{Count, Error, MAX_N};
 
 /// From this N up, a count on several threads beats one thread on the
 /// whole board; below, starting threads costs more than it saves (see
 /// `threads/` in BENCHMARKS.md). [`crate::count_on_threads`] and the
-/// command line count through a plan from here.
+/// command line count through a plan from here
+/// ([`crate::dispatch::counts_through_plan`]).
 pub const SPLIT_FROM: usize = 12;
-
-/// Whether a count of size `n` by `kernel` goes through a plan when no
-/// shard or checkpoint asks for one: from [`SPLIT_FROM`] up, where the
-/// kernel (`auto` resolved for counting) splits: a symmetric or a join
-/// kernel. The one place that decides it, for [`crate::count_on_threads`]
-/// and the command line.
-pub fn counts_through_plan(kernel: Kernel, n: usize) -> bool {
-    n >= SPLIT_FROM && kernel.resolve_for(n, Task::Count).splits()
-}
-
-/// How a [`Plan`] cuts a board into subproblems: one method per family of
-/// kernels that count subproblems, each counting only its own method's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum Method {
-    /// The symmetric kernel's subproblems (corner, edge and tie cases,
-    /// split by their first rows), counted by `symmetric` and
-    /// `symmetric-bmi`.
-    Symmetric,
-    /// The join kernels' pieces (row sets of the west half, by their first
-    /// choices), counted by `join`, `join-avx2` and `join-avx512`.
-    Join,
-}
-
-impl Method {
-    /// Every method.
-    pub const ALL: [Method; 2] = [Method::Symmetric, Method::Join];
-
-    /// Its name in records and messages: `symmetric` or `join`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Method::Symmetric => "symmetric",
-            Method::Join => "join",
-        }
-    }
-
-    /// The method whose plans the concrete `kernel` counts, or `None` for a
-    /// kernel that counts no plan's subproblems (and for `auto` and `asm`,
-    /// which stand for a kernel that depends on N: see
-    /// [`Plan::for_kernel`]).
-    pub const fn of(kernel: Kernel) -> Option<Method> {
-        match kernel {
-            Kernel::Symmetric | Kernel::SymmetricBmi | Kernel::LanesAvx2 | Kernel::LanesAvx512 => {
-                Some(Method::Symmetric)
-            }
-            Kernel::Join | Kernel::JoinAvx2 | Kernel::JoinAvx512 => Some(Method::Join),
-            _ => None,
-        }
-    }
-
-    /// The method of the plan `kernel` counts size `n` through: the
-    /// kernel's own, or for `auto` the method of the kernel it counts `n`
-    /// with (a join plan from [`crate::dispatch::JOIN_FROM`] where it
-    /// picks a join kernel, else a symmetric plan, whose kernels it also
-    /// counts with).
-    ///
-    /// # Errors
-    ///
-    /// [`Error::SizeOutOfRange`] if `kernel` does not accept `n`,
-    /// [`Error::NotSplittable`] for a kernel that counts no plan.
-    pub fn for_kernel(n: usize, kernel: Kernel) -> Result<Method, Error> {
-        kernel.check_size(n)?;
-        match kernel {
-            Kernel::Auto => Ok(match Method::of(kernel.resolve_for(n, Task::Count)) {
-                Some(Method::Join) => Method::Join,
-                _ => Method::Symmetric,
-            }),
-            _ => Method::of(kernel).ok_or(Error::NotSplittable(kernel)),
-        }
-    }
-
-    /// The kernel that counts this method's plans when `kernel` is asked:
-    /// `kernel` if it counts them and runs here; for `auto`, the fastest
-    /// kernel of this method this CPU runs (`symmetric-bmi`, else
-    /// `symmetric`; `join-avx512`, else `join-avx2`, else `join`).
-    ///
-    /// # Errors
-    ///
-    /// [`Error::KernelUnavailable`] if this CPU or build cannot run the
-    /// kernel, [`Error::WrongMethod`] for a kernel that counts the other
-    /// method's plans, [`Error::NotSplittable`] for one that counts none.
-    pub fn counting_kernel(self, kernel: Kernel) -> Result<Kernel, Error> {
-        match self {
-            Method::Symmetric => symmetric_engine(kernel).map(Engine::kernel),
-            Method::Join => {
-                joiner(kernel).map(<pieces::AnyJoiner as crate::kernel::join::Joiner>::kernel)
-            }
-        }
-    }
-}
-
-impl fmt::Display for Method {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Method {
-    type Err = Error;
-
-    /// `symmetric` or `join`, as [`Method::name`] writes them.
-    fn from_str(name: &str) -> Result<Method, Error> {
-        Method::ALL
-            .into_iter()
-            .find(|m| m.name() == name)
-            .ok_or_else(|| Error::UnknownMethod(name.into()))
-    }
-}
-
-/// Changes whenever the way a symmetric plan splits a board changes, so
-/// that shards and checkpoints of another split are refused (it is part
-/// of [`Plan::fingerprint`]).
-const SPLIT_VERSION: u64 = 1;
-
-/// The first word of a join plan's fingerprint: its method ("JOIN") and
-/// the version of its split, which changes whenever the pieces do. No
-/// symmetric fingerprint starts with it (theirs start with
-/// [`SPLIT_VERSION`]).
-const JOIN_SPLIT_VERSION: u64 = 0x4a4f_494e_0000_0001;
-
-/// The rows a subproblem of an `n`x`n` board has placed once split: none
-/// below N = 12 (18 to 25 subproblems), else three: 646 subproblems at
-/// N = 12, 4018 at N = 18, 37086 at N = 32, enough for every thread to
-/// finish within a small fraction of the total from the others.
-fn split_rows(n: usize) -> usize {
-    if n < 12 { 0 } else { 3 }
-}
 
 /// The subproblems of an N x N board by one [`Method`], numbered, with an
 /// order to count them in (largest first) and a fingerprint of the split.
@@ -277,75 +156,7 @@ pub struct Plan {
 pub struct Subproblem {
     index: usize,
     estimate: u64,
-    search: Search,
-}
-
-// Every plan but those of N < 4 holds only one of the large variants:
-// boxing them would add an allocation per subproblem for nothing.
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug)]
-enum Search {
-    /// A board too small to split (`N < 4`): counted whole.
-    Small(usize),
-    /// A subproblem of the symmetric search.
-    Symmetric(search::Subproblem),
-    /// A piece of the join of an `n`x`n` board.
-    Join {
-        /// Board side.
-        n: usize,
-        /// Which cut, and which of its row sets.
-        piece: Piece,
-    },
-}
-
-/// Which boards a [`Subproblem`] covers (see [`crate::kernel::symmetric`]
-/// for why the symmetric kinds cover every class exactly once, and
-/// [`crate::kernel::join`] for the join's pieces).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum SubproblemKind {
-    /// The whole board, for N < 4, which a symmetric plan does not split.
-    WholeBoard,
-    /// A queen in the corner (0, 0); column 1 empty down to row `a`, where
-    /// (1, `a`) holds the row-1 queen. Every board counts 8.
-    Corner,
-    /// The row-0 queen in column `k`, every other edge queen further than
-    /// `k` from the corners. Every board counts 8.
-    Edge {
-        /// Column of the row-0 queen.
-        k: usize,
-    },
-    /// The row-0 queen in column `k`, no corner queen, and another edge
-    /// queen pre-placed exactly `k` from a corner: each board is compared
-    /// with its images and counts its orbit if it is canonical.
-    Tie {
-        /// Column of the row-0 queen.
-        k: usize,
-    },
-    /// A piece of a join plan: the solutions whose west half's rows (and
-    /// those of their images under the flip and the mirror) begin with the
-    /// piece's choices. Its count is any whole number.
-    Join {
-        /// For odd N, the row of the middle column's queen, which the cut
-        /// places first (from the top down to the centre; one lower down
-        /// stands for its flip); `None` for even N.
-        middle_row: Option<usize>,
-    },
-}
-
-impl fmt::Display for SubproblemKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SubproblemKind::WholeBoard => write!(f, "whole board"),
-            SubproblemKind::Corner => write!(f, "corner"),
-            SubproblemKind::Edge { k } => write!(f, "edge k={k}"),
-            SubproblemKind::Tie { k } => write!(f, "tie k={k}"),
-            SubproblemKind::Join { middle_row: None } => write!(f, "join"),
-            SubproblemKind::Join {
-                middle_row: Some(row),
-            } => write!(f, "join middle row {row}"),
-        }
-    }
+    piece: Piece,
 }
 
 impl Plan {
@@ -353,64 +164,38 @@ impl Plan {
     /// [`Plan::with_method`]`(n, Method::Symmetric)`. Building it costs
     /// little next to the count: it lists the subproblems, it does not
     /// search them.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::SizeOutOfRange`] for `n` over [`MAX_N`].
     pub fn new(n: usize) -> Result<Plan, Error> {
         Plan::with_method(n, Method::Symmetric)
     }
 
-    /// The plan of an `n`x`n` board by `method`, `n` from 0 to 32.
-    /// Building it costs little next to the count (a join plan's pieces are
-    /// named by their first choices of rows, not built).
+    /// The plan of an `n`x`n` board by `method`, `n` from 0 to 32: the
+    /// pieces its family cuts, numbered in the family's order. Building it
+    /// costs little next to the count (a join plan's pieces are named by
+    /// their first choices of rows, not built).
     ///
     /// # Errors
     ///
     /// [`Error::SizeOutOfRange`] for `n` over [`MAX_N`].
     pub fn with_method(n: usize, method: Method) -> Result<Plan, Error> {
-        match method {
-            Method::Symmetric => Kernel::Symmetric.check_size(n)?,
-            Method::Join => Kernel::Join.check_size(n)?,
-        }
-        // Each subproblem with its estimate; a join plan's all at once,
-        // each split built once.
-        let searches: Vec<(Search, u64)> = match method {
-            Method::Symmetric if n < 4 => vec![(Search::Small(n), 1)],
-            Method::Symmetric => {
-                let rows = split_rows(n);
-                let mut pieces = Vec::new();
-                for sub in search::unsplit_subproblems(n) {
-                    split_into(sub, rows, &mut pieces);
-                }
-                pieces
-                    .into_iter()
-                    .map(|sub| {
-                        let estimate = nodes_below(&sub, ESTIMATE_ROWS).pow(2);
-                        (Search::Symmetric(sub), estimate)
-                    })
-                    .collect()
-            }
-            Method::Join => {
-                let all = pieces::pieces(n);
-                let estimates = pieces::estimates(n, &all);
-                all.into_iter()
-                    .zip(estimates)
-                    .map(|(piece, estimate)| (Search::Join { n, piece }, estimate))
-                    .collect()
-            }
-        };
-        let subproblems: Vec<Subproblem> = searches
+        let subproblems: Vec<Subproblem> = pieces::estimated(n, method)?
             .into_iter()
             .enumerate()
-            .map(|(index, (search, estimate))| Subproblem {
+            .map(|(index, (piece, estimate))| Subproblem {
                 index,
                 estimate,
-                search,
+                piece,
             })
             .collect();
         // Largest first, so that the last pieces to finish are small ones;
-        // ties after the rest, as the walkers count them in a second pass.
+        // those of a second pass (the symmetric ties) after the rest.
         let mut all: Vec<usize> = (0..subproblems.len()).collect();
         all.sort_by_key(|&i| {
             let sub = &subproblems[i];
-            (sub.is_tie(), core::cmp::Reverse(sub.estimate), i)
+            (sub.piece.second_pass(), core::cmp::Reverse(sub.estimate), i)
         });
         let fingerprint = fingerprint(n, method, &subproblems, &all);
         Ok(Plan {
@@ -420,20 +205,6 @@ impl Plan {
             all,
             fingerprint,
         })
-    }
-
-    /// The plan that `kernel` counts size `n` through: a symmetric plan for
-    /// `symmetric` and `symmetric-bmi`, a join plan for `join`,
-    /// `join-avx2` and `join-avx512`, and for `auto` the plan of the kernel
-    /// it counts `n` with ([`Method::for_kernel`]): a join plan from
-    /// [`crate::dispatch::JOIN_FROM`] where it picks a join kernel.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::SizeOutOfRange`] if `kernel` does not accept `n`,
-    /// [`Error::NotSplittable`] for a kernel that counts no plan.
-    pub fn for_kernel(n: usize, kernel: Kernel) -> Result<Plan, Error> {
-        Plan::with_method(n, Method::for_kernel(n, kernel)?)
     }
 
     /// Board side N.
@@ -496,122 +267,79 @@ impl Plan {
             .collect()
     }
 
-    /// About how many bytes [`Plan::count`] allocates to count this plan
-    /// (any of its subproblems: a shard takes as much as the whole) on
-    /// `threads` threads, to check before counting.
+    /// About how many bytes counting this plan allocates (any of its
+    /// subproblems: a shard takes as much as the whole) on `threads`
+    /// threads, to check before counting.
     ///
     /// A join plan's count builds the quarter-boards of one cut at a time
     /// and shares them among its threads, each of which adds buffers of its
-    /// own: about 70 MiB at N = 18, 480 MiB at N = 20 and 21, 4 GiB at
-    /// N = 22 and 23, 36 GiB at N = 24 (on two threads; the table of
-    /// quarter-boards, counted without building it up to quarters of
-    /// 11 x 11, which takes up to a second from N = 22, and extrapolated
-    /// past). A symmetric plan's count holds little beside the plan itself:
-    /// a queue entry per subproblem and each thread's walkers, under a
-    /// megabyte for every N.
+    /// own; the table of quarter-boards is counted without building it up
+    /// to quarters of 11 x 11 and extrapolated past (BENCHMARKS.md and
+    /// docs/plan.md give the figures). A symmetric plan's count holds
+    /// little beside the plan itself: a queue entry per subproblem and
+    /// each thread's walkers.
     pub fn memory_estimate(&self, threads: usize) -> u64 {
-        match self.method {
-            Method::Join => crate::kernel::join::memory::estimate(self.n, threads),
-            Method::Symmetric => {
-                let queue = 16 * self.len() as u64;
-                let per_thread = 64 << 10;
-                queue.saturating_add((threads.max(1) as u64).saturating_mul(per_thread))
-            }
-        }
-    }
-
-    /// The kernel that counts this plan with `options`:
-    /// [`Method::counting_kernel`] of its method and `options.kernel`.
-    ///
-    /// # Errors
-    ///
-    /// As [`Method::counting_kernel`].
-    pub fn counting_kernel(&self, options: &Options) -> Result<Kernel, Error> {
-        self.method.counting_kernel(options.kernel)
+        pieces::memory_estimate(self.method, self.n, self.len(), threads)
     }
 
     /// The solutions of the subproblems numbered `indices` (each at most
-    /// once), on `options.threads` threads; `done(index, count)` is called
-    /// on the calling thread as each one finishes.
+    /// once), counted by `counter` on `threads` threads; `done(index,
+    /// count)` is called on the calling thread as each one finishes. What
+    /// [`Plan::count`] runs once the dispatcher has built the counter.
     ///
-    /// Fails if `options.kernel` does not count this plan's method
-    /// ([`Plan::counting_kernel`]) or cannot run here, if an index is out
-    /// of range or given twice, or if `threads` is 0. It does not check the
-    /// memory: see [`Plan::memory_estimate`].
-    pub fn count(
+    /// Fails if `threads` is 0, if `counter` counts the other method's
+    /// plans, or if an index is out of range or given twice.
+    pub(crate) fn run(
         &self,
         indices: &[usize],
-        options: &Options,
-        done: impl FnMut(usize, Count),
+        counter: PieceCounter,
+        threads: usize,
+        mut done: impl FnMut(usize, Count),
     ) -> Result<Count, Error> {
-        parallel::count(self, indices, options, done)
+        if threads == 0 {
+            return Err(Error::InvalidThreads);
+        }
+        if counter.method() != self.method {
+            return Err(Error::WrongMethod {
+                kernel: counter.kernel(),
+                method: self.method.name(),
+            });
+        }
+        let pieces: Vec<(usize, &Piece)> = self
+            .checked(indices)?
+            .into_iter()
+            .map(|sub| (sub.index, &sub.piece))
+            .collect();
+        let mut total: Count = 0;
+        counter.count(self.n, &pieces, threads, &mut |index, count| {
+            total += count;
+            done(index, count);
+        })?;
+        Ok(total)
     }
-}
 
-/// The symmetric kernel's walkers behind `kernel`, or why it counts no
-/// symmetric plan.
-fn symmetric_engine(kernel: Kernel) -> Result<Engine, Error> {
-    if Method::of(kernel) == Some(Method::Join) {
-        return Err(Error::WrongMethod {
-            kernel,
-            method: Method::Symmetric.name(),
-        });
+    /// The subproblems numbered `indices`, in that order, refusing an index
+    /// that is out of range or given twice.
+    fn checked(&self, indices: &[usize]) -> Result<Vec<&Subproblem>, Error> {
+        let mut seen = vec![false; self.len()];
+        let mut subproblems = Vec::with_capacity(indices.len());
+        for &index in indices {
+            let Some(sub) = self.get(index) else {
+                return Err(Error::InvalidShard(format!(
+                    "subproblem {index} does not exist: the plan for N = {} has {}",
+                    self.n,
+                    self.len()
+                )));
+            };
+            if std::mem::replace(&mut seen[index], true) {
+                return Err(Error::InvalidShard(format!(
+                    "subproblem {index} is listed twice"
+                )));
+            }
+            subproblems.push(sub);
+        }
+        Ok(subproblems)
     }
-    crate::dispatch::engine(kernel)
-}
-
-/// The join kernel behind `kernel`, or why it counts no join plan.
-fn joiner(kernel: Kernel) -> Result<pieces::AnyJoiner, Error> {
-    if Method::of(kernel) == Some(Method::Symmetric) {
-        return Err(Error::WrongMethod {
-            kernel,
-            method: Method::Join.name(),
-        });
-    }
-    crate::dispatch::joiner(kernel)
-}
-
-/// Splits `sub` by placing queens in its next rows until `rows` rows are
-/// placed (or the next would be the row before last), and appends the
-/// pieces to `pieces`. A pre-placed row is passed through as one piece.
-fn split_into(sub: search::Subproblem, rows: usize, pieces: &mut Vec<search::Subproblem>) {
-    if sub.start >= rows || sub.start + 1 >= sub.n - 2 {
-        pieces.push(sub);
-        return;
-    }
-    let mut live = sub.live();
-    while live != 0 {
-        let bit = live & live.wrapping_neg();
-        live ^= bit;
-        split_into(sub.with_queen(bit), rows, pieces);
-    }
-}
-
-/// How many rows below its placed ones a symmetric subproblem's estimate
-/// looks: its estimate is the square of the live squares that many rows
-/// below the placed ones, summed over the ways to reach them. (Measured at
-/// N = 14 and 16, counts grow as the 2.4th to 3.2nd power of those nodes,
-/// correlation 0.7 in log-log; the square keeps the progress bar's estimate
-/// of the time left within about 10% of the truth at N = 18.) A join
-/// piece's estimate is its row sets weighed by the size of their joins
-/// ([`pieces::estimates`]).
-const ESTIMATE_ROWS: usize = 3;
-
-/// The live squares `rows` rows below `sub`'s placed ones (or down to the
-/// row before last), summed over every way to reach them.
-fn nodes_below(sub: &search::Subproblem, rows: usize) -> u64 {
-    let live = sub.live();
-    if rows <= 1 || sub.start + 1 >= sub.n - 2 {
-        return u64::from(live.count_ones());
-    }
-    let mut total = 0;
-    let mut rest = live;
-    while rest != 0 {
-        let bit = rest & rest.wrapping_neg();
-        rest ^= bit;
-        total += nodes_below(&sub.with_queen(bit), rows - 1);
-    }
-    total
 }
 
 impl Subproblem {
@@ -622,76 +350,31 @@ impl Subproblem {
 
     /// Board side N.
     pub fn n(&self) -> usize {
-        match &self.search {
-            Search::Small(n) | Search::Join { n, .. } => *n,
-            Search::Symmetric(sub) => sub.n,
-        }
+        self.piece.n()
     }
 
     /// The method of the plan it belongs to.
     pub fn method(&self) -> Method {
-        match &self.search {
-            Search::Small(_) | Search::Symmetric(_) => Method::Symmetric,
-            Search::Join { .. } => Method::Join,
-        }
+        self.piece.method()
     }
 
     /// Which boards it covers.
     pub fn kind(&self) -> SubproblemKind {
-        match &self.search {
-            Search::Small(_) => SubproblemKind::WholeBoard,
-            Search::Symmetric(sub) => match sub.kind {
-                Kind::Corner => SubproblemKind::Corner,
-                Kind::Edge { k } => SubproblemKind::Edge { k },
-                Kind::Tie { k } => SubproblemKind::Tie { k },
-                Kind::Plain => unreachable!("plans hold no plain partial boards"),
-            },
-            Search::Join { n, piece } => SubproblemKind::Join {
-                middle_row: piece.middle_row(*n),
-            },
-        }
-    }
-
-    fn is_tie(&self) -> bool {
-        matches!(self.kind(), SubproblemKind::Tie { .. })
+        self.piece.kind()
     }
 
     /// Its pre-placed queens, `(row, column)`, by row. Symmetric: the
     /// first rows, then any queen placed further down (a tie's). Join: the
     /// middle column's queen for odd N, none for even N.
     pub fn queens(&self) -> Vec<(usize, usize)> {
-        let sub = match &self.search {
-            Search::Small(_) => return Vec::new(),
-            Search::Join { n, piece } => {
-                return piece
-                    .middle_row(*n)
-                    .map(|row| (row, n / 2))
-                    .into_iter()
-                    .collect();
-            }
-            Search::Symmetric(sub) => sub,
-        };
-        let mut queens: Vec<(usize, usize)> = (0..sub.start)
-            .map(|row| (row, sub.queens[row].trailing_zeros() as usize))
-            .collect();
-        let on_board = u32::MAX >> (MAX_N - sub.n);
-        for row in sub.start..sub.n {
-            if sub.fixed_rows & 1 << row != 0 {
-                let column = (!sub.forbidden[row] & on_board).trailing_zeros();
-                queens.push((row, column as usize));
-            }
-        }
-        queens
+        self.piece.queens()
     }
 
     /// For a piece of a join plan, the board rows its choices give the
     /// west half and those they give the east half (each a set: bit `r`
     /// for row `r`); `None` for a symmetric subproblem.
     pub fn join_rows(&self) -> Option<(u32, u32)> {
-        match &self.search {
-            Search::Join { n, piece } => Some(piece.rows(*n)),
-            _ => None,
-        }
+        self.piece.join_rows()
     }
 
     /// The estimate of its size that orders the plan and weighs the
@@ -702,48 +385,9 @@ impl Subproblem {
         self.estimate
     }
 
-    /// Its share of the total, counted on this thread by `kernel`: for a
-    /// symmetric subproblem `symmetric`, `symmetric-bmi` or `auto`; for a
-    /// join piece `join`, `join-avx2`, `join-avx512` or `auto` (which
-    /// builds its cut's quarter-boards for it alone: [`Plan::count`] builds
-    /// them once for all the pieces it is given).
-    ///
-    /// # Errors
-    ///
-    /// As [`Plan::counting_kernel`].
-    pub fn count(&self, kernel: Kernel) -> Result<Count, Error> {
-        let mut total = 0;
-        match &self.search {
-            Search::Join { n, piece } => {
-                let joiner = joiner(kernel)?;
-                pieces::count(joiner, *n, &[(self.index, *piece)], 1, &mut |_, count| {
-                    total += count
-                })?;
-            }
-            _ => {
-                let engine = symmetric_engine(kernel)?;
-                self.count_with(engine, &mut |_, count| total += count);
-            }
-        }
-        Ok(total)
-    }
-
-    /// Counts a symmetric subproblem with `engine`, reporting through
-    /// `done`.
-    fn count_with(&self, engine: Engine, done: &mut dyn FnMut(usize, Count)) {
-        match &self.search {
-            Search::Small(n) => {
-                let count = crate::kernel::Kernel::Portable
-                    .count(*n)
-                    .expect("the portable kernel counts boards up to 3x3");
-                done(self.index, count);
-            }
-            Search::Symmetric(sub) => {
-                let mut one = core::iter::once((self.index, sub));
-                engine.count(&mut one, sub.kind.is_tie(), false, done);
-            }
-            Search::Join { .. } => unreachable!("a join piece is counted by a join kernel"),
-        }
+    /// The piece its family cut, for the counter.
+    pub(crate) fn piece(&self) -> &Piece {
+        &self.piece
     }
 }
 
@@ -776,9 +420,10 @@ impl fmt::Display for Subproblem {
     }
 }
 
-/// FNV-1a over the method and its split's version, N, every subproblem
-/// (a symmetric one's constraints, a join piece's cut and choices) and the
-/// counting order (which decides the shards).
+/// FNV-1a over the method's split version, N, every subproblem (what its
+/// family says names it) and the counting order (which decides the
+/// shards). A symmetric plan's fingerprint is what it was before join
+/// plans existed, so that its records and checkpoints stay valid.
 fn fingerprint(n: usize, method: Method, subproblems: &[Subproblem], order: &[usize]) -> u64 {
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
     let mut eat = |word: u64| {
@@ -786,36 +431,10 @@ fn fingerprint(n: usize, method: Method, subproblems: &[Subproblem], order: &[us
             hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
         }
     };
-    // The symmetric plan's fingerprint is what it was before join plans
-    // existed, so that its records and checkpoints stay valid.
-    eat(match method {
-        Method::Symmetric => SPLIT_VERSION,
-        Method::Join => JOIN_SPLIT_VERSION,
-    });
+    eat(pieces::split_version(method));
     eat(n as u64);
     for sub in subproblems {
-        match &sub.search {
-            Search::Small(_) => {}
-            Search::Symmetric(sub) => {
-                let (kind, k) = match sub.kind {
-                    Kind::Corner => (0, 0),
-                    Kind::Edge { k } => (1, k),
-                    Kind::Tie { k } => (2, k),
-                    Kind::Plain => (3, 0),
-                };
-                eat(kind);
-                eat(k as u64);
-                eat(sub.start as u64);
-                for row in 0..sub.n {
-                    eat(u64::from(sub.queens[row]) << 32 | u64::from(sub.forbidden[row]));
-                }
-            }
-            Search::Join { piece, .. } => {
-                eat(piece.split as u64);
-                eat(u64::from(piece.chunk.pattern));
-                eat(piece.chunk.len as u64);
-            }
-        }
+        sub.piece.fingerprint(&mut eat);
     }
     for &index in order {
         eat(index as u64);

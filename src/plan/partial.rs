@@ -4,8 +4,8 @@
 use core::fmt;
 
 use crate::board::BoardDefect;
-use crate::kernel::symmetric::subproblem::{Kind, Subproblem};
-use crate::{Count, Error, Kernel, MAX_N};
+use crate::kernel::pieces::Piece;
+use crate::{Error, Kernel};
 
 /// An N x N board with some queens placed anywhere (at most one per row):
 /// [`count`](PartialBoard::count) gives the number of solutions that
@@ -77,35 +77,11 @@ impl PartialBoard {
         &self.queens
     }
 
-    /// The number of solutions that hold every queen placed, counted on
-    /// this thread by `kernel` (`symmetric`, `symmetric-bmi` or `auto`).
-    pub fn count(&self, kernel: Kernel) -> Result<Count, Error> {
-        let engine = crate::dispatch::engine(kernel)?;
-        let n = self.n;
-        if n < 4 {
-            // Nothing to split: the few solutions, filtered.
-            let solutions = Kernel::Portable.solutions(n)?;
-            let holds = |board: &crate::Board| {
-                self.queens
-                    .iter()
-                    .all(|&(row, column)| usize::from(board.columns()[row]) == column)
-            };
-            return Ok(solutions.iter().filter(|b| holds(b)).count() as Count);
-        }
-        debug_assert!(n <= MAX_N);
-        let Some(sub) = Subproblem::new(n, Kind::Plain, &[], &self.queens, &[]) else {
-            return Ok(0);
-        };
-        let mut total = 0;
-        engine.count(
-            &mut core::iter::once((0, &sub)),
-            false,
-            false,
-            &mut |_, count| {
-                total += count;
-            },
-        );
-        Ok(total)
+    /// The one piece that counts the solutions holding every queen placed
+    /// (a symmetric plan's kind: [`PartialBoard::count`] hands it to the
+    /// walkers), or `None` if two of them attack each other.
+    pub(crate) fn piece(&self) -> Option<Piece> {
+        crate::kernel::pieces::partial(self.n, &self.queens)
     }
 }
 

@@ -41,12 +41,12 @@ impl JoinAvx2 {
 }
 
 impl Joiner for JoinAvx2 {
-    fn kernel(self) -> Kernel {
+    fn kernel(&self) -> Kernel {
         Kernel::JoinAvx2
     }
 
     fn count_chunk(
-        self,
+        &self,
         split: &Split,
         quarters: &Quarters,
         chunk: &Chunk,
@@ -59,7 +59,7 @@ impl Joiner for JoinAvx2 {
 
     #[cfg(test)]
     fn disjoint_pairs(
-        self,
+        &self,
         items: Group<'_>,
         patterns: Group<'_>,
         diagonals: bool,

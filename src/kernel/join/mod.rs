@@ -111,15 +111,16 @@ impl Join {
 }
 
 /// A join kernel: this module's algorithm compiled for one kind of vector
-/// ([`PatternWords`]). Holding one proves that the CPU runs it.
-pub(crate) trait Joiner: Copy + Send + Sync {
+/// ([`PatternWords`]). Holding one proves that the CPU runs it. It is also
+/// what counts a join plan's pieces (`pieces::count`).
+pub(crate) trait Joiner: Send + Sync {
     /// The kernel it is.
-    fn kernel(self) -> Kernel;
+    fn kernel(&self) -> Kernel;
 
     /// The solutions of the row sets of `chunk` and of those they stand
     /// for ([`count_chunk`]).
     fn count_chunk(
-        self,
+        &self,
         split: &Split,
         quarters: &Quarters,
         chunk: &Chunk,
@@ -129,7 +130,7 @@ pub(crate) trait Joiner: Copy + Send + Sync {
     /// The matcher alone ([`matcher::disjoint_pairs`]), for the tests.
     #[cfg(test)]
     fn disjoint_pairs(
-        self,
+        &self,
         items: Group<'_>,
         patterns: Group<'_>,
         diagonals: bool,
@@ -138,12 +139,12 @@ pub(crate) trait Joiner: Copy + Send + Sync {
 }
 
 impl Joiner for Join {
-    fn kernel(self) -> Kernel {
+    fn kernel(&self) -> Kernel {
         Kernel::Join
     }
 
     fn count_chunk(
-        self,
+        &self,
         split: &Split,
         quarters: &Quarters,
         chunk: &Chunk,
@@ -155,7 +156,7 @@ impl Joiner for Join {
 
     #[cfg(test)]
     fn disjoint_pairs(
-        self,
+        &self,
         items: Group<'_>,
         patterns: Group<'_>,
         diagonals: bool,
@@ -169,16 +170,16 @@ impl Joiner for Join {
 /// Every join kernel is a [`Solver`] that counts and lists nothing.
 impl<J: Joiner> Solver for J {
     fn kernel(&self) -> Kernel {
-        Joiner::kernel(*self)
+        Joiner::kernel(self)
     }
 
     fn count(&self, n: usize) -> Result<Count, Error> {
-        Joiner::kernel(*self).check_size(n)?;
-        Ok(count(*self, n))
+        Joiner::kernel(self).check_size(n)?;
+        Ok(count(self, n))
     }
 
     fn for_each_solution(&self, n: usize, _visit: Visit<'_>) -> Result<ControlFlow<()>, Error> {
-        let kernel = Joiner::kernel(*self);
+        let kernel = Joiner::kernel(self);
         kernel.check_size(n)?;
         Err(Error::CountOnly(kernel))
     }
@@ -248,7 +249,7 @@ pub(crate) unsafe fn count_chunk<W: PatternWords>(
 
 /// The number of solutions on an `n`x`n` board, `n` up to 32, on this
 /// thread.
-pub(crate) fn count(joiner: impl Joiner, n: usize) -> Count {
+pub(crate) fn count(joiner: &impl Joiner, n: usize) -> Count {
     let mut scratch = Scratch::default();
     let mut total = 0;
     for split in Split::all(n).into_iter().filter(|split| !split.is_empty()) {

@@ -11,9 +11,15 @@
 use alloc::vec::Vec;
 
 use super::split::{Chunk, Split};
-use super::{Join, Joiner, Scratch, quarters::Quarters};
-use crate::kernel::Kernel;
+use super::{Joiner, Scratch, quarters::Quarters};
 use crate::{Count, Error};
+
+/// The first word of a join plan's fingerprint: its method ("JOIN") and
+/// the version of its split, which changes whenever the pieces do, so that
+/// shards and checkpoints of other pieces are refused. No symmetric plan's
+/// fingerprint starts with it (theirs start with the symmetric split's
+/// version, a small number).
+pub(crate) const SPLIT_VERSION: u64 = 0x4a4f_494e_0000_0001;
 
 /// One piece of a join count: a chunk of one split's row sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,6 +39,14 @@ impl Piece {
     /// the east half, as board row sets.
     pub(crate) fn rows(&self, n: usize) -> (u32, u32) {
         self.rows_in(&Split::nth(n, self.split))
+    }
+
+    /// Feeds what names the piece (its split and its choices) to a plan's
+    /// fingerprint.
+    pub(crate) fn fingerprint(&self, eat: &mut dyn FnMut(u64)) {
+        eat(self.split as u64);
+        eat(u64::from(self.chunk.pattern));
+        eat(self.chunk.len as u64);
     }
 
     /// [`Piece::rows`] in `split`, the piece's.
@@ -66,6 +80,14 @@ pub(crate) fn pieces(n: usize) -> Vec<Piece> {
         }
     }
     pieces
+}
+
+/// Every piece of an `n`x`n` board (`n` up to 32) with its estimate
+/// ([`estimates`]): a join plan's pieces, in their fixed order.
+pub(crate) fn estimated(n: usize) -> Vec<(Piece, u64)> {
+    let all = pieces(n);
+    let estimates = estimates(n, &all);
+    all.into_iter().zip(estimates).collect()
 }
 
 /// A rough measure of a piece's work, cheap to compute: the join of a row
@@ -136,82 +158,13 @@ fn binomial(n: usize, k: usize) -> u64 {
     value
 }
 
-/// A join kernel this CPU runs: the one the kernel name asks for.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum AnyJoiner {
-    Portable(Join),
-    #[cfg(simd_kernels)]
-    Avx2(super::avx2::JoinAvx2),
-    #[cfg(simd_kernels)]
-    Avx512(super::avx512::JoinAvx512),
-}
-
-impl AnyJoiner {
-    /// The join kernel `kernel`, if it is one and this CPU runs it.
-    pub(crate) fn new(kernel: Kernel) -> Option<AnyJoiner> {
-        match kernel {
-            Kernel::Join => Join::new().map(AnyJoiner::Portable),
-            #[cfg(simd_kernels)]
-            Kernel::JoinAvx2 => super::avx2::JoinAvx2::new().map(AnyJoiner::Avx2),
-            #[cfg(simd_kernels)]
-            Kernel::JoinAvx512 => super::avx512::JoinAvx512::new().map(AnyJoiner::Avx512),
-            _ => None,
-        }
-    }
-}
-
-impl Joiner for AnyJoiner {
-    fn kernel(self) -> Kernel {
-        match self {
-            AnyJoiner::Portable(_) => Kernel::Join,
-            #[cfg(simd_kernels)]
-            AnyJoiner::Avx2(_) => Kernel::JoinAvx2,
-            #[cfg(simd_kernels)]
-            AnyJoiner::Avx512(_) => Kernel::JoinAvx512,
-        }
-    }
-
-    fn count_chunk(
-        self,
-        split: &Split,
-        quarters: &Quarters,
-        chunk: &Chunk,
-        scratch: &mut Scratch,
-    ) -> Count {
-        match self {
-            AnyJoiner::Portable(j) => j.count_chunk(split, quarters, chunk, scratch),
-            #[cfg(simd_kernels)]
-            AnyJoiner::Avx2(j) => j.count_chunk(split, quarters, chunk, scratch),
-            #[cfg(simd_kernels)]
-            AnyJoiner::Avx512(j) => j.count_chunk(split, quarters, chunk, scratch),
-        }
-    }
-
-    #[cfg(test)]
-    fn disjoint_pairs(
-        self,
-        items: super::matcher::Group<'_>,
-        patterns: super::matcher::Group<'_>,
-        diagonals: bool,
-        scratch: &mut Scratch,
-    ) -> u64 {
-        match self {
-            AnyJoiner::Portable(j) => j.disjoint_pairs(items, patterns, diagonals, scratch),
-            #[cfg(simd_kernels)]
-            AnyJoiner::Avx2(j) => j.disjoint_pairs(items, patterns, diagonals, scratch),
-            #[cfg(simd_kernels)]
-            AnyJoiner::Avx512(j) => j.disjoint_pairs(items, patterns, diagonals, scratch),
-        }
-    }
-}
-
 /// Counts the pieces `(index, piece)` of an `n`x`n` board with `joiner`
 /// on `threads` threads, calling `done(index, count)` on this thread as
 /// each finishes. The pieces are taken split by split, in the order
 /// given within each: each split's quarter-boards are built once, then its
 /// pieces are shared out from a cursor.
 pub(crate) fn count(
-    joiner: impl Joiner,
+    joiner: &dyn Joiner,
     n: usize,
     pieces: &[(usize, Piece)],
     threads: usize,
@@ -271,14 +224,20 @@ mod tests {
     fn the_pieces_add_up_to_the_board() {
         for n in 0..=12 {
             let all: Vec<(usize, Piece)> = pieces(n).into_iter().enumerate().collect();
-            let expected = Kernel::Portable.count(n).unwrap();
+            let expected = crate::Kernel::Portable.count(n).unwrap();
             for threads in [1, 2, 3] {
                 let mut total = 0;
                 let mut seen = alloc::vec![false; all.len()];
-                count(Join(()), n, &all, threads, &mut |index, count| {
-                    assert!(!core::mem::replace(&mut seen[index], true));
-                    total += count;
-                })
+                count(
+                    &crate::kernel::join::Join(()),
+                    n,
+                    &all,
+                    threads,
+                    &mut |index, count| {
+                        assert!(!core::mem::replace(&mut seen[index], true));
+                        total += count;
+                    },
+                )
                 .unwrap();
                 assert_eq!(total, expected, "n = {n}, {threads} threads");
                 assert!(seen.iter().all(|&s| s));

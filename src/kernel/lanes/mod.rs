@@ -10,9 +10,9 @@
 //! A symmetric walker's step places a queen and moves its stack pointer by
 //! arithmetic on flags: nothing in it branches on the board. So the same
 //! step can run in every lane of a vector at once, each lane walking its
-//! own subproblem with its own stack (`walk.rs`). The scalar walker spends
-//! about 61 instructions a step; a vector step does 8 or 16 lanes' steps in
-//! some 150.
+//! own subproblem with its own stack (`walk.rs`): one vector step does 8
+//! or 16 lanes' steps for a few times the instructions of one scalar step
+//! (BENCHMARKS.md, "The lane kernels", has the counts).
 //!
 //! # What they count
 //!
@@ -28,8 +28,9 @@
 //!   its images, run on the scalar walkers, as do the plan's partial
 //!   boards whose forbidden squares need more than two masks.
 //!
-//! Both kernels are also [`crate::plan`] engines (threads, shards,
-//! checkpoints): they count the symmetric plan's subproblems the same way.
+//! Both kernels also count a symmetric [`crate::plan`]'s subproblems
+//! (threads, shards, checkpoints) the same way: they are the symmetric
+//! kernel's `Walkers`, in lanes.
 //!
 //! The walk needs squares below bit 24 and rows below 32, so these kernels
 //! take N up to 24 (`walk::MAX_N`), which is beyond any board a search
@@ -39,7 +40,7 @@ use core::cell::RefCell;
 use core::ops::ControlFlow;
 
 use crate::kernel::symmetric::subproblem::{Subproblem, subproblems};
-use crate::kernel::symmetric::{Listed, walker};
+use crate::kernel::symmetric::{Listed, Walkers, walker};
 use crate::kernel::{Kernel, Solver, Visit};
 use crate::{Count, Error};
 
@@ -274,6 +275,19 @@ macro_rules! lane_kernel {
                 // SAFETY: `self` exists only where `new` found the kernel's
                 // features, those `compiled` is built with.
                 unsafe { compiled(n, classes) }
+            }
+        }
+
+        /// A plan's symmetric subproblems, in lanes.
+        impl Walkers for $name {
+            fn count_listed(
+                &self,
+                listed: Listed<'_>,
+                ties: bool,
+                classes: bool,
+                done: &mut dyn FnMut(usize, Count),
+            ) {
+                $name::count_listed(*self, listed, ties, classes, done);
             }
         }
 

@@ -89,6 +89,8 @@ use core::ops::ControlFlow;
 use crate::kernel::{Kernel, Solver, Visit};
 use crate::{Board, Count, Error};
 
+#[cfg(feature = "std")]
+pub(crate) mod pieces;
 pub(crate) mod subproblem;
 pub(crate) mod walker;
 
@@ -198,16 +200,16 @@ pub fn for_each_class(
 }
 
 /// The count of solutions, or with `classes` of classes, on an `n`x`n`
-/// board by `kernel`, whose counting engine for `n` from 4 up is `engine`.
+/// board by `kernel`, which counts boards from N = 4 up with `count_board`.
 pub(crate) fn count(
     kernel: Kernel,
     n: usize,
     classes: bool,
-    engine: impl FnOnce(usize, bool) -> Count,
+    count_board: impl FnOnce(usize, bool) -> Count,
 ) -> Result<Count, Error> {
     kernel.check_size(n)?;
     if n >= 4 {
-        return Ok(engine(n, classes));
+        return Ok(count_board(n, classes));
     }
     let mut total: Count = 0;
     let _ = for_each_small_class(n, &mut |_, orbit| {
@@ -229,81 +231,62 @@ fn count_bmi(n: usize, classes: bool) -> Count {
     walker::count_all(n, classes)
 }
 
-/// Subproblems handed to an [`Engine`], each with the caller's name for it.
+/// Subproblems handed to [`Walkers::count_listed`], each with the caller's
+/// name for it.
 #[cfg_attr(not(feature = "std"), allow(dead_code))] // for the plan (`std`)
 pub(crate) type Listed<'a> = &'a mut dyn Iterator<Item = (usize, &'a Subproblem)>;
 
-/// The walkers of one build of the symmetric kernel, for subproblems
-/// chosen by the caller (the parallel solver, shards, partial boards).
-/// [`crate::dispatch`] says which one a kernel name stands for.
-#[derive(Clone, Copy, Debug)]
+/// A kernel whose walkers count symmetric subproblems chosen by the caller
+/// (a plan's pieces, a partial board): [`Symmetric`] and [`SymmetricBmi`]
+/// here, and the lane kernels (`kernel::lanes`), which run the same
+/// walkers in vector lanes. Holding one proves this CPU runs it.
 #[cfg_attr(not(feature = "std"), allow(dead_code))] // for the plan (`std`)
-pub(crate) enum Engine {
-    /// Built for the target's baseline.
-    Baseline,
-    /// Built with BMI1, BMI2, LZCNT and POPCNT, which the token proves.
-    #[cfg(x86_kernels)]
-    Bmi(SymmetricBmi),
-    /// 8 walkers in the lanes of ymm registers, which the token proves.
-    #[cfg(simd_kernels)]
-    LanesAvx2(crate::kernel::lanes::LanesAvx2),
-    /// 16 walkers in the lanes of zmm registers, which the token proves.
-    #[cfg(simd_kernels)]
-    LanesAvx512(crate::kernel::lanes::LanesAvx512),
-}
-
-#[cfg_attr(not(feature = "std"), allow(dead_code))] // for the plan (`std`)
-impl Engine {
-    /// The kernel this engine belongs to.
-    pub(crate) fn kernel(self) -> Kernel {
-        match self {
-            Engine::Baseline => Kernel::Symmetric,
-            #[cfg(x86_kernels)]
-            Engine::Bmi(_) => Kernel::SymmetricBmi,
-            #[cfg(simd_kernels)]
-            Engine::LanesAvx2(_) => Kernel::LanesAvx2,
-            #[cfg(simd_kernels)]
-            Engine::LanesAvx512(_) => Kernel::LanesAvx512,
-        }
-    }
-
+pub(crate) trait Walkers: Solver {
     /// Counts the solutions (or with `classes`, the classes) of every
     /// subproblem of `listed`, all ties or (`ties == false`) none, calling
     /// `done(name, count)` as each one finishes.
-    pub(crate) fn count(
-        self,
+    fn count_listed(
+        &self,
+        listed: Listed<'_>,
+        ties: bool,
+        classes: bool,
+        done: &mut dyn FnMut(usize, Count),
+    );
+}
+
+/// [`walker::count_listed`] compiled for the target's baseline.
+impl Walkers for Symmetric {
+    fn count_listed(
+        &self,
         listed: Listed<'_>,
         ties: bool,
         classes: bool,
         done: &mut dyn FnMut(usize, Count),
     ) {
-        match self {
-            Engine::Baseline => count_listed(listed, ties, classes, done),
-            #[cfg(x86_kernels)]
-            // SAFETY: an `Engine::Bmi` holds a `SymmetricBmi`, which exists
-            // only where `SymmetricBmi::new` found BMI1, BMI2, LZCNT and
-            // POPCNT on this CPU, the features `count_listed_bmi` is
-            // compiled with. Its arguments are references, valid for the
-            // call.
-            Engine::Bmi(_) => unsafe { count_listed_bmi(listed, ties, classes, done) },
-            #[cfg(simd_kernels)]
-            Engine::LanesAvx2(lanes) => lanes.count_listed(listed, ties, classes, done),
-            #[cfg(simd_kernels)]
-            Engine::LanesAvx512(lanes) => lanes.count_listed(listed, ties, classes, done),
-        }
+        walker::count_listed(listed, ties, classes, done);
     }
 }
 
-/// [`walker::count_listed`] compiled for the target's baseline.
-#[cfg_attr(not(feature = "std"), allow(dead_code))] // for the plan (`std`)
-fn count_listed(listed: Listed<'_>, ties: bool, classes: bool, done: &mut dyn FnMut(usize, Count)) {
-    walker::count_listed(listed, ties, classes, done);
+#[cfg(x86_kernels)]
+impl Walkers for SymmetricBmi {
+    fn count_listed(
+        &self,
+        listed: Listed<'_>,
+        ties: bool,
+        classes: bool,
+        done: &mut dyn FnMut(usize, Count),
+    ) {
+        // SAFETY: a `SymmetricBmi` exists only where `SymmetricBmi::new`
+        // found BMI1, BMI2, LZCNT and POPCNT on this CPU, the features
+        // `count_listed_bmi` is compiled with. Its arguments are
+        // references, valid for the call.
+        unsafe { count_listed_bmi(listed, ties, classes, done) }
+    }
 }
 
 /// [`walker::count_listed`] compiled with BMI1, BMI2, LZCNT and POPCNT.
 #[cfg(x86_kernels)]
 #[target_feature(enable = "bmi1,bmi2,lzcnt,popcnt")]
-#[cfg_attr(not(feature = "std"), allow(dead_code))] // for the plan (`std`)
 fn count_listed_bmi(
     listed: Listed<'_>,
     ties: bool,
@@ -316,14 +299,14 @@ fn count_listed_bmi(
 /// Enumeration is the same for both builds: each class's canonical form
 /// from the (branching) search, expanded into its orbit.
 macro_rules! symmetric_solver {
-    ($kernel_type:ty, $kernel:expr, $engine:expr) => {
+    ($kernel_type:ty, $kernel:expr, $count_board:expr) => {
         impl Solver for $kernel_type {
             fn kernel(&self) -> Kernel {
                 $kernel
             }
 
             fn count(&self, n: usize) -> Result<Count, Error> {
-                count($kernel, n, false, $engine)
+                count($kernel, n, false, $count_board)
             }
 
             fn for_each_solution(
@@ -347,7 +330,7 @@ macro_rules! symmetric_solver {
             }
 
             fn count_fundamental(&self, n: usize) -> Result<Count, Error> {
-                count($kernel, n, true, $engine)
+                count($kernel, n, true, $count_board)
             }
         }
     };
@@ -475,33 +458,24 @@ mod tests {
         }
     }
 
-    /// Each engine counts subproblems listed by the caller one by one, each
-    /// reported once under its name, adding up to the board's count.
+    /// Each build's walkers count subproblems listed by the caller one by
+    /// one, each reported once under its name, adding up to the board's
+    /// count. (The lane kernels' own tests do the same for theirs.)
     #[test]
-    fn engines_count_listed_subproblems_one_by_one() {
-        let mut engines = vec![Engine::Baseline];
+    fn walkers_count_listed_subproblems_one_by_one() {
+        let mut builds: Vec<&dyn Walkers> = vec![Symmetric(()).as_static()];
         #[cfg(x86_kernels)]
-        engines.extend(SymmetricBmi::new().map(Engine::Bmi));
-        #[cfg(simd_kernels)]
-        {
-            use crate::kernel::lanes::{LanesAvx2, LanesAvx512};
-            engines.extend(LanesAvx2::new().map(Engine::LanesAvx2));
-            engines.extend(LanesAvx512::new().map(Engine::LanesAvx512));
-        }
+        builds.extend(SymmetricBmi::new().map(|k| k.as_static() as &dyn Walkers));
         let portable = crate::kernel::portable::Portable::new().unwrap();
-        for engine in engines {
-            let kernel = engine.kernel();
-            assert!(matches!(
-                kernel,
-                Kernel::Symmetric | Kernel::SymmetricBmi | Kernel::LanesAvx2 | Kernel::LanesAvx512
-            ));
+        for walkers in builds {
+            let kernel = walkers.kernel();
             for n in 4..=SOLVED_UP_TO {
                 let mut total: Count = 0;
                 for ties in [false, true] {
                     let subs: Vec<Subproblem> = subproblems(n, Some(ties)).collect();
                     let mut reported = vec![0; subs.len()];
                     let mut listed = subs.iter().enumerate();
-                    engine.count(&mut listed, ties, false, &mut |id, count| {
+                    walkers.count_listed(&mut listed, ties, false, &mut |id, count| {
                         reported[id] += 1;
                         total += count;
                     });

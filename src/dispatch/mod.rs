@@ -1,6 +1,12 @@
 //! The one place that maps a [`Kernel`] to a running [`Solver`] and decides
 //! what `auto` and `asm` mean on this CPU.
 //!
+//! * **One line per kernel builds it** (`build`): the kernel's type, made
+//!   only where this CPU runs it, as a solver and, for a kernel that counts
+//!   a plan's pieces, as the counter the plan runs (`plans.rs` builds it
+//!   from a kernel's name and hands it to the plan; the plan never imports
+//!   this module). The facts of each kernel (name, sizes, plan method, CPU
+//!   features) are its row of the kernel table in [`crate::kernel`].
 //! * **Solvers are `&'static`.** Every kernel type is a zero-sized proof
 //!   that this CPU runs it (its `new()` asks the crate's `cpu` module for the
 //!   features of its row in the kernel table), so [`Kernel::solver_for`]
@@ -40,11 +46,19 @@
 use core::ops::ControlFlow;
 use core::sync::atomic::{AtomicU8, Ordering};
 
+#[cfg(feature = "std")]
+mod plans;
+
+#[cfg(feature = "std")]
+pub use plans::counts_through_plan;
+
 use crate::board::MAX_N;
 #[cfg(feature = "alloc")]
-use crate::kernel::join::Join;
+use crate::kernel::join::{Join, Joiner};
+#[cfg(feature = "std")]
+use crate::kernel::pieces::PieceCounter;
 use crate::kernel::portable::Portable;
-use crate::kernel::symmetric::{Engine, Symmetric};
+use crate::kernel::symmetric::{Symmetric, Walkers};
 use crate::kernel::{Build, Kernel, Role, Solver, Task, Visit};
 use crate::reference::bitboard64::Bitboard64;
 use crate::reference::brute_force::BruteForce;
@@ -53,13 +67,12 @@ use crate::reference::threat_masks::ThreatMasks;
 use crate::{Count, Error};
 
 /// Kernels `auto` may choose to count below N = [`SYMMETRIC_FROM`],
-/// fastest first: the lane kernels (mirror starts, no set-up; at N = 8
-/// `lanes-avx512` and `lanes-avx2` take less than half of `portable`'s
-/// time, BENCHMARKS.md), then the portable kernel, which is ahead of
-/// davidad's machine, whose path from one queen to the next crosses between
-/// general and xmm registers twice. On small boards the symmetric kernels'
-/// fixed cost (building their subproblems and walkers) outweighs the search
-/// they save.
+/// fastest first (`simd/count` and `lanes/` in BENCHMARKS.md): the lane
+/// kernels (mirror starts, no set-up), then the portable kernel, which is
+/// ahead of davidad's machine, whose path from one queen to the next
+/// crosses between general and xmm registers twice. On small boards the
+/// symmetric kernels' fixed cost (building their subproblems and walkers)
+/// outweighs the search they save.
 const SMALL_N_PREFERENCE: &[Kernel] = &[
     Kernel::LanesAvx512,
     Kernel::LanesAvx2,
@@ -77,9 +90,9 @@ const SMALL_N_PREFERENCE: &[Kernel] = &[
 
 /// Kernels `auto` may choose to enumerate below N = [`SYMMETRIC_FROM`]
 /// (and to find fundamental solutions below [`SYMMETRIC_FUNDAMENTAL_FROM`]),
-/// fastest first: davidad's machine, where built, takes about half of the
-/// portable kernel's time; its encodings are within noise of each other,
-/// and `sse41` needs the least of the CPU.
+/// fastest first (`simd/enumerate` in BENCHMARKS.md): davidad's machine,
+/// where built, ahead of the portable kernel; its encodings are within
+/// noise of each other, and `sse41` needs the least of the CPU.
 const SMALL_N_ENUMERATION_PREFERENCE: &[Kernel] = &[
     Kernel::Sse41,
     Kernel::AsmAvx,
@@ -95,11 +108,11 @@ const SMALL_N_ENUMERATION_PREFERENCE: &[Kernel] = &[
     Kernel::LanesAvx2,
 ];
 
-/// Kernels `auto` may choose from N = [`SYMMETRIC_FROM`] up, fastest first:
-/// the symmetric search visits about an eighth of the boards, and its
-/// walkers in vector lanes count it about twice as fast as one at a time
-/// (`lanes-avx512`, then `lanes-avx2`; BENCHMARKS.md), though they only
-/// count.
+/// Kernels `auto` may choose from N = [`SYMMETRIC_FROM`] up, fastest first
+/// (`simd/count` and `lanes/` in BENCHMARKS.md): the symmetric search
+/// visits about an eighth of the boards, and its walkers in vector lanes
+/// (`lanes-avx512`, then `lanes-avx2`) count it faster than one at a time,
+/// though they only count.
 ///
 /// The join kernels, which only count, come last in the lists for the
 /// other tasks (and `auto` never picks a kernel that cannot do the task).
@@ -122,7 +135,8 @@ const LARGE_N_PREFERENCE: &[Kernel] = &[
 /// first: the join kernels do less work than any search of the board
 /// (`join/` in BENCHMARKS.md). Their plans are join plans, so shards and
 /// checkpoints of `auto` from here are counted by the first join kernel
-/// here that runs ([`joiner`]).
+/// here that runs; a symmetric plan of `auto`'s, by the first symmetric or
+/// lane kernel here that runs.
 const JOIN_PREFERENCE: &[Kernel] = &[
     Kernel::JoinAvx512,
     Kernel::JoinAvx2,
@@ -138,11 +152,10 @@ const JOIN_PREFERENCE: &[Kernel] = &[
     Kernel::Sse41,
 ];
 
-/// The smallest N for which `auto` counts with the join kernels: at
-/// N = 13 `symmetric-bmi` is still 1.8 times faster than `join-avx512` on
-/// one thread (odd N pays for the quarter-boards of seven splits), at
-/// N = 14 `join-avx512` is 2.8 times faster, at N = 15 1.7 times
-/// (BENCHMARKS.md).
+/// The smallest N for which `auto` counts with the join kernels: the first
+/// N where the join beats the searches on one thread (`join/` in
+/// BENCHMARKS.md). Below it the searches win, and at odd N the join pays
+/// for the quarter-boards of one split per row of the middle queen.
 pub const JOIN_FROM: usize = 14;
 
 /// The smallest N for which `auto` prefers the symmetric kernels: below it,
@@ -228,51 +241,99 @@ pub(crate) fn unavailable(kernel: Kernel) -> Error {
     }
 }
 
-/// The solver behind a concrete `kernel`, or `None` where this build or
-/// CPU cannot run it: the one map from names to kernel types.
-fn try_solver(kernel: Kernel) -> Option<&'static dyn Solver> {
+/// A kernel built: its solver and, for a kernel that counts a plan's
+/// pieces, the same kernel as a [`PieceCounter`].
+#[derive(Clone, Copy)]
+struct Built {
+    solver: &'static dyn Solver,
+    #[cfg(feature = "std")]
+    counter: Option<PieceCounter>,
+}
+
+impl Built {
+    /// A kernel that solves whole boards only.
+    fn solver(solver: &'static dyn Solver) -> Built {
+        Built {
+            solver,
+            #[cfg(feature = "std")]
+            counter: None,
+        }
+    }
+
+    /// A kernel whose walkers also count a symmetric plan's pieces.
+    fn walkers(walkers: &'static dyn Walkers) -> Built {
+        Built {
+            solver: walkers,
+            #[cfg(feature = "std")]
+            counter: Some(PieceCounter::Walkers(walkers)),
+        }
+    }
+
+    /// A join kernel, which also counts a join plan's pieces.
+    #[cfg(feature = "alloc")]
+    fn joiner<J: Joiner + 'static>(joiner: &'static J) -> Built {
+        Built {
+            solver: joiner,
+            #[cfg(feature = "std")]
+            counter: Some(PieceCounter::Joiner(joiner)),
+        }
+    }
+}
+
+/// The kernel type behind a concrete `kernel`, built, or `None` where this
+/// build or CPU cannot run it: the one map from names to the code that
+/// runs them, a line per kernel. (Whether it counts pieces, which this
+/// says by the type's trait, must agree with the kernel table's plan
+/// method: a test checks it.)
+fn build(kernel: Kernel) -> Option<Built> {
     match kernel {
         Kernel::Auto | Kernel::Asm => None,
-        Kernel::Portable => Portable::new().map(|k| k.as_static() as &dyn Solver),
-        Kernel::Symmetric => Symmetric::new().map(|k| k.as_static() as &dyn Solver),
-        #[cfg(feature = "alloc")]
-        Kernel::Join => Join::new().map(|k| k.as_static() as &dyn Solver),
-        #[cfg(all(simd_kernels, feature = "alloc"))]
-        Kernel::JoinAvx512 => {
-            crate::kernel::join::avx512::JoinAvx512::new().map(|k| k.as_static() as &dyn Solver)
-        }
-        #[cfg(all(simd_kernels, feature = "alloc"))]
-        Kernel::JoinAvx2 => {
-            crate::kernel::join::avx2::JoinAvx2::new().map(|k| k.as_static() as &dyn Solver)
-        }
+        Kernel::Portable => Portable::new().map(|k| Built::solver(k.as_static())),
+        Kernel::Symmetric => Symmetric::new().map(|k| Built::walkers(k.as_static())),
         #[cfg(x86_kernels)]
         Kernel::SymmetricBmi => {
-            crate::kernel::symmetric::SymmetricBmi::new().map(|k| k.as_static() as &dyn Solver)
+            crate::kernel::symmetric::SymmetricBmi::new().map(|k| Built::walkers(k.as_static()))
         }
         #[cfg(simd_kernels)]
         Kernel::LanesAvx512 => {
-            crate::kernel::lanes::LanesAvx512::new().map(|k| k.as_static() as &dyn Solver)
+            crate::kernel::lanes::LanesAvx512::new().map(|k| Built::walkers(k.as_static()))
         }
         #[cfg(simd_kernels)]
         Kernel::LanesAvx2 => {
-            crate::kernel::lanes::LanesAvx2::new().map(|k| k.as_static() as &dyn Solver)
+            crate::kernel::lanes::LanesAvx2::new().map(|k| Built::walkers(k.as_static()))
+        }
+        #[cfg(feature = "alloc")]
+        Kernel::Join => Join::new().map(|k| Built::joiner(k.as_static())),
+        #[cfg(all(simd_kernels, feature = "alloc"))]
+        Kernel::JoinAvx512 => {
+            crate::kernel::join::avx512::JoinAvx512::new().map(|k| Built::joiner(k.as_static()))
+        }
+        #[cfg(all(simd_kernels, feature = "alloc"))]
+        Kernel::JoinAvx2 => {
+            crate::kernel::join::avx2::JoinAvx2::new().map(|k| Built::joiner(k.as_static()))
         }
         #[cfg(simd_kernels)]
-        Kernel::Sse41 => crate::kernel::sse41::Sse41::new().map(|k| k.as_static() as &dyn Solver),
+        Kernel::Sse41 => crate::kernel::sse41::Sse41::new().map(|k| Built::solver(k.as_static())),
         #[cfg(simd_kernels)]
-        Kernel::Avx => crate::kernel::avx::Avx::new().map(|k| k.as_static() as &dyn Solver),
+        Kernel::Avx => crate::kernel::avx::Avx::new().map(|k| Built::solver(k.as_static())),
         #[cfg(asm_kernels)]
-        Kernel::AsmSse41 => crate::kernel::asm::Asm::sse41().map(|k| k.as_static() as &dyn Solver),
+        Kernel::AsmSse41 => crate::kernel::asm::Asm::sse41().map(|k| Built::solver(k.as_static())),
         #[cfg(asm_kernels)]
-        Kernel::AsmAvx => crate::kernel::asm::Asm::avx().map(|k| k.as_static() as &dyn Solver),
-        Kernel::Bitboard64 => Bitboard64::new().map(|k| k.as_static() as &dyn Solver),
-        Kernel::ThreatMasks => ThreatMasks::new().map(|k| k.as_static() as &dyn Solver),
-        Kernel::BruteForce => BruteForce::new().map(|k| k.as_static() as &dyn Solver),
-        Kernel::HeapPermutations => HeapPermutations::new().map(|k| k.as_static() as &dyn Solver),
+        Kernel::AsmAvx => crate::kernel::asm::Asm::avx().map(|k| Built::solver(k.as_static())),
+        Kernel::Bitboard64 => Bitboard64::new().map(|k| Built::solver(k.as_static())),
+        Kernel::ThreatMasks => ThreatMasks::new().map(|k| Built::solver(k.as_static())),
+        Kernel::BruteForce => BruteForce::new().map(|k| Built::solver(k.as_static())),
+        Kernel::HeapPermutations => HeapPermutations::new().map(|k| Built::solver(k.as_static())),
         // Kernels this build does not carry.
         #[allow(unreachable_patterns)]
         _ => None,
     }
+}
+
+/// The solver behind a concrete `kernel`, or `None` where this build or
+/// CPU cannot run it.
+fn try_solver(kernel: Kernel) -> Option<&'static dyn Solver> {
+    build(kernel).map(|built| built.solver)
 }
 
 /// The best encoding of the asm kernel this CPU runs: AVX where it runs,
@@ -333,80 +394,6 @@ pub fn auto_kernel(n: usize, task: Task) -> Result<Kernel, Error> {
         cached.store(index as u8 + 1, Ordering::Relaxed);
     }
     Ok(kernel)
-}
-
-/// The symmetric kernel's walkers behind `kernel`, for counting a
-/// symmetric plan's subproblems: `symmetric`, `symmetric-bmi`, or for
-/// `auto` the faster of the two this CPU runs (a join plan's kernel is
-/// [`joiner`]'s).
-///
-/// # Errors
-///
-/// [`Error::KernelUnavailable`] if this CPU or build cannot run the
-/// kernel, [`Error::NotSplittable`] for a kernel that does not count
-/// symmetric subproblems.
-#[cfg_attr(not(feature = "std"), allow(dead_code))] // for the plan (`std`)
-pub(crate) fn engine(asked: Kernel) -> Result<Engine, Error> {
-    let kernel = match asked {
-        // The fastest symmetric kernel.
-        Kernel::Auto => LARGE_N_PREFERENCE
-            .iter()
-            .copied()
-            .find(|k| {
-                matches!(
-                    k,
-                    Kernel::LanesAvx512
-                        | Kernel::LanesAvx2
-                        | Kernel::SymmetricBmi
-                        | Kernel::Symmetric
-                ) && k.is_available()
-            })
-            .unwrap_or(Kernel::Symmetric),
-        other => other,
-    };
-    // Availability first: a kernel this CPU lacks is unavailable, whether
-    // or not it would split.
-    kernel.solver_for(0, Task::Count)?;
-    match kernel {
-        Kernel::Symmetric => Ok(Engine::Baseline),
-        #[cfg(x86_kernels)]
-        Kernel::SymmetricBmi => crate::kernel::symmetric::SymmetricBmi::new()
-            .map(Engine::Bmi)
-            .ok_or_else(|| unavailable(kernel)),
-        #[cfg(simd_kernels)]
-        Kernel::LanesAvx2 => crate::kernel::lanes::LanesAvx2::new()
-            .map(Engine::LanesAvx2)
-            .ok_or_else(|| unavailable(kernel)),
-        #[cfg(simd_kernels)]
-        Kernel::LanesAvx512 => crate::kernel::lanes::LanesAvx512::new()
-            .map(Engine::LanesAvx512)
-            .ok_or_else(|| unavailable(kernel)),
-        _ => Err(Error::NotSplittable(asked)),
-    }
-}
-
-/// The join kernel behind `kernel`, for counting a join plan's pieces:
-/// `join`, `join-avx2`, `join-avx512`, or for `auto` the first of them in
-/// [`JOIN_PREFERENCE`] (the order `auto` counts large boards in) that this
-/// CPU runs.
-///
-/// # Errors
-///
-/// [`Error::KernelUnavailable`] if this CPU or build cannot run the
-/// kernel, [`Error::NotSplittable`] for a kernel that is not a join kernel.
-#[cfg(feature = "std")]
-pub(crate) fn joiner(asked: Kernel) -> Result<crate::kernel::join::pieces::AnyJoiner, Error> {
-    use crate::kernel::join::pieces::AnyJoiner;
-    if asked == Kernel::Auto {
-        // `join` runs everywhere the plan is built (`std`).
-        return Ok(JOIN_PREFERENCE
-            .iter()
-            .find_map(|&k| AnyJoiner::new(k))
-            .unwrap_or_else(|| AnyJoiner::new(Kernel::Join).expect("join runs everywhere")));
-    }
-    // Availability first, as for `engine`.
-    asked.solver_for(0, Task::Count)?;
-    AnyJoiner::new(asked).ok_or(Error::NotSplittable(asked))
 }
 
 impl Kernel {
@@ -516,34 +503,6 @@ impl Kernel {
         self.solver(n)?.count(n)
     }
 
-    /// Number of solutions on an `n`x`n` board, on `threads` threads:
-    /// `Auto` resolved for counting; a kernel that splits (a symmetric or a
-    /// join kernel) counts through its [`crate::plan::Plan`] from
-    /// [`crate::plan::SPLIT_FROM`] up, and any other kernel, or any kernel
-    /// below, counts on this thread. The same count for every number of
-    /// threads. (It does not check the memory a join count takes: see
-    /// [`crate::plan::Plan::memory_estimate`].)
-    ///
-    /// # Errors
-    ///
-    /// [`Error::InvalidThreads`] for 0 threads, else as
-    /// [`Kernel::solver_for`].
-    #[cfg(feature = "std")]
-    pub fn count_on_threads(self, n: usize, threads: usize) -> Result<Count, Error> {
-        if threads == 0 {
-            return Err(Error::InvalidThreads);
-        }
-        let solver = self.solver(n)?;
-        let kernel = solver.kernel();
-        if crate::plan::counts_through_plan(kernel, n) {
-            let plan = crate::plan::Plan::for_kernel(n, kernel)?;
-            let options = crate::plan::Options::threads(threads).with_kernel(kernel);
-            plan.count(plan.all(), &options, |_, _| {})
-        } else {
-            solver.count(n)
-        }
-    }
-
     /// Calls `visit` for every solution until it returns `Break`.
     ///
     /// # Errors
@@ -585,6 +544,8 @@ impl Kernel {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernel::Method;
+    use plans::counter;
 
     #[cfg(simd_kernels)]
     #[test]
@@ -717,42 +678,41 @@ mod tests {
         }
     }
 
+    /// `build` makes a counter of pieces exactly for the kernels whose row
+    /// of the kernel table has a plan method, of that method; `counter`
+    /// hands it out for that method and refuses the other.
     #[test]
     fn the_kernels_that_split_count_their_own_plans() {
-        let symmetric = [
-            Kernel::LanesAvx512,
-            Kernel::LanesAvx2,
-            Kernel::SymmetricBmi,
-            Kernel::Symmetric,
-        ];
-        let join = [Kernel::JoinAvx512, Kernel::JoinAvx2, Kernel::Join];
         for &kernel in Kernel::ALL {
-            let (engine, joiner) = (engine(kernel), joiner(kernel));
+            let built = build(kernel);
+            assert_eq!(built.is_some(), kernel.is_available(), "{kernel}");
+            let Some(built) = built else {
+                continue;
+            };
+            assert_eq!(built.solver.kernel(), kernel);
             assert_eq!(
-                kernel.splits(),
-                symmetric.contains(&kernel) || join.contains(&kernel),
+                built.counter.map(PieceCounter::method),
+                kernel.method(),
                 "{kernel}"
             );
-            if symmetric.contains(&kernel) && kernel.is_available() {
-                assert_eq!(engine.map(Engine::kernel), Ok(kernel));
-            } else {
-                assert!(engine.is_err(), "{kernel}");
-            }
-            if join.contains(&kernel) && kernel.is_available() {
-                assert_eq!(joiner.map(|j| j.kernel()), Ok(kernel));
-            } else {
-                assert!(joiner.is_err(), "{kernel}");
+            for method in Method::ALL {
+                let counter = counter(kernel, method);
+                if kernel.method() == Some(method) {
+                    assert_eq!(counter.map(PieceCounter::kernel), Ok(kernel));
+                } else {
+                    assert!(counter.is_err(), "{kernel}, {method}");
+                }
             }
         }
-        // `auto` splits a symmetric plan with the first kernel of its
+        // `auto` counts a symmetric plan with the first kernel of its
         // large-N list that does: the one it counts boards below the join
         // with; and a join plan with the one it counts large boards with.
         assert_eq!(
-            engine(Kernel::Auto).map(Engine::kernel),
+            counter(Kernel::Auto, Method::Symmetric).map(PieceCounter::kernel),
             auto_kernel(SYMMETRIC_FROM, Task::Count)
         );
         assert_eq!(
-            joiner(Kernel::Auto).map(|j| j.kernel()),
+            counter(Kernel::Auto, Method::Join).map(PieceCounter::kernel),
             auto_kernel(MAX_N, Task::Count)
         );
     }

@@ -1,0 +1,297 @@
+//! A plan's pieces, as each family of kernels cuts them, and the one type
+//! that counts them: [`PieceCounter`].
+//!
+//! The symmetric kernel splits its subproblems (`symmetric::pieces`), the
+//! join cuts its row sets (`join::pieces`); [`Piece`] holds either, and
+//! the plan ([`crate::plan`]) numbers, orders, deals, checkpoints and runs
+//! them without looking inside. A [`PieceCounter`] is a kernel that counts
+//! one method's pieces, proven to run on this CPU: the dispatcher builds
+//! it from the kernel table and hands it to the plan.
+
+use alloc::vec::Vec;
+use core::fmt;
+
+use super::join::{self, Joiner};
+use super::symmetric::{self, Walkers};
+use super::{Kernel, Method};
+use crate::{Count, Error};
+
+// A plan holds pieces of one method only: boxing the large variant would
+// add an allocation per piece for nothing.
+/// One piece of a count: a share of the total, as its family cut it.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug)]
+pub(crate) enum Piece {
+    /// A symmetric subproblem (or a small board, whole).
+    Symmetric(symmetric::pieces::Piece),
+    /// A piece of the join of an `n`x`n` board.
+    Join {
+        /// Board side.
+        n: usize,
+        /// Which cut, and which of its row sets.
+        piece: join::pieces::Piece,
+    },
+}
+
+/// The pieces of an `n`x`n` board by `method`, each with its estimate (a
+/// rough measure of its work: only its order of magnitude means
+/// anything), in the family's fixed order.
+///
+/// # Errors
+///
+/// [`Error::SizeOutOfRange`] for `n` over what the method's kernels
+/// accept.
+pub(crate) fn estimated(n: usize, method: Method) -> Result<Vec<(Piece, u64)>, Error> {
+    Ok(match method {
+        Method::Symmetric => {
+            Kernel::Symmetric.check_size(n)?;
+            symmetric::pieces::estimated(n)
+                .into_iter()
+                .map(|(piece, estimate)| (Piece::Symmetric(piece), estimate))
+                .collect()
+        }
+        Method::Join => {
+            Kernel::Join.check_size(n)?;
+            join::pieces::estimated(n)
+                .into_iter()
+                .map(|(piece, estimate)| (Piece::Join { n, piece }, estimate))
+                .collect()
+        }
+    })
+}
+
+/// The one piece of a partial board: `n`x`n` (`n` up to 32) with
+/// `queens` (`(row, column)`, by row, on the board) placed. `None` if two
+/// of them attack each other.
+pub(crate) fn partial(n: usize, queens: &[(usize, usize)]) -> Option<Piece> {
+    symmetric::pieces::partial(n, queens).map(Piece::Symmetric)
+}
+
+/// The first word of the fingerprint of a plan by `method`: the version of
+/// its family's split.
+pub(crate) fn split_version(method: Method) -> u64 {
+    match method {
+        Method::Symmetric => symmetric::pieces::SPLIT_VERSION,
+        Method::Join => join::pieces::SPLIT_VERSION,
+    }
+}
+
+/// About how many bytes counting `pieces` pieces of an `n`x`n` board by
+/// `method` allocates on `threads` threads (any of the pieces: a join
+/// builds a whole cut's quarter-boards for any of its pieces).
+pub(crate) fn memory_estimate(method: Method, n: usize, pieces: usize, threads: usize) -> u64 {
+    match method {
+        Method::Join => join::memory::estimate(n, threads),
+        // A queue entry per piece and each thread's walkers.
+        Method::Symmetric => {
+            let queue = 16 * pieces as u64;
+            let per_thread = 64 << 10;
+            queue.saturating_add((threads.max(1) as u64).saturating_mul(per_thread))
+        }
+    }
+}
+
+impl Piece {
+    /// Board side N.
+    pub(crate) fn n(&self) -> usize {
+        match self {
+            Piece::Symmetric(piece) => piece.n(),
+            Piece::Join { n, .. } => *n,
+        }
+    }
+
+    /// The method of the plan it belongs to.
+    pub(crate) fn method(&self) -> Method {
+        match self {
+            Piece::Symmetric(_) => Method::Symmetric,
+            Piece::Join { .. } => Method::Join,
+        }
+    }
+
+    /// Which boards it covers.
+    pub(crate) fn kind(&self) -> SubproblemKind {
+        use symmetric::pieces::Piece as Symmetric;
+        use symmetric::subproblem::Kind;
+        match self {
+            Piece::Symmetric(Symmetric::Small { .. }) => SubproblemKind::WholeBoard,
+            Piece::Symmetric(Symmetric::Subproblem(sub)) => match sub.kind {
+                Kind::Corner => SubproblemKind::Corner,
+                Kind::Edge { k } => SubproblemKind::Edge { k },
+                Kind::Tie { k } => SubproblemKind::Tie { k },
+                Kind::Plain => unreachable!("plans hold no plain partial boards"),
+            },
+            Piece::Join { n, piece } => SubproblemKind::Join {
+                middle_row: piece.middle_row(*n),
+            },
+        }
+    }
+
+    /// Whether it is counted in a second pass, after the rest (the
+    /// symmetric kernel's ties): a plan orders such pieces last.
+    pub(crate) fn second_pass(&self) -> bool {
+        matches!(self, Piece::Symmetric(piece) if piece.is_tie())
+    }
+
+    /// Its pre-placed queens, `(row, column)`, by row. Symmetric: the
+    /// first rows, then any queen placed further down (a tie's). Join: the
+    /// middle column's queen for odd N, none for even N.
+    pub(crate) fn queens(&self) -> Vec<(usize, usize)> {
+        match self {
+            Piece::Symmetric(piece) => piece.queens(),
+            Piece::Join { n, piece } => piece
+                .middle_row(*n)
+                .map(|row| (row, n / 2))
+                .into_iter()
+                .collect(),
+        }
+    }
+
+    /// For a join piece, the board rows its choices give the west half and
+    /// those they give the east half (each a set: bit `r` for row `r`).
+    pub(crate) fn join_rows(&self) -> Option<(u32, u32)> {
+        match self {
+            Piece::Join { n, piece } => Some(piece.rows(*n)),
+            Piece::Symmetric(_) => None,
+        }
+    }
+
+    /// Feeds what names the piece to a plan's fingerprint.
+    pub(crate) fn fingerprint(&self, eat: &mut dyn FnMut(u64)) {
+        match self {
+            Piece::Symmetric(piece) => piece.fingerprint(eat),
+            Piece::Join { piece, .. } => piece.fingerprint(eat),
+        }
+    }
+}
+
+/// A kernel that counts a plan's pieces, proven to run on this CPU: the
+/// walkers of the symmetric and lane kernels for a symmetric plan, a join
+/// kernel for a join plan. The dispatcher builds it from the kernel table
+/// (`crate::dispatch`), and the plan runs it.
+#[derive(Clone, Copy)]
+pub(crate) enum PieceCounter {
+    /// Walkers of symmetric subproblems: `symmetric`, `symmetric-bmi`,
+    /// `lanes-avx2`, `lanes-avx512`.
+    Walkers(&'static dyn Walkers),
+    /// A join: `join`, `join-avx2`, `join-avx512`.
+    Joiner(&'static dyn Joiner),
+}
+
+impl PieceCounter {
+    /// The kernel it is.
+    pub(crate) fn kernel(self) -> Kernel {
+        match self {
+            PieceCounter::Walkers(walkers) => walkers.kernel(),
+            PieceCounter::Joiner(joiner) => joiner.kernel(),
+        }
+    }
+
+    /// The method whose pieces it counts.
+    pub(crate) fn method(self) -> Method {
+        match self {
+            PieceCounter::Walkers(_) => Method::Symmetric,
+            PieceCounter::Joiner(_) => Method::Join,
+        }
+    }
+
+    /// Counts `pieces` (`(index, piece)` pairs, every piece of an `n`x`n`
+    /// board by this counter's method) on `threads` threads (at least 1),
+    /// calling `done(index, count)` on this thread as each finishes.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::WrongMethod`] for a piece of the other method's plans.
+    pub(crate) fn count(
+        self,
+        n: usize,
+        pieces: &[(usize, &Piece)],
+        threads: usize,
+        done: &mut dyn FnMut(usize, Count),
+    ) -> Result<(), Error> {
+        if let Some((_, other)) = pieces.iter().find(|(_, p)| p.method() != self.method()) {
+            return Err(Error::WrongMethod {
+                kernel: self.kernel(),
+                method: other.method().name(),
+            });
+        }
+        match self {
+            PieceCounter::Walkers(walkers) => {
+                let pieces: Vec<(usize, &symmetric::pieces::Piece)> = pieces
+                    .iter()
+                    .filter_map(|&(index, piece)| match piece {
+                        Piece::Symmetric(piece) => Some((index, piece)),
+                        Piece::Join { .. } => None,
+                    })
+                    .collect();
+                symmetric::pieces::count(walkers, &pieces, threads, done);
+                Ok(())
+            }
+            PieceCounter::Joiner(joiner) => {
+                let pieces: Vec<(usize, join::pieces::Piece)> = pieces
+                    .iter()
+                    .filter_map(|&(index, piece)| match piece {
+                        Piece::Join { piece, .. } => Some((index, *piece)),
+                        Piece::Symmetric(_) => None,
+                    })
+                    .collect();
+                join::pieces::count(joiner, n, &pieces, threads, done)
+            }
+        }
+    }
+}
+
+impl fmt::Debug for PieceCounter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PieceCounter({})", self.kernel())
+    }
+}
+
+/// Which boards a [`crate::plan::Subproblem`] covers (see [`crate::kernel::symmetric`]
+/// for why the symmetric kinds cover every class exactly once, and
+/// [`crate::kernel::join`] for the join's pieces).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SubproblemKind {
+    /// The whole board, for N < 4, which a symmetric plan does not split.
+    WholeBoard,
+    /// A queen in the corner (0, 0); column 1 empty down to row `a`, where
+    /// (1, `a`) holds the row-1 queen. Every board counts 8.
+    Corner,
+    /// The row-0 queen in column `k`, every other edge queen further than
+    /// `k` from the corners. Every board counts 8.
+    Edge {
+        /// Column of the row-0 queen.
+        k: usize,
+    },
+    /// The row-0 queen in column `k`, no corner queen, and another edge
+    /// queen pre-placed exactly `k` from a corner: each board is compared
+    /// with its images and counts its orbit if it is canonical.
+    Tie {
+        /// Column of the row-0 queen.
+        k: usize,
+    },
+    /// A piece of a join plan: the solutions whose west half's rows (and
+    /// those of their images under the flip and the mirror) begin with the
+    /// piece's choices. Its count is any whole number.
+    Join {
+        /// For odd N, the row of the middle column's queen, which the cut
+        /// places first (from the top down to the centre; one lower down
+        /// stands for its flip); `None` for even N.
+        middle_row: Option<usize>,
+    },
+}
+
+impl fmt::Display for SubproblemKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SubproblemKind::WholeBoard => write!(f, "whole board"),
+            SubproblemKind::Corner => write!(f, "corner"),
+            SubproblemKind::Edge { k } => write!(f, "edge k={k}"),
+            SubproblemKind::Tie { k } => write!(f, "tie k={k}"),
+            SubproblemKind::Join { middle_row: None } => write!(f, "join"),
+            SubproblemKind::Join {
+                middle_row: Some(row),
+            } => write!(f, "join middle row {row}"),
+        }
+    }
+}
