@@ -391,6 +391,38 @@ impl Args {
             (false, true) => Task::Count,
             (false, false) => Task::Enumerate,
         };
+        self.check_flags_apply()?;
+        let format = self.checked_format(n)?;
+        let through_plan = self.check_plan_flags(kernel, n, task)?;
+        self.check_max_memory(kernel, n, task)?;
+        let plan = through_plan.then(|| PlanCount {
+            threads: self.threads,
+            shard: self.shard,
+            checkpoint: self.checkpoint.map(|path| {
+                (
+                    path,
+                    self.checkpoint_interval
+                        .unwrap_or(DEFAULT_CHECKPOINT_INTERVAL),
+                )
+            }),
+            quiet: self.quiet,
+        });
+        Ok(Solve {
+            n,
+            task,
+            count: self.count,
+            kernel,
+            format,
+            time: self.time,
+            plan,
+            max_memory: self.max_memory,
+        })
+    }
+
+    /// Refuses a flag that means nothing without another (`--threads`
+    /// without `--count`, ...) or with this mode (a plan's flags with
+    /// `--unique`, `--time` with a shard or a checkpoint).
+    fn check_flags_apply(&self) -> Result<(), String> {
         // Flags that only mean something with --count.
         let counting_only = [
             (self.threads.is_some(), "--threads"),
@@ -430,6 +462,12 @@ impl Args {
                 "--time repeats a solve many times; it cannot be combined with {flag}"
             ));
         }
+        Ok(())
+    }
+
+    /// The output format, default `board`, refused where it does not
+    /// apply (with a shard, with `--count` unless JSON, hex past 8 x 8).
+    fn checked_format(&self, n: usize) -> Result<Format, String> {
         let format = self.format.unwrap_or(Format::Board);
         if let Some(given) = self.format {
             if self.shard.is_some() {
@@ -450,60 +488,48 @@ impl Args {
                 "the 64-bit bitboard holds boards up to 8x8, but N = {n} was asked"
             ));
         }
+        Ok(format)
+    }
 
-        // Through a plan: always with a shard or a checkpoint, and for a
-        // plain count where the kernel (auto resolved) splits: a symmetric
-        // or a join kernel, from SPLIT_FROM. Below SPLIT_FROM a count runs
-        // on one thread whatever --threads says, with any kernel, as auto
-        // does.
-        let splittable = kernel.splits();
+    /// Whether the count goes through a plan: always with a shard or a
+    /// checkpoint, and for a plain count where the kernel (auto resolved)
+    /// splits, from SPLIT_FROM. Below SPLIT_FROM a count runs on one
+    /// thread whatever --threads says, with any kernel, as auto does.
+    /// Refuses a shard, a checkpoint or threads for a kernel that does not
+    /// split.
+    fn check_plan_flags(&self, kernel: Kernel, n: usize, task: Task) -> Result<bool, String> {
         let plain_plan_count =
             task == Task::Count && crate::dispatch::counts_through_plan(kernel, n);
-        let through_plan = self.shard.is_some() || self.checkpoint.is_some() || plain_plan_count;
-        if (self.shard.is_some() || self.checkpoint.is_some()) && !splittable {
+        let shard_or_checkpoint = self.shard.is_some() || self.checkpoint.is_some();
+        let through_plan = shard_or_checkpoint || plain_plan_count;
+        if shard_or_checkpoint && !kernel.splits() {
             return Err(not_splittable(kernel));
         }
         if self.threads.is_some_and(|t| t > 1) && !through_plan && n >= SPLIT_FROM {
             return Err(not_splittable(kernel));
         }
-        // --max-memory bounds what a join kernel builds; any other count
-        // takes little, and a limit it would ignore is refused.
-        if self.max_memory.is_some() {
-            if task != Task::Count {
-                return Err(
-                    "--max-memory limits counts with a join kernel, which count all solutions; fundamental solutions (--unique) are counted with another kernel"
-                        .into(),
-                );
-            }
-            let counting = kernel.resolve_for(n, task);
-            if counting.method() != Some(Method::Join) {
-                return Err(format!(
-                    "--max-memory limits counts with a join kernel, but N = {n} is counted with {counting} here, which takes little memory"
-                ));
-            }
+        Ok(through_plan)
+    }
+
+    /// `--max-memory` bounds what a join kernel builds; any other count
+    /// takes little, and a limit it would ignore is refused.
+    fn check_max_memory(&self, kernel: Kernel, n: usize, task: Task) -> Result<(), String> {
+        if self.max_memory.is_none() {
+            return Ok(());
         }
-        let plan = through_plan.then(|| PlanCount {
-            threads: self.threads,
-            shard: self.shard,
-            checkpoint: self.checkpoint.map(|path| {
-                (
-                    path,
-                    self.checkpoint_interval
-                        .unwrap_or(DEFAULT_CHECKPOINT_INTERVAL),
-                )
-            }),
-            quiet: self.quiet,
-        });
-        Ok(Solve {
-            n,
-            task,
-            count: self.count,
-            kernel,
-            format,
-            time: self.time,
-            plan,
-            max_memory: self.max_memory,
-        })
+        if task != Task::Count {
+            return Err(
+                "--max-memory limits counts with a join kernel, which count all solutions; fundamental solutions (--unique) are counted with another kernel"
+                    .into(),
+            );
+        }
+        let counting = kernel.resolve_for(n, task);
+        if counting.method() != Some(Method::Join) {
+            return Err(format!(
+                "--max-memory limits counts with a join kernel, but N = {n} is counted with {counting} here, which takes little memory"
+            ));
+        }
+        Ok(())
     }
 }
 

@@ -131,11 +131,9 @@ fn solve(solve: &Solve, out: &mut impl Write) -> Result<(), Failure> {
     let solver = solve.kernel.solver_for(n, solve.task)?;
     let kernel = solver.kernel();
     let unique = solve.task == Task::Fundamental;
-    let count = solve.count;
-
     if let Some(plan) = &solve.plan {
         split::count(solve, plan, out)?;
-    } else if count {
+    } else if solve.count {
         let total = if unique {
             fundamental::count(kernel, n)?
         } else {
@@ -156,41 +154,45 @@ fn solve(solve: &Solve, out: &mut impl Write) -> Result<(), Failure> {
     } else {
         output::list(out, kernel, n, unique, solve.format)?;
     }
-    if !solve.time {
-        return Ok(());
+    if solve.time {
+        out.flush()?;
+        report_time(solve, solver)?;
     }
+    Ok(())
+}
 
-    out.flush()?;
-    if let Some(request) = &solve.plan {
+/// `--time`: solves again and again as asked (through the plan, counting,
+/// or enumerating without output), and says on stderr how long one solve
+/// takes.
+fn report_time(solve: &Solve, solver: &'static dyn crate::Solver) -> Result<(), Failure> {
+    let (n, kernel) = (solve.n, solver.kernel());
+    let unique = solve.task == Task::Fundamental;
+    let (timing, what) = if let Some(request) = &solve.plan {
         let plan = crate::plan::Plan::for_kernel(n, solve.kernel)?;
         let options = plan_options(solve.kernel, request.threads);
         let timing = timing::measure(|| {
             black_box(plan.count(plan.all(), &options, |_, _| {}).ok());
         });
-        eprintln!(
-            "time: {:.3} µs per solve, median of {} samples of {} solves after {} warm-up solves (fastest {:.3} µs); kernel {kernel}, N = {n}, count on {} threads",
-            timing.median_us,
-            timing.samples,
-            timing.batch,
-            timing.warm_up_solves,
-            timing.min_us,
-            options.threads
-        );
-        return Ok(());
-    }
-    let mode = if count {
-        "count"
+        (timing, format!("count on {} threads", options.threads))
+    } else if solve.count {
+        let timing = timing::measure(|| {
+            black_box(if unique {
+                fundamental::count(kernel, black_box(n)).ok()
+            } else {
+                kernel.count(black_box(n)).ok()
+            });
+        });
+        (
+            timing,
+            if unique {
+                "count (fundamental)"
+            } else {
+                "count"
+            }
+            .to_string(),
+        )
     } else {
-        "enumerate, no output"
-    };
-    let timing = match (count, unique) {
-        (true, false) => timing::measure(|| {
-            black_box(kernel.count(black_box(n)).ok());
-        }),
-        (true, true) => timing::measure(|| {
-            black_box(fundamental::count(kernel, black_box(n)).ok());
-        }),
-        (false, unique) => timing::measure(|| {
+        let timing = timing::measure(|| {
             let mut visit = |board: &crate::Board| {
                 black_box(board);
                 ControlFlow::Continue(())
@@ -200,11 +202,12 @@ fn solve(solve: &Solve, out: &mut impl Write) -> Result<(), Failure> {
             } else {
                 solver.for_each_solution(black_box(n), &mut visit).ok()
             });
-        }),
+        });
+        let what = if unique { " (fundamental)" } else { "" };
+        (timing, format!("enumerate, no output{what}"))
     };
-    let what = if unique { " (fundamental)" } else { "" };
     eprintln!(
-        "time: {:.3} µs per solve, median of {} samples of {} solves after {} warm-up solves (fastest {:.3} µs); kernel {kernel}, N = {n}, {mode}{what}",
+        "time: {:.3} µs per solve, median of {} samples of {} solves after {} warm-up solves (fastest {:.3} µs); kernel {kernel}, N = {n}, {what}",
         timing.median_us, timing.samples, timing.batch, timing.warm_up_solves, timing.min_us
     );
     Ok(())

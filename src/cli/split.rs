@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::plan::{Method, Plan, Shard};
+use crate::plan::{Method, Options, Plan, Shard};
 
 use super::Failure;
 use super::args::{Format, PlanCount, Solve};
@@ -30,108 +30,26 @@ pub fn count(solve: &Solve, request: &PlanCount, out: &mut impl Write) -> Result
         memory::check(solve.n, kernel, options.threads, needed, solve.max_memory)
             .map_err(Failure::Refused)?;
     }
-
     // Held to the end of the run: a second run on the same checkpoint is
     // refused instead of racing this one.
     let _lock = match &request.checkpoint {
         Some((path, _)) => Some(CheckpointLock::take(path).map_err(Failure::Refused)?),
         None => None,
     };
-    // What is counted so far: from the checkpoint, if there is one. Its
-    // count grows with the tally, and it is what each save writes.
-    let mut progress = match &request.checkpoint {
-        Some((path, _)) if std::fs::symlink_metadata(path).is_ok() => resume(path, &plan, shard)?,
-        _ => Checkpoint {
-            plan: PlanId::of(&plan),
-            shard,
-            tally: Tally::empty(plan.len()),
-            count: 0,
-            seconds: 0.0,
-        },
-    };
-    if let Some((path, _)) = &request.checkpoint
-        && !progress.tally.is_empty()
-    {
-        eprintln!(
-            "queens-simd: resuming from checkpoint {}: {} of {} subproblems done",
-            path_text(path),
-            progress.tally.len(),
-            mine.len()
-        );
-    }
-    let todo: Vec<usize> = mine
-        .iter()
-        .copied()
-        .filter(|&i| !progress.tally.contains(i))
-        .collect();
-
-    let bar = progress_bar(request.quiet, &plan, &mine, &todo);
-    let started = Instant::now();
-    let previous_seconds = progress.seconds;
-    let save = |progress: &mut Checkpoint, seconds: f64| -> std::io::Result<()> {
-        match &request.checkpoint {
-            Some((path, _)) => {
-                progress.seconds = seconds;
-                files::replace(path, &progress.to_bytes())
-            }
-            None => Ok(()),
-        }
-    };
+    let mut progress = starting_point(request, &plan, shard, mine.len())?;
+    let mut saver = Saver::new(request);
     // Written before counting, so that a path that cannot be written fails
     // now rather than after hours of work.
-    if let Some((path, _)) = &request.checkpoint {
-        save(&mut progress, previous_seconds).map_err(|e| {
-            Failure::Checkpoint(format!("cannot write checkpoint {}: {e}", path_text(path)))
-        })?;
-    }
-    let interval = request
-        .checkpoint
-        .as_ref()
-        .map_or(Duration::MAX, |(_, interval)| *interval);
-    let mut last_write = started;
-    let mut write_failed = None;
-    plan.count(&todo, &options, |index, count| {
-        progress.tally.insert(index, count);
-        // At most N! in the checkpoint (checked when it is read) and N! in
-        // this run's counts: no overflow.
-        progress.count += count;
-        if !bar.is_hidden() {
-            bar.inc(plan.get(index).map_or(1, |s| s.estimate()));
-            bar.set_message(format!(
-                "{}/{} subproblems",
-                progress.tally.len(),
-                mine.len()
-            ));
-        }
-        if last_write.elapsed() >= interval {
-            last_write = Instant::now();
-            let elapsed = previous_seconds + started.elapsed().as_secs_f64();
-            if let Err(e) = save(&mut progress, elapsed) {
-                if write_failed.is_none() {
-                    bar.suspend(|| {
-                        eprintln!(
-                            "queens-simd: warning: cannot update the checkpoint ({e}); still counting"
-                        )
-                    });
-                }
-                write_failed.get_or_insert(e);
-            }
-        }
-    })?;
-    bar.finish_and_clear();
-    let seconds = previous_seconds + started.elapsed().as_secs_f64();
-    if let Some((path, _)) = &request.checkpoint
-        && let Err(e) = save(&mut progress, seconds)
-    {
-        // The count is finished and is printed below: only the record of
-        // it on disk is behind. The earliest failure is the one to show.
-        let e = write_failed.take().unwrap_or(e);
-        eprintln!(
-            "queens-simd: warning: the count is finished, but checkpoint {} could not be saved ({e}); it may still show an earlier state",
-            path_text(path)
-        );
-    }
-
+    saver.save_first(&mut progress)?;
+    let seconds = count_the_rest(
+        &plan,
+        &mine,
+        &options,
+        request.quiet,
+        &mut progress,
+        &mut saver,
+    )?;
+    saver.save_last(&mut progress, seconds);
     if let Some(shard) = request.shard {
         let record = ShardRecord {
             plan: progress.plan,
@@ -150,6 +68,164 @@ pub fn count(solve: &Solve, request: &PlanCount, out: &mut impl Write) -> Result
         writeln!(out, "{}", progress.count)?;
     }
     Ok(())
+}
+
+/// What is counted so far: from the checkpoint, if there is one (said on
+/// stderr when it holds anything), else nothing. Its count grows with the
+/// tally, and it is what each save writes.
+fn starting_point(
+    request: &PlanCount,
+    plan: &Plan,
+    shard: Shard,
+    mine: usize,
+) -> Result<Checkpoint, Failure> {
+    let progress = match &request.checkpoint {
+        Some((path, _)) if std::fs::symlink_metadata(path).is_ok() => resume(path, plan, shard)?,
+        _ => Checkpoint {
+            plan: PlanId::of(plan),
+            shard,
+            tally: Tally::empty(plan.len()),
+            count: 0,
+            seconds: 0.0,
+        },
+    };
+    if let Some((path, _)) = &request.checkpoint
+        && !progress.tally.is_empty()
+    {
+        eprintln!(
+            "queens-simd: resuming from checkpoint {}: {} of {} subproblems done",
+            path_text(path),
+            progress.tally.len(),
+            mine
+        );
+    }
+    Ok(progress)
+}
+
+/// Counts the subproblems of `mine` that `progress` does not hold yet,
+/// adding each to it as it finishes (with a progress bar, and the
+/// checkpoint saved as often as asked); returns the seconds counted in
+/// all, those of earlier runs included.
+fn count_the_rest(
+    plan: &Plan,
+    mine: &[usize],
+    options: &Options,
+    quiet: bool,
+    progress: &mut Checkpoint,
+    saver: &mut Saver<'_>,
+) -> Result<f64, Failure> {
+    let todo: Vec<usize> = mine
+        .iter()
+        .copied()
+        .filter(|&i| !progress.tally.contains(i))
+        .collect();
+    let bar = progress_bar(quiet, plan, mine, &todo);
+    let started = Instant::now();
+    let previous_seconds = progress.seconds;
+    plan.count(&todo, options, |index, count| {
+        progress.tally.insert(index, count);
+        // At most N! in the checkpoint (checked when it is read) and N! in
+        // this run's counts: no overflow.
+        progress.count += count;
+        if !bar.is_hidden() {
+            bar.inc(plan.get(index).map_or(1, |s| s.estimate()));
+            bar.set_message(format!(
+                "{}/{} subproblems",
+                progress.tally.len(),
+                mine.len()
+            ));
+        }
+        let elapsed = || previous_seconds + started.elapsed().as_secs_f64();
+        saver.save_if_due(progress, elapsed, &bar);
+    })?;
+    bar.finish_and_clear();
+    Ok(previous_seconds + started.elapsed().as_secs_f64())
+}
+
+/// The checkpoint of a count, if it has one: where, how often it is
+/// rewritten, when it last was, and the first write that failed.
+struct Saver<'a> {
+    path: Option<&'a Path>,
+    interval: Duration,
+    last_write: Instant,
+    failed: Option<std::io::Error>,
+}
+
+impl<'a> Saver<'a> {
+    fn new(request: &'a PlanCount) -> Saver<'a> {
+        let (path, interval) = match &request.checkpoint {
+            Some((path, interval)) => (Some(path.as_path()), *interval),
+            None => (None, Duration::MAX),
+        };
+        Saver {
+            path,
+            interval,
+            last_write: Instant::now(),
+            failed: None,
+        }
+    }
+
+    /// Writes `progress` with `seconds` counted, if there is a checkpoint.
+    fn save(&self, progress: &mut Checkpoint, seconds: f64) -> std::io::Result<()> {
+        match self.path {
+            Some(path) => {
+                progress.seconds = seconds;
+                files::replace(path, &progress.to_bytes())
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// The save before counting: one that fails stops the count.
+    fn save_first(&mut self, progress: &mut Checkpoint) -> Result<(), Failure> {
+        let seconds = progress.seconds;
+        self.save(progress, seconds).map_err(|e| {
+            let shown = self.path.map(path_text).unwrap_or_default();
+            Failure::Checkpoint(format!("cannot write checkpoint {shown}: {e}"))
+        })?;
+        self.last_write = Instant::now();
+        Ok(())
+    }
+
+    /// A save while counting, if the interval has passed: one that fails
+    /// is said once on stderr, and the count goes on.
+    fn save_if_due(
+        &mut self,
+        progress: &mut Checkpoint,
+        seconds: impl Fn() -> f64,
+        bar: &ProgressBar,
+    ) {
+        if self.last_write.elapsed() < self.interval {
+            return;
+        }
+        self.last_write = Instant::now();
+        if let Err(e) = self.save(progress, seconds()) {
+            if self.failed.is_none() {
+                bar.suspend(|| {
+                    eprintln!(
+                        "queens-simd: warning: cannot update the checkpoint ({e}); still counting"
+                    )
+                });
+            }
+            self.failed.get_or_insert(e);
+        }
+    }
+
+    /// The save of the finished count: one that fails is said on stderr,
+    /// with the earliest failure, and the total is printed all the same.
+    fn save_last(&mut self, progress: &mut Checkpoint, seconds: f64) {
+        let Some(path) = self.path else {
+            return;
+        };
+        if let Err(e) = self.save(progress, seconds) {
+            // Only the record of the count on disk is behind.
+            let e = self.failed.take().unwrap_or(e);
+            eprintln!(
+                "queens-simd: warning: the count is finished, but checkpoint {} could not be saved ({e}); it may still show an earlier state",
+                path_text(path)
+            );
+        }
+    }
 }
 
 /// The progress of a count from its checkpoint file, which must belong to
