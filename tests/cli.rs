@@ -322,7 +322,7 @@ fn a_closed_pipe_is_not_a_panic() {
 /// The join kernels this CPU runs, by name.
 fn join_kernels() -> Vec<&'static str> {
     let mut runs = Vec::new();
-    for kernel in [Kernel::Join, Kernel::JoinAvx2, Kernel::JoinAvx512] {
+    for kernel in Method::Join.kernels().rev() {
         if kernel.is_available() {
             runs.push(kernel.name());
         } else {

@@ -193,11 +193,10 @@ fn plans_refuse_what_they_cannot_do() {
 
 #[test]
 fn an_explicit_join_kernel_splits_like_a_symmetric_one() {
-    for kernel in ["join", "join-avx2", "join-avx512"] {
-        if !queens_simd::Kernel::from_name(kernel)
-            .unwrap()
-            .is_available()
-        {
+    for kernel in queens_simd::plan::Method::Join.kernels().rev() {
+        let available = kernel.is_available();
+        let kernel = kernel.name();
+        if !available {
             assert!(!common::require_all(), "{kernel} does not run here");
             continue;
         }

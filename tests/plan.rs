@@ -476,7 +476,7 @@ fn each_kernel_counts_the_plan_of_its_method_only() {
         assert!(line.contains("join plan") && !line.contains('\n'), "{line}");
         assert!(join.subproblems()[0].count(kernel).is_err());
     }
-    for kernel in [Kernel::Join, Kernel::JoinAvx2, Kernel::JoinAvx512] {
+    for kernel in Method::Join.kernels() {
         assert!(
             matches!(
                 count(&symmetric, kernel),

@@ -642,7 +642,7 @@ mod tests {
         assert!(plan("12 --count --checkpoint c.json --kernel symmetric").is_some());
         // The join kernels count through their plan too, from N = 12 (or
         // always, with a shard or a checkpoint); auto from N = 14.
-        for kernel in ["join", "join-avx2", "join-avx512"] {
+        for kernel in Method::Join.kernels() {
             assert!(plan(&format!("11 --count --kernel {kernel}")).is_none());
             assert!(plan(&format!("12 --count --kernel {kernel}")).is_some());
             assert!(plan(&format!("5 --count --kernel {kernel} --shard 0/2")).is_some());
