@@ -16,9 +16,9 @@ use super::symmetric::{self, Walkers};
 use super::{Kernel, Method};
 use crate::{Count, Error};
 
+/// One piece of a count: a share of the total, as its family cut it.
 // A plan holds pieces of one method only: boxing the large variant would
 // add an allocation per piece for nothing.
-/// One piece of a count: a share of the total, as its family cut it.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub(crate) enum Piece {

@@ -21,9 +21,9 @@ use crate::board::MAX_N;
 /// word of a symmetric plan's fingerprint.
 pub(crate) const SPLIT_VERSION: u64 = 1;
 
+/// One piece of a symmetric count.
 // Every plan but those of N < 4 holds only subproblems: boxing them would
 // add an allocation per piece for nothing.
-/// One piece of a symmetric count.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub(crate) enum Piece {
