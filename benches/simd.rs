@@ -1,6 +1,7 @@
 //! `cargo bench --bench simd`: solve time per kernel, in microseconds.
 //!
-//! Six groups, named so that criterion's reports put kernels side by side:
+//! Seven kinds of group, named so that criterion's reports put kernels side
+//! by side:
 //! - `simd/count/<N>/<kernel>`: every fast kernel this CPU runs, counting,
 //!   N = 4..=12 (N = 8 is davidad's headline);
 //! - `simd/enumerate/<N>/<kernel>`: the same kernels visiting every solution;
@@ -17,15 +18,21 @@
 //!   (`benches/c/mirror.c`), and `c-eightway`, the same search with all 8
 //!   symmetries of the square, Takaken's method (`benches/c/eightway.c`:
 //!   one board per class, counted with its class's size). N = 8 and 12
-//!   always; N = 16 and 17 (about 10 minutes) only with
-//!   `QUEENS_SIMD_BENCH_LARGE=1`.
+//!   always; N = 16 and 17 (about 7 minutes, nearly all of it the C
+//!   baselines) only with `QUEENS_SIMD_BENCH_LARGE=1`;
 //! - `lanes/<N>/<kernel>`: the lane kernels (`lanes-avx512`,
-//!   `lanes-avx2`) beside `symmetric-bmi` (and `portable` up to N = 10),
-//!   counting on one thread, N = 8, 10, 12, 13, 14 and 15.
-//! - `threads/<N>/<threads>`: counting through the plan of N
-//!   (`queens_simd::plan`) on 1 and 2 threads, N = 14 and 15; with
-//!   `QUEENS_SIMD_BENCH_LARGE=1` also N = 17 (1 and 2 threads) and N = 18
-//!   (2 threads), about 6 minutes more.
+//!   `lanes-avx2`) beside `symmetric-bmi`, whose walkers they run in lanes
+//!   (and `portable` up to N = 10), counting on one thread, N = 8, 10, 12,
+//!   13, 14 and 15;
+//! - `join/<N>/<kernel>`: the join kernels beside the lane and symmetric
+//!   kernels, counting on one thread, N = 12 to 15 (where `auto` turns to
+//!   the join: `dispatch::JOIN_FROM`), and N = 16 with
+//!   `QUEENS_SIMD_BENCH_LARGE=1`;
+//! - `threads/<N>/<threads>`: counting through `auto`'s plan of N
+//!   (`Plan::for_kernel(n, Kernel::Auto)`: a join plan from
+//!   `dispatch::JOIN_FROM`), as `queens_simd::count_on_threads` does, on 1
+//!   and 2 threads, N = 14, 15 and 16; with `QUEENS_SIMD_BENCH_LARGE=1`
+//!   also N = 17 and 18, about a minute more;
 //! - `dispatch/8/<how>`: `auto`'s count of N = 8 through
 //!   `queens_simd::count` (`through-count`) and through a solver held
 //!   across calls (`held`): what the dispatch costs per call.
@@ -199,11 +206,18 @@ fn targets(c: &mut Criterion) {
     group.finish();
 }
 
-/// The join kernels beside the symmetric ones, one thread each, where a
-/// join first pays: N = 14, and N = 16 with `QUEENS_SIMD_BENCH_LARGE=1`.
+/// The sizes of the `join` group: on both sides of `dispatch::JOIN_FROM`,
+/// where `auto` turns from the searches to the join.
+const JOIN_SIZES: [usize; 4] = [12, 13, 14, 15];
+const LARGE_JOIN_SIZES: [usize; 1] = [16];
+
+/// The join kernels beside the lane and symmetric ones, one thread each,
+/// around the N where a join first pays: `join/<N>/<kernel>`.
 fn join(c: &mut Criterion) {
     let large = std::env::var("QUEENS_SIMD_BENCH_LARGE").is_ok_and(|v| v == "1");
-    let sizes = [14].into_iter().chain([16].into_iter().filter(|_| large));
+    let sizes = JOIN_SIZES
+        .into_iter()
+        .chain(LARGE_JOIN_SIZES.into_iter().filter(|_| large));
     for n in sizes {
         let mut group = c.benchmark_group(format!("join/{n}"));
         group.sample_size(10).warm_up_time(Duration::from_millis(1));
@@ -255,9 +269,12 @@ fn lanes(c: &mut Criterion) {
 }
 
 /// The sizes and thread counts of the `threads` group.
-const THREAD_SIZES: [(usize, &[usize]); 2] = [(14, &[1, 2]), (15, &[1, 2])];
-const LARGE_THREAD_SIZES: [(usize, &[usize]); 2] = [(17, &[1, 2]), (18, &[2])];
+const THREAD_SIZES: [(usize, &[usize]); 3] = [(14, &[1, 2]), (15, &[1, 2]), (16, &[1, 2])];
+const LARGE_THREAD_SIZES: [(usize, &[usize]); 2] = [(17, &[1, 2]), (18, &[1, 2])];
 
+/// `threads/<N>/<threads>`: `auto`'s count of N through its plan (a join
+/// plan from `dispatch::JOIN_FROM`), as `queens_simd::count_on_threads`
+/// counts, on 1 and 2 threads.
 fn threads(c: &mut Criterion) {
     let large = std::env::var("QUEENS_SIMD_BENCH_LARGE").is_ok_and(|v| v == "1");
     let mut group = c.benchmark_group("threads");
@@ -266,11 +283,11 @@ fn threads(c: &mut Criterion) {
         .chain(LARGE_THREAD_SIZES.into_iter().filter(|_| large));
     for (n, thread_counts) in sizes {
         if n >= 17 {
-            // 3 to 60 s a solve: criterion's minimum of 10 samples of one.
+            // Up to a few seconds a solve: criterion's minimum of 10 samples.
             group.sample_size(10).warm_up_time(Duration::from_millis(1));
         }
         group.throughput(solutions(A000170[n]));
-        let plan = Plan::new(n).expect("N <= 32");
+        let plan = Plan::for_kernel(n, Kernel::Auto).expect("N <= 32");
         for &threads in thread_counts {
             let options = Options::threads(threads);
             group.bench_function(BenchmarkId::new(n.to_string(), threads), |b| {
