@@ -38,6 +38,10 @@
 //! [`every_path_the_docs_name_exists`] checks the other thing a page can get
 //! wrong by itself: every `src/...`, `tests/...`, `docs/...` path it names
 //! and every link it makes, to a file or to a heading.
+//!
+//! Release builds only (`cargo test --release`, the README's test command):
+//! the examples count up to N = 19, which takes minutes in a debug build.
+#![cfg(all(unix, not(debug_assertions)))]
 
 mod common;
 
