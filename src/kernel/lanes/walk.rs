@@ -415,11 +415,11 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool, const G: usize, W: Wa
     let mut lane: [Lane; GROUPS * MAX_LANES] = core::array::from_fn(|_| Lane::idle());
     // SAFETY (both): the caller's CPU.
     let (c, bottoms) = unsafe { (Constants::new(n), stack_bottoms::<V, G>()) };
-    let mut groups = unsafe { idle_groups(&bottoms, c.zero) };
+    let idle = unsafe { [0, 1, 2, 3].map(|word| V::splat(IDLE.0[word])) };
+    let mut groups = idle_groups(&bottoms, c.zero, idle);
     let all = (1u32 << lanes) - 1;
-    // The lanes walking a start, and those whose walk just ended.
-    let (mut active, mut finished) = ([0u32; G], [0u32; G]);
-    let mut more = true;
+    // The lanes walking a start, those just finished, whether starts remain.
+    let (mut active, mut finished, mut more) = ([0u32; G], [0u32; G], true);
     // SAFETY (every vector operation in the loop): the caller's CPU.
     loop {
         for (g, v) in groups.iter_mut().enumerate() {
@@ -568,16 +568,15 @@ unsafe fn stack_bottoms<V: Simd, const G: usize>() -> [V; G] {
     }
 }
 
-/// Every group with every lane idle: on its idle entry, its top at its
-/// bottom, and no count or forbidden square.
-///
-/// # Safety
-///
-/// The CPU runs `V`'s instructions.
+/// Every group with every lane idle: on the idle entry (`idle`, its words
+/// in every lane), its top at its bottom (`bottoms`), and no count or
+/// forbidden square (`zero`).
 #[inline(always)]
-unsafe fn idle_groups<V: Simd, const G: usize>(bottoms: &[V; G], zero: V) -> [Vectors<V>; G] {
-    // SAFETY: the caller's CPU.
-    let idle = unsafe { [0, 1, 2, 3].map(|word| V::splat(IDLE.0[word])) };
+fn idle_groups<V: Simd, const G: usize>(
+    bottoms: &[V; G],
+    zero: V,
+    idle: [V; 4],
+) -> [Vectors<V>; G] {
     core::array::from_fn(|group| Vectors {
         live: idle[0],
         columns: idle[1],
