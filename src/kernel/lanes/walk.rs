@@ -420,7 +420,7 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool, const G: usize, W: Wa
     let all = (1u32 << lanes) - 1;
     // The lanes walking a start, those just finished, whether starts remain.
     let (mut active, mut finished, mut more) = ([0u32; G], [0u32; G], true);
-    // SAFETY (every vector operation in the loop): the caller's CPU.
+    // SAFETY (every vector operation in the loop): the caller's CPU; each `l` is a lane of `V`.
     loop {
         for (g, v) in groups.iter_mut().enumerate() {
             // Lanes whose walk is over report their count.
