@@ -165,10 +165,7 @@ macro_rules! davidad_kernel {
             first_row: u32,
             leaf: &mut L,
         ) -> ::core::ops::ControlFlow<()> {
-            use ::core::arch::x86_64::{
-                _mm_andnot_si128, _mm_blend_epi16, _mm_cvtsi64_si128, _mm_cvtsi128_si64,
-                _mm_or_si128, _mm_setzero_si128, _mm_slli_epi16, _mm_srli_epi16, _mm_srli_si128,
-            };
+            use ::core::arch::x86_64::{_mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_setzero_si128};
             use $crate::kernel::davidad::MAX_N;
 
             assert!((1..=MAX_N).contains(&n), "the machine holds N from 1 to 16");
@@ -177,9 +174,6 @@ macro_rules! davidad_kernel {
             // xmm7 in the article: the board's columns in word 0, zeros
             // above, so that `pandn` keeps only word 0.
             let board = _mm_cvtsi64_si128(columns as i64);
-            // r15 in the article: a queen in column 0 attacks column 0 in
-            // all three words.
-            const QUEEN: u64 = 0x0001_0001_0001;
             // The stack: the free squares left to try in each row above, and
             // that row's state (the low 64 bits of the register, words 0-2).
             // `depth < last < 16` at every push, so the indexing never fails.
@@ -217,36 +211,60 @@ macro_rules! davidad_kernel {
                 stack_free[depth] = free;
                 stack_state[depth] = _mm_cvtsi128_si64(state) as u64;
                 depth += 1;
-                let entering = state;
-                // mov rax, r15 / shl rax, cl / movq xmm2, rax / por xmm1, xmm2
-                state = _mm_or_si128(state, _mm_cvtsi64_si128((QUEEN << column) as i64));
-                let placed = state;
-                // psllw, psrlw, pblendw 0b100, pblendw 0b010: word 2 moves
-                // left, word 1 right, word 0 stays.
-                let left = _mm_slli_epi16::<1>(state);
-                let right = _mm_srli_epi16::<1>(state);
-                state = _mm_blend_epi16::<0b100>(state, left);
-                state = _mm_blend_epi16::<0b010>(state, right);
-                // psrldq 4, psrldq 2, por, por: words 2 and 1 onto word 0.
-                let attacked = _mm_or_si128(
-                    _mm_or_si128(_mm_srli_si128::<4>(state), _mm_srli_si128::<2>(state)),
-                    state,
-                );
-                // pandn with xmm7, movq rdx, xmm4: the free squares.
-                let free_squares =
-                    $crate::kernel::davidad::in_xmm(_mm_andnot_si128(attacked, board));
-                free = _mm_cvtsi128_si64(free_squares) as u64;
-                leaf.step(
-                    depth - 1,
-                    &$crate::kernel::davidad::Stages {
-                        entering,
-                        column,
-                        placed,
-                        moved: state,
-                        attacked,
-                        free: free_squares,
-                    },
-                );
+                let stages = place_and_move(state, column, board);
+                state = stages.moved;
+                // movq rdx, xmm4: the free squares to a general register.
+                free = _mm_cvtsi128_si64(stages.free) as u64;
+                leaf.step(depth - 1, &stages);
+            }
+        }
+
+        /// One step of the machine: a queen placed in `column` of the row
+        /// whose state is `state`, the state moved to the next row, and
+        /// that row's free squares on the board `board` (its columns in
+        /// word 0), every stage kept for `Leaf::step`. A leaf that does
+        /// not look (counting, enumerating) reads only `moved` and `free`,
+        /// and the other stages compile away.
+        ///
+        /// `#[inline]`, not `#[inline(always)]`, which Rust does not allow
+        /// on a `#[target_feature]` function: the compiler inlines it into
+        /// `search` (same features, one call), as `tests/disassembly.rs`
+        /// checks, since `search` must hold the machine's instructions.
+        #[target_feature(enable = $feature)]
+        #[inline]
+        fn place_and_move(
+            state: ::core::arch::x86_64::__m128i,
+            column: u32,
+            board: ::core::arch::x86_64::__m128i,
+        ) -> $crate::kernel::davidad::Stages {
+            use ::core::arch::x86_64::{
+                _mm_andnot_si128, _mm_blend_epi16, _mm_cvtsi64_si128, _mm_or_si128, _mm_slli_epi16,
+                _mm_srli_epi16, _mm_srli_si128,
+            };
+            // r15 in the article: a queen in column 0 attacks column 0 in
+            // all three words.
+            const QUEEN: u64 = 0x0001_0001_0001;
+            // mov rax, r15 / shl rax, cl / movq xmm2, rax / por xmm1, xmm2
+            let placed = _mm_or_si128(state, _mm_cvtsi64_si128((QUEEN << column) as i64));
+            // psllw, psrlw, pblendw 0b100, pblendw 0b010: word 2 moves
+            // left, word 1 right, word 0 stays.
+            let left = _mm_slli_epi16::<1>(placed);
+            let right = _mm_srli_epi16::<1>(placed);
+            let moved = _mm_blend_epi16::<0b010>(_mm_blend_epi16::<0b100>(placed, left), right);
+            // psrldq 4, psrldq 2, por, por: words 2 and 1 onto word 0.
+            let attacked = _mm_or_si128(
+                _mm_or_si128(_mm_srli_si128::<4>(moved), _mm_srli_si128::<2>(moved)),
+                moved,
+            );
+            // pandn with xmm7: the free squares.
+            let free = $crate::kernel::davidad::in_xmm(_mm_andnot_si128(attacked, board));
+            $crate::kernel::davidad::Stages {
+                entering: state,
+                column,
+                placed,
+                moved,
+                attacked,
+                free,
             }
         }
 

@@ -577,11 +577,8 @@ fn runs(
         .filter(|(_, items)| !items.is_empty())
     {
         for w in 1..=2 {
-            let classes: Vec<(usize, Vec<u64>)> = (0..patterns.len())
-                .filter(|&v| v & u == 0 && !patterns[v].is_empty())
-                .filter(|&v| (if diagonals { weight(u, v, cuts) } else { 1 }) == w)
-                .map(|v| (v, patterns[v].clone()))
-                .collect();
+            let weighed = diagonals.then_some(cuts);
+            let classes = classes_of_weight(u, w, patterns, weighed);
             if classes.is_empty() {
                 continue;
             }
@@ -589,47 +586,8 @@ fn runs(
                 .iter()
                 .flat_map(|(_, p)| p)
                 .fold(0, |all, p| all | p);
-            // Each class from a word of its own.
-            let mut lanes: Vec<Option<u64>> = Vec::new();
-            for (_, masks) in &classes {
-                lanes.extend(masks.iter().map(|&m| Some(m)));
-                lanes.resize(lanes.len().next_multiple_of(64), None);
-            }
-            let words = lanes.len() / 64;
-            let slices: Vec<(u32, Vec<u64>)> = (0..64)
-                .filter(|&bit| reach >> bit & 1 != 0)
-                .map(|bit| {
-                    let word = |k: usize| {
-                        (0..64).fold(0u64, |word, j| {
-                            let set = lanes[64 * k + j].is_some_and(|m| m >> bit & 1 != 0);
-                            word | u64::from(set) << j
-                        })
-                    };
-                    (bit, (0..words).map(word).collect())
-                })
-                .collect();
-            let mut steps = Vec::new();
-            for first in (0..words).step_by(8) {
-                let group = (words - first).min(8);
-                for &item in items_u {
-                    for (bit, slice) in slices.iter().filter(|&&(bit, _)| item >> bit & 1 != 0) {
-                        for word in &slice[first..first + group] {
-                            let Some(Event::Load(loaded)) = events.next() else {
-                                panic!("the matcher reads bit {bit}'s slice");
-                            };
-                            assert_eq!(loaded, word, "the matcher's slice of bit {bit}");
-                        }
-                    }
-                    let Some(Event::Counted(hits)) = events.next() else {
-                        panic!("the matcher counts each item's conflicts");
-                    };
-                    steps.push(Step {
-                        item,
-                        first,
-                        hits: hits.clone(),
-                    });
-                }
-            }
+            let (words, slices) = slices(&classes, reach);
+            let steps = steps(items_u, &slices, words, &mut events);
             let Some(&Event::Total(conflicts)) = events.next() else {
                 panic!("the matcher adds up each run");
             };
@@ -649,6 +607,83 @@ fn runs(
         "every step of the matcher is in a run"
     );
     out
+}
+
+/// The classes of `patterns` with patterns that items of class `u` can
+/// match whose pairs weigh `w`, with their patterns, in order: every
+/// weight is 1 unless `weighed` gives the cut bits the long diagonals
+/// weigh pairs by.
+fn classes_of_weight(
+    u: usize,
+    w: u64,
+    patterns: &[Vec<u64>],
+    weighed: Option<usize>,
+) -> Vec<(usize, Vec<u64>)> {
+    (0..patterns.len())
+        .filter(|&v| v & u == 0 && !patterns[v].is_empty())
+        .filter(|&v| weighed.map_or(1, |cuts| weight(u, v, cuts)) == w)
+        .map(|v| (v, patterns[v].clone()))
+        .collect()
+}
+
+/// The run of `classes`, bit-sliced as the matcher slices it: each class
+/// from a word of its own, a slice for each bit of `reach`. Returns the
+/// words of a slice and the slices.
+fn slices(classes: &[(usize, Vec<u64>)], reach: u64) -> (usize, Vec<(u32, Vec<u64>)>) {
+    let mut lanes: Vec<Option<u64>> = Vec::new();
+    for (_, masks) in classes {
+        lanes.extend(masks.iter().map(|&m| Some(m)));
+        lanes.resize(lanes.len().next_multiple_of(64), None);
+    }
+    let words = lanes.len() / 64;
+    let slices = (0..64)
+        .filter(|&bit| reach >> bit & 1 != 0)
+        .map(|bit| {
+            let word = |k: usize| {
+                (0..64).fold(0u64, |word, j| {
+                    let set = lanes[64 * k + j].is_some_and(|m| m >> bit & 1 != 0);
+                    word | u64::from(set) << j
+                })
+            };
+            (bit, (0..words).map(word).collect())
+        })
+        .collect();
+    (words, slices)
+}
+
+/// Every item of `items` matched against each group of up to eight
+/// vectors (words) of a run of `words`-word `slices`, in the matcher's
+/// order: the words it reads are checked against the run's, and its OR of
+/// each item's slices taken from `events`.
+fn steps(
+    items: &[u64],
+    slices: &[(u32, Vec<u64>)],
+    words: usize,
+    events: &mut core::slice::Iter<'_, Event>,
+) -> Vec<Step> {
+    let mut steps = Vec::new();
+    for first in (0..words).step_by(8) {
+        let group = (words - first).min(8);
+        for &item in items {
+            for (bit, slice) in slices.iter().filter(|&&(bit, _)| item >> bit & 1 != 0) {
+                for word in &slice[first..first + group] {
+                    let Some(Event::Load(loaded)) = events.next() else {
+                        panic!("the matcher reads bit {bit}'s slice");
+                    };
+                    assert_eq!(loaded, word, "the matcher's slice of bit {bit}");
+                }
+            }
+            let Some(Event::Counted(hits)) = events.next() else {
+                panic!("the matcher counts each item's conflicts");
+            };
+            steps.push(Step {
+                item,
+                first,
+                hits: hits.clone(),
+            });
+        }
+    }
+    steps
 }
 
 fn by_class(group: &Group<'_>) -> Vec<Vec<u64>> {
@@ -786,75 +821,85 @@ mod tests {
             for cut in &join.cuts {
                 for set in &cut.row_sets {
                     for side in [Side::West, Side::East] {
-                        let rows = if side == Side::West {
-                            set.rows
-                        } else {
-                            cut.free_rows & !set.rows
-                        };
-                        let mut found: Vec<u64> = set
-                            .side(side)
-                            .iter()
-                            .map(|h| {
-                                let (north, south) = (
-                                    cut.quarter(side, Half::North),
-                                    cut.quarter(side, Half::South),
-                                );
-                                let mut queens = north.boards[h.north].queens.clone();
-                                queens.extend(&south.boards[h.south].queens);
-                                let placement = queens
-                                    .iter()
-                                    .fold(0u64, |all, &(r, c)| all | (c as u64) << (5 * r));
-                                assert_eq!(
-                                    queens
-                                        .iter()
-                                        .fold(0, |all, &(r, c)| all | cut.crossing[r][c]),
-                                    h.mask
-                                );
-                                placement
-                            })
-                            .collect();
-                        found.sort_unstable();
-                        let mut expected = half_placements(n, cut, side, rows);
-                        expected.sort_unstable();
-                        assert_eq!(found, expected, "n = {n}, rows {rows:b}");
+                        check_half_boards(n, cut, set, side);
                     }
                     if !set.runs.is_empty() {
-                        let (items, patterns): (Vec<u64>, Vec<u64>) = if set.items == Side::West {
-                            (
-                                set.west.iter().map(|h| h.mask).collect(),
-                                set.east.iter().map(|h| h.mask).collect(),
-                            )
-                        } else {
-                            (
-                                set.east.iter().map(|h| h.mask).collect(),
-                                set.west.iter().map(|h| h.mask).collect(),
-                            )
-                        };
-                        let pairs = matcher::disjoint_pairs_one_by_one(
-                            &items,
-                            &patterns,
-                            cut.long_diagonals,
-                        );
-                        assert_eq!(set.pairs, pairs);
+                        check_pairs(cut, set);
                     }
                     for run in &set.runs {
-                        let mut conflicts = 0;
-                        for step in &run.steps {
-                            for (g, &hit) in step.hits.iter().enumerate() {
-                                let or = run
-                                    .slices
-                                    .iter()
-                                    .filter(|&&(bit, _)| step.item >> bit & 1 != 0)
-                                    .fold(0, |all, (_, words)| all | words[step.first + g]);
-                                assert_eq!(hit, or);
-                                conflicts += u64::from(hit.count_ones());
-                            }
-                        }
-                        assert_eq!(conflicts, run.conflicts);
+                        check_run(run);
                     }
                 }
             }
         }
+    }
+
+    /// `set`'s half-boards of `side` are exactly the placements of its
+    /// queens there that brute force finds, each with the crossing bits of
+    /// its queens.
+    fn check_half_boards(n: usize, cut: &Cut, set: &RowSet, side: Side) {
+        let rows = if side == Side::West {
+            set.rows
+        } else {
+            cut.free_rows & !set.rows
+        };
+        let (north, south) = (
+            cut.quarter(side, Half::North),
+            cut.quarter(side, Half::South),
+        );
+        let mut found: Vec<u64> = set
+            .side(side)
+            .iter()
+            .map(|h| {
+                let mut queens = north.boards[h.north].queens.clone();
+                queens.extend(&south.boards[h.south].queens);
+                let placement = queens
+                    .iter()
+                    .fold(0u64, |all, &(r, c)| all | (c as u64) << (5 * r));
+                assert_eq!(
+                    queens
+                        .iter()
+                        .fold(0, |all, &(r, c)| all | cut.crossing[r][c]),
+                    h.mask
+                );
+                placement
+            })
+            .collect();
+        found.sort_unstable();
+        let mut expected = half_placements(n, cut, side, rows);
+        expected.sort_unstable();
+        assert_eq!(found, expected, "n = {n}, rows {rows:b}");
+    }
+
+    /// `set`'s pairs are those that testing every pair of its items and
+    /// patterns finds.
+    fn check_pairs(cut: &Cut, set: &RowSet) {
+        let masks = |side: &[HalfBoard]| side.iter().map(|h| h.mask).collect::<Vec<u64>>();
+        let (items, patterns) = if set.items == Side::West {
+            (masks(&set.west), masks(&set.east))
+        } else {
+            (masks(&set.east), masks(&set.west))
+        };
+        let pairs = matcher::disjoint_pairs_one_by_one(&items, &patterns, cut.long_diagonals);
+        assert_eq!(set.pairs, pairs);
+    }
+
+    /// Each of `run`'s steps' ORs is the OR of the item's slices, and its
+    /// conflicts the sum of their popcounts.
+    fn check_run(run: &Run) {
+        let mut conflicts = 0;
+        for step in &run.steps {
+            for (g, &hit) in step.hits.iter().enumerate() {
+                let or = run
+                    .slices
+                    .iter()
+                    .filter(|&&(bit, _)| step.item >> bit & 1 != 0)
+                    .fold(0, |all, (_, words)| all | words[step.first + g]);
+                assert_eq!(hit, or);
+                conflicts += u64::from(hit.count_ones());
+            }
+        }
+        assert_eq!(conflicts, run.conflicts);
     }
 
     /// Every placement of one queen per row of `rows` in `side`'s columns,

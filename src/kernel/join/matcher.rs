@@ -128,6 +128,10 @@ fn padded<W: PatternWords>(words: usize) -> usize {
 /// The pairs of `items` and `patterns` that share no bit, with vectors of
 /// `W`.
 ///
+/// Its helpers are `#[inline(always)]`: it runs inside each kernel's
+/// `#[target_feature]` function, and a helper that was not inlined there
+/// would lose the kernel's instructions.
+///
 /// # Safety
 ///
 /// The CPU runs `W`'s instructions.
@@ -143,61 +147,30 @@ pub(crate) unsafe fn disjoint_pairs<W: PatternWords>(
     if items.len() == 0 || patterns.len() == 0 {
         return 0;
     }
-    // Where each class's words start, and the bits each class has.
+    // The patterns, bit-sliced.
     let mut first_word = [0usize; CLASSES + 1];
     let mut unions = [0u64; CLASSES];
-    for class in 0..CLASSES {
-        let masks = patterns.class(class);
-        unions[class] = masks.iter().fold(0, |union, &m| union | m);
-        first_word[class + 1] = first_word[class] + masks.len().div_ceil(64);
-    }
-    let union = unions.iter().fold(0, |all, &u| all | u);
+    let union = classes_of(&patterns, &mut first_word, &mut unions);
     let mut row = [0usize; 64];
-    let mut rows = 0;
-    for (bit, slot) in row.iter_mut().enumerate() {
-        if union >> bit & 1 != 0 {
-            *slot = rows;
-            rows += 1;
-        }
-    }
-    let stride = padded::<W>(first_word[CLASSES]);
-    scratch.sliced.clear();
-    scratch.sliced.resize(rows * stride, 0);
-    for class in 0..CLASSES {
-        for (i, chunk) in patterns.class(class).chunks(64).enumerate() {
-            let word = first_word[class] + i;
-            // SAFETY: the CPU runs `W`'s instructions; every row of a bit
-            // of `union` is below `rows`, so `row[b] * stride + word` is
-            // inside `sliced` (`word < stride`).
-            unsafe {
-                W::slice(
-                    chunk,
-                    unions[class],
-                    &row,
-                    stride,
-                    &mut scratch.sliced[word..],
-                )
-            };
-        }
-    }
+    // SAFETY: the caller's CPU.
+    let stride =
+        unsafe { slice_patterns::<W>(&patterns, &first_word, &unions, union, &mut row, scratch) };
     let mut pairs = 0;
     for u in 0..CLASSES {
         let items_u = items.class(u);
         if items_u.is_empty() {
             continue;
         }
-        // The classes with patterns that items of class u can match, by
-        // the weight of their pairs (see [`weight`]).
+        // The classes of patterns they can match, by the weight of the pairs.
         let (mut matched, mut counts) = ([[0usize; CLASSES]; 3], [0usize; 3]);
-        for v in (0..CLASSES).filter(|&v| v & u == 0 && !patterns.class(v).is_empty()) {
-            let w = if diagonals {
-                weight(u, v, items.cuts)
-            } else {
-                1
-            };
-            matched[w][counts[w]] = v;
-            counts[w] += 1;
-        }
+        matched_classes(
+            u,
+            &patterns,
+            diagonals,
+            items.cuts,
+            &mut matched,
+            &mut counts,
+        );
         for w in 1..=2 {
             let matched = &matched[w][..counts[w]];
             let scanned: usize = matched.iter().map(|&v| patterns.class(v).len()).sum();
@@ -242,6 +215,92 @@ pub(crate) unsafe fn disjoint_pairs<W: PatternWords>(
         }
     }
     pairs
+}
+
+/// Where each class of `patterns` starts in a row of the slices, in words,
+/// into `first_word` (`first_word[CLASSES]`: the words of every class), and
+/// the bits each class's patterns have, into `unions`; returns the bits of
+/// every pattern.
+#[inline(always)]
+fn classes_of(
+    patterns: &Group<'_>,
+    first_word: &mut [usize; CLASSES + 1],
+    unions: &mut [u64; CLASSES],
+) -> u64 {
+    for class in 0..CLASSES {
+        let masks = patterns.class(class);
+        unions[class] = masks.iter().fold(0, |union, &m| union | m);
+        first_word[class + 1] = first_word[class] + masks.len().div_ceil(64);
+    }
+    unions.iter().fold(0, |all, &u| all | u)
+}
+
+/// Slices `patterns` into `scratch.sliced`: only the rows of the bits some
+/// pattern has (`union`, numbered into `row`), each class from its word of
+/// `first_word` (the bits of class `c` are `unions[c]`). Returns the words
+/// from one row to the next.
+///
+/// # Safety
+///
+/// The CPU runs `W`'s instructions.
+#[inline(always)]
+unsafe fn slice_patterns<W: PatternWords>(
+    patterns: &Group<'_>,
+    first_word: &[usize; CLASSES + 1],
+    unions: &[u64; CLASSES],
+    union: u64,
+    row: &mut [usize; 64],
+    scratch: &mut Scratch,
+) -> usize {
+    let mut rows = 0;
+    for (bit, slot) in row.iter_mut().enumerate() {
+        if union >> bit & 1 != 0 {
+            *slot = rows;
+            rows += 1;
+        }
+    }
+    let stride = padded::<W>(first_word[CLASSES]);
+    scratch.sliced.clear();
+    scratch.sliced.resize(rows * stride, 0);
+    for class in 0..CLASSES {
+        for (i, chunk) in patterns.class(class).chunks(64).enumerate() {
+            let word = first_word[class] + i;
+            // SAFETY: the CPU runs `W`'s instructions; every row of a bit
+            // of `union` is below `rows`, so `row[b] * stride + word` is
+            // inside `sliced` (`word < stride`).
+            unsafe {
+                W::slice(
+                    chunk,
+                    unions[class],
+                    row,
+                    stride,
+                    &mut scratch.sliced[word..],
+                )
+            };
+        }
+    }
+    stride
+}
+
+/// The classes with patterns that items of class `u` can match (those
+/// that share no cut bit with it), by the weight of their pairs: those of
+/// weight `w` into `matched[w][..counts[w]]`, ascending. With
+/// `diagonals`, the pairs are weighed by the long diagonals, the top two of
+/// the `cuts` cut bits (see [`weight`]); without, every weight is 1.
+#[inline(always)]
+fn matched_classes(
+    u: usize,
+    patterns: &Group<'_>,
+    diagonals: bool,
+    cuts: usize,
+    matched: &mut [[usize; CLASSES]; 3],
+    counts: &mut [usize; 3],
+) {
+    for v in (0..CLASSES).filter(|&v| u & v == 0 && !patterns.class(v).is_empty()) {
+        let w = if diagonals { weight(u, v, cuts) } else { 1 };
+        matched[w][counts[w]] = v;
+        counts[w] += 1;
+    }
 }
 
 /// Gathers the slices of the classes `matched` (ascending) of `sliced`

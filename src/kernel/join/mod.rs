@@ -340,33 +340,7 @@ mod tests {
                     rows.reverse();
                 }
                 let split = q.map_or(0, |q| q);
-                let half = |column: usize| usize::from(column >= n / 2);
-                let weight = match q {
-                    Some(q) if 2 * q + 1 != n => {
-                        let centre = n / 2;
-                        let p = usize::from(columns[centre]);
-                        if p.abs_diff(centre) > q.abs_diff(centre) {
-                            2
-                        } else {
-                            0
-                        }
-                    }
-                    None if n >= 4 => {
-                        // The halves of the queens on the main diagonal
-                        // (row = column) and the anti-diagonal.
-                        let on = |diagonal: &dyn Fn(usize) -> usize| {
-                            (0..n)
-                                .find(|&r| usize::from(columns[r]) == diagonal(r))
-                                .map(|r| half(diagonal(r)))
-                        };
-                        match (on(&|r| r), on(&|r| n - 1 - r)) {
-                            (Some(a), Some(b)) if a == b => 2,
-                            (Some(_), Some(_)) => 0,
-                            _ => 1,
-                        }
-                    }
-                    _ => 1,
-                };
+                let weight = transpose_weight(columns, q);
                 if weight > 0 {
                     let west_rows = rows
                         .iter()
@@ -392,6 +366,43 @@ mod tests {
                 let got = Join(()).count_chunk(&splits[s], &quarters[s], &chunk, &mut scratch);
                 assert_eq!(got, want, "n = {n}, middle row {s}, chunk {chunk:?}");
             }
+        }
+    }
+
+    /// What the transpose makes of a solution (queen columns `columns`,
+    /// row by row) as its split counts it (`q`: the middle column's queen's
+    /// row, flipped to the top half, for odd N): for odd N off the centre,
+    /// 2 if the middle row's queen is further from the centre than the
+    /// middle column's, else 0; for even N, 2 with queens on both long
+    /// diagonals in one half, 0 with them in different halves; else 1.
+    fn transpose_weight(columns: &[u8], q: Option<usize>) -> Count {
+        let n = columns.len();
+        match q {
+            Some(q) if 2 * q + 1 != n => {
+                let centre = n / 2;
+                let p = usize::from(columns[centre]);
+                if p.abs_diff(centre) > q.abs_diff(centre) {
+                    2
+                } else {
+                    0
+                }
+            }
+            None if n >= 4 => {
+                // The halves of the queens on the main diagonal
+                // (row = column) and the anti-diagonal.
+                let half = |column: usize| usize::from(column >= n / 2);
+                let on = |diagonal: &dyn Fn(usize) -> usize| {
+                    (0..n)
+                        .find(|&r| usize::from(columns[r]) == diagonal(r))
+                        .map(|r| half(diagonal(r)))
+                };
+                match (on(&|r| r), on(&|r| n - 1 - r)) {
+                    (Some(a), Some(b)) if a == b => 2,
+                    (Some(_), Some(_)) => 0,
+                    _ => 1,
+                }
+            }
+            _ => 1,
         }
     }
 

@@ -132,19 +132,7 @@ impl Split {
         let all = all_rows(n);
         let free_rows = middle.map_or(all, |q| all & !(1 << q));
         let (n_i, west_i) = (n as isize, west as isize);
-        // The transpose, for odd n: it swaps the middle column's queen, in
-        // row q at distance d = west - q from the centre, with the middle
-        // row's, in column p. Every solution without a queen in the centre
-        // has p at another distance than d (at the same one the two queens
-        // share a diagonal), and of a solution and its transpose exactly
-        // one has the middle row's queen further out. So each split off
-        // the centre keeps only solutions whose middle row's queen is
-        // further from the centre than its middle queen, and counts each
-        // twice: the flip and mirror keep both distances, so the row sets'
-        // images still count the same. Split q = 0 keeps none.
-        let transposed = middle
-            .filter(|_| !centre)
-            .map(|q| (q as isize, n_i - 1 - q as isize));
+        let transposed = transpose_rows(n, middle.filter(|_| !centre));
         let mut open = [0u32; MAX_N];
         let mut crossing = [[0u64; MAX_N]; MAX_N];
         for column in 0..n {
@@ -184,36 +172,13 @@ impl Split {
         // different halves not at all (`matcher::weight`): the two long
         // diagonals must be the top cut bits, main above anti.
         let diagonals = middle.is_none() && n >= 4;
-        let long = diagonals.then(|| {
-            // Their crossing bits: r - c = 0 and r + c = n - 1.
-            let (main, anti) = (west_i - 1, n_i - 1 + (n_i - 1 - west_i));
-            (main as usize, anti as usize)
-        });
+        let long = diagonals.then(|| long_diagonals(n));
         permute_cut_bits(&open, west, east, n, long, &mut crossing);
-        // Half the free rows above the line, the rest below.
-        let free = free_rows.count_ones() as usize;
-        let mut line = 0;
-        while (free_rows & all_rows(line)).count_ones() as usize * 2 < free {
-            line += 1;
-        }
+        let line = line(free_rows);
         let mut inner = [[0u32; MAX_N]; MAX_N];
-        for (first, end) in [(0, west), (east, n)] {
-            let width = end - first;
-            for (row, squares) in inner.iter_mut().enumerate().take(n) {
-                for (column, bits) in squares.iter_mut().enumerate().take(end).skip(first) {
-                    *bits = inner_bits(row, column - first, width, line);
-                }
-            }
-        }
+        inner_bits_of_halves(n, west, east, line, &mut inner);
         let mut order = [0u8; MAX_N];
-        let mut rows = 0;
-        for i in 0..n {
-            let row = if i % 2 == 0 { i / 2 } else { n - 1 - i / 2 };
-            if free_rows >> row & 1 != 0 {
-                order[rows] = row as u8;
-                rows += 1;
-            }
-        }
+        let rows = outside_in(n, free_rows, &mut order);
         Split {
             n,
             west,
@@ -275,6 +240,83 @@ impl Split {
             Side::East => self.free_rows & !rows,
         }
     }
+}
+
+/// The rows of the middle column's queen (`middle`, for odd `n`, off the
+/// centre) and of its flip, where the split keeps only the solutions whose
+/// middle row's queen stands further out than the middle column's: the
+/// middle row's columns from the one to the other are closed.
+///
+/// The transpose, for odd n, swaps the middle column's queen, in row q at
+/// distance d = west - q from the centre, with the middle row's, in column
+/// p. Every solution without a queen in the centre has p at another
+/// distance than d (at the same one the two queens share a diagonal), and
+/// of a solution and its transpose exactly one has the middle row's queen
+/// further out. So each split off the centre keeps only solutions whose
+/// middle row's queen is further from the centre than its middle queen,
+/// and counts each twice: the flip and mirror keep both distances, so the
+/// row sets' images still count the same. Split q = 0 keeps none.
+#[inline(always)]
+fn transpose_rows(n: usize, middle: Option<usize>) -> Option<(isize, isize)> {
+    middle.map(|q| (q as isize, n as isize - 1 - q as isize))
+}
+
+/// The crossing bits of the two long diagonals of an even `n`x`n` board
+/// (`r - c = 0` and `r + c = n - 1`), main and anti, before
+/// [`permute_cut_bits`].
+#[inline(always)]
+fn long_diagonals(n: usize) -> (usize, usize) {
+    let (n_i, west_i) = (n as isize, (n / 2) as isize);
+    let (main, anti) = (west_i - 1, n_i - 1 + (n_i - 1 - west_i));
+    (main as usize, anti as usize)
+}
+
+/// The first row of the south quarters: as many of `free_rows` above it as
+/// from it down (one more below for an odd number).
+#[inline(always)]
+fn line(free_rows: u32) -> usize {
+    let free = free_rows.count_ones() as usize;
+    let mut line = 0;
+    while (free_rows & all_rows(line)).count_ones() as usize * 2 < free {
+        line += 1;
+    }
+    line
+}
+
+/// Every square's inner bits in its own half (columns `0..west` and
+/// `east..n`, see [`inner_bits`]) for the line before row `line`, into
+/// `inner[row][column]`.
+#[inline(always)]
+fn inner_bits_of_halves(
+    n: usize,
+    west: usize,
+    east: usize,
+    line: usize,
+    inner: &mut [[u32; MAX_N]; MAX_N],
+) {
+    for (first, end) in [(0, west), (east, n)] {
+        let width = end - first;
+        for (row, squares) in inner.iter_mut().enumerate().take(n) {
+            for (column, bits) in squares.iter_mut().enumerate().take(end).skip(first) {
+                *bits = inner_bits(row, column - first, width, line);
+            }
+        }
+    }
+}
+
+/// The rows of `free_rows` from the outside in (0, n-1, 1, n-2, ...) into
+/// `order`; returns how many.
+#[inline(always)]
+fn outside_in(n: usize, free_rows: u32, order: &mut [u8; MAX_N]) -> usize {
+    let mut rows = 0;
+    for i in 0..n {
+        let row = if i % 2 == 0 { i / 2 } else { n - 1 - i / 2 };
+        if free_rows >> row & 1 != 0 {
+            order[rows] = row as u8;
+            rows += 1;
+        }
+    }
+    rows
 }
 
 /// The inner bits of square (`row`, `column`) of a half `width` columns

@@ -182,6 +182,24 @@ struct Lane {
     total: Count,
 }
 
+impl Lane {
+    /// A lane with no start.
+    #[inline(always)]
+    fn idle() -> Lane {
+        Lane {
+            id: None,
+            weight: 0,
+            total: 0,
+        }
+    }
+
+    /// Takes the start `id` (each of its solutions counting `weight`).
+    #[inline(always)]
+    fn begin(&mut self, id: usize, weight: u64) {
+        (self.id, self.weight) = (Some(id), weight);
+    }
+}
+
 /// The vectors of the walk: every lane's row in registers, where its stack
 /// is, its count, and its start's forbidden squares.
 #[derive(Clone, Copy)]
@@ -376,6 +394,10 @@ unsafe fn views<V: Simd>(
 /// finishes, in no particular order. `FORBIDDEN`: whether any start has
 /// forbidden squares (without, the walk skips them).
 ///
+/// Its helpers are `#[inline(always)]`: the walk is compiled inside the
+/// kernel's `#[target_feature]` function, and a helper that was not inlined
+/// there would lose its features.
+///
 /// # Safety
 ///
 /// The CPU runs `V`'s instructions.
@@ -386,63 +408,19 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool, const G: usize, W: Wa
     done: &mut dyn FnMut(usize, Count),
     watch: &mut W,
 ) {
-    debug_assert!((4..=MAX_N).contains(&n));
-    debug_assert!(V::LANES <= MAX_LANES);
-    const { assert!(G >= 1 && G <= GROUPS) };
-    #[cfg(not(feature = "trace"))]
-    let _ = (W::WATCHING, watch);
     let lanes = V::LANES;
-    // Only the idle entries are written here: every other slot is written
-    // by a push before the top moves to it, and only the top and the slot
-    // below it are read.
     let mut stack = [MaybeUninit::<Entry>::uninit(); GROUPS * MAX_LANES * SLOTS];
-    for lane in 0..G * lanes {
-        stack[lane * SLOTS] = MaybeUninit::new(IDLE);
-        stack[lane * SLOTS + 1] = MaybeUninit::new(IDLE);
-    }
+    set_idle_entries(&mut stack, G * lanes);
     let stack_base = stack.as_mut_ptr().cast::<Entry>();
-    let mut lane: [Lane; GROUPS * MAX_LANES] = core::array::from_fn(|_| Lane {
-        id: None,
-        weight: 0,
-        total: 0,
-    });
-    // SAFETY (every vector operation below): the caller's CPU; the stack
-    // offsets are those of each lane's slots (see `step`).
-    let (c, bottoms) = unsafe {
-        let c = Constants {
-            zero: V::splat(0),
-            one: V::splat(1),
-            squares: V::splat(SQUARES),
-            entry_bytes: V::splat(ENTRY_BYTES),
-            before_leaves: V::splat(n as u32 - 3),
-            shift_base: V::splat(29),
-        };
-        let mut bottoms = [c.zero; G];
-        for (group, bottom) in bottoms.iter_mut().enumerate() {
-            let mut offsets = [0u32; MAX_LANES];
-            for (lane, offset) in offsets.iter_mut().enumerate().take(lanes) {
-                *offset = ((group * lanes + lane) * SLOTS + 1) as u32 * ENTRY_BYTES;
-            }
-            *bottom = V::load(&offsets);
-        }
-        (c, bottoms)
-    };
+    let mut lane: [Lane; GROUPS * MAX_LANES] = core::array::from_fn(|_| Lane::idle());
+    // SAFETY (both): the caller's CPU.
+    let (c, bottoms) = unsafe { (Constants::new(n), stack_bottoms::<V, G>()) };
     let idle = unsafe { [0, 1, 2, 3].map(|word| V::splat(IDLE.0[word])) };
-    let mut groups: [Vectors<V>; G] = core::array::from_fn(|group| Vectors {
-        live: idle[0],
-        columns: idle[1],
-        left: idle[2],
-        right: idle[3],
-        top: bottoms[group],
-        under: idle,
-        counts: c.zero,
-        forbidden_rows: [c.zero; 2],
-        forbidden_columns: [c.zero; 2],
-    });
+    let mut groups = idle_groups(&bottoms, c.zero, idle);
     let all = (1u32 << lanes) - 1;
-    let mut active = [0u32; G];
-    let mut finished = [0u32; G];
-    let mut more = true;
+    // The lanes walking a start, those just finished, whether starts remain.
+    let (mut active, mut finished, mut more) = ([0u32; G], [0u32; G], true);
+    // SAFETY (every vector operation in the loop): the caller's CPU; each `l` is a lane of `V`.
     loop {
         for (g, v) in groups.iter_mut().enumerate() {
             // Lanes whose walk is over report their count.
@@ -477,56 +455,205 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool, const G: usize, W: Wa
                     continue;
                 }
                 let l = (!active[g]).trailing_zeros() as usize;
-                unsafe {
-                    v.live = v.live.with_lane(l, start.live);
-                    v.columns = v.columns.with_lane(l, start.columns);
-                    v.left = v.left.with_lane(l, start.left);
-                    v.right = v.right.with_lane(l, start.right);
-                    if FORBIDDEN {
-                        for (pair, &(rows, columns)) in start.forbidden.iter().enumerate() {
-                            v.forbidden_rows[pair] = v.forbidden_rows[pair].with_lane(l, rows);
-                            v.forbidden_columns[pair] =
-                                v.forbidden_columns[pair].with_lane(l, columns);
-                        }
-                    }
-                }
-                let lane = &mut lane[g * lanes + l];
-                (lane.id, lane.weight) = (Some(id), start.weight);
+                unsafe { v.place::<FORBIDDEN>(l, &start) };
+                lane[g * lanes + l].begin(id, start.weight);
                 active[g] |= 1 << l;
             }
         }
         if active.iter().all(|&a| a == 0) {
             break;
         }
-        let mut steps = FLUSH_STEPS;
-        loop {
-            steps -= 1;
-            let mut over = 0;
-            for (g, v) in groups.iter_mut().enumerate() {
-                finished[g] = unsafe { step::<V, FORBIDDEN>(v, bottoms[g], &c, stack_base) };
-                over |= finished[g] & active[g];
-                #[cfg(feature = "trace")]
-                if W::WATCHING {
-                    let group = &lane[g * lanes..][..lanes];
-                    // SAFETY: the caller's CPU.
-                    let views = unsafe { views(v, bottoms[g], active[g], finished[g], group) };
-                    watch.step(g, &views[..lanes]);
-                }
-            }
-            if steps == 0 || over != 0 {
-                break;
-            }
-        }
+        // SAFETY: the caller's CPU; the tops stay in the lanes' stacks (`step`).
+        let steps = unsafe {
+            let watching = (&lane, &mut *watch);
+            step_until_a_walk_ends::<V, FORBIDDEN, G, W>(
+                &mut groups,
+                &bottoms,
+                &c,
+                stack_base,
+                &active,
+                &mut finished,
+                watching,
+            )
+        };
         if steps == 0 {
-            // Move the counts into the totals before they can overflow.
-            for (g, v) in groups.iter_mut().enumerate() {
-                let mut counts = [0u32; MAX_LANES];
-                unsafe { v.counts.store(&mut counts) };
-                for (lane, &count) in lane[g * lanes..].iter_mut().zip(&counts).take(lanes) {
-                    lane.total += Count::from(count) * Count::from(lane.weight);
+            // SAFETY: the caller's CPU.
+            unsafe { flush_counts(&mut groups, &mut lane, c.zero) };
+        }
+    }
+}
+
+/// Writes the two idle entries at the bottom of each of the first `lanes`
+/// lanes' stacks. Only those are written before the walk: every other slot
+/// is written by a push before the top moves to it, and only the top and
+/// the slot below it are read.
+#[inline(always)]
+fn set_idle_entries(stack: &mut [MaybeUninit<Entry>; GROUPS * MAX_LANES * SLOTS], lanes: usize) {
+    for lane in 0..lanes {
+        stack[lane * SLOTS] = MaybeUninit::new(IDLE);
+        stack[lane * SLOTS + 1] = MaybeUninit::new(IDLE);
+    }
+}
+
+impl<V: Simd> Vectors<V> {
+    /// Puts `start` in lane `l`: its row, masks and forbidden squares.
+    ///
+    /// # Safety
+    ///
+    /// The CPU runs `V`'s instructions; `l` is one of `V`'s lanes.
+    #[inline(always)]
+    unsafe fn place<const FORBIDDEN: bool>(&mut self, l: usize, start: &Start) {
+        // SAFETY: the caller's.
+        unsafe {
+            self.live = self.live.with_lane(l, start.live);
+            self.columns = self.columns.with_lane(l, start.columns);
+            self.left = self.left.with_lane(l, start.left);
+            self.right = self.right.with_lane(l, start.right);
+            if FORBIDDEN {
+                for (pair, &(rows, columns)) in start.forbidden.iter().enumerate() {
+                    self.forbidden_rows[pair] = self.forbidden_rows[pair].with_lane(l, rows);
+                    self.forbidden_columns[pair] =
+                        self.forbidden_columns[pair].with_lane(l, columns);
                 }
-                v.counts = c.zero;
             }
         }
+    }
+}
+
+impl<V: Simd> Constants<V> {
+    /// The constants of an `n`x`n` board.
+    ///
+    /// # Safety
+    ///
+    /// The CPU runs `V`'s instructions.
+    #[inline(always)]
+    unsafe fn new(n: usize) -> Constants<V> {
+        debug_assert!((4..=MAX_N).contains(&n));
+        // SAFETY: the caller's CPU.
+        unsafe {
+            Constants {
+                zero: V::splat(0),
+                one: V::splat(1),
+                squares: V::splat(SQUARES),
+                entry_bytes: V::splat(ENTRY_BYTES),
+                before_leaves: V::splat(n as u32 - 3),
+                shift_base: V::splat(29),
+            }
+        }
+    }
+}
+
+/// Each group's lanes' stack bottoms: the byte offsets of their upper idle
+/// entries, lane `l` of group `g` on stack `g * V::LANES + l`.
+///
+/// # Safety
+///
+/// The CPU runs `V`'s instructions.
+#[inline(always)]
+unsafe fn stack_bottoms<V: Simd, const G: usize>() -> [V; G] {
+    const { assert!(G >= 1 && G <= GROUPS) };
+    let lanes = V::LANES;
+    debug_assert!(lanes <= MAX_LANES);
+    // SAFETY: the caller's CPU; `offsets` holds `MAX_LANES` lanes.
+    unsafe {
+        let mut bottoms = [V::splat(0); G];
+        for (group, bottom) in bottoms.iter_mut().enumerate() {
+            let mut offsets = [0u32; MAX_LANES];
+            for (lane, offset) in offsets.iter_mut().enumerate().take(lanes) {
+                *offset = ((group * lanes + lane) * SLOTS + 1) as u32 * ENTRY_BYTES;
+            }
+            *bottom = V::load(&offsets);
+        }
+        bottoms
+    }
+}
+
+/// Every group with every lane idle: on the idle entry (`idle`, its words
+/// in every lane), its top at its bottom (`bottoms`), and no count or
+/// forbidden square (`zero`).
+#[inline(always)]
+fn idle_groups<V: Simd, const G: usize>(
+    bottoms: &[V; G],
+    zero: V,
+    idle: [V; 4],
+) -> [Vectors<V>; G] {
+    core::array::from_fn(|group| Vectors {
+        live: idle[0],
+        columns: idle[1],
+        left: idle[2],
+        right: idle[3],
+        top: bottoms[group],
+        under: idle,
+        counts: zero,
+        forbidden_rows: [zero; 2],
+        forbidden_columns: [zero; 2],
+    })
+}
+
+/// Steps every group (its vectors and stack bottoms in `groups` and
+/// `bottoms`, on the stacks at `stack`) until an `active` lane's walk ends
+/// or [`FLUSH_STEPS`] steps are done; sets `finished` to each group's lanes
+/// that popped their idle entry in its last step, and returns the steps
+/// left before a flush is due (0: due). `watching`: the lanes' bookkeeping
+/// and the watcher, which the trace shows each step.
+///
+/// # Safety
+///
+/// As for [`step`], for every group.
+#[inline(always)]
+unsafe fn step_until_a_walk_ends<V: Simd, const FORBIDDEN: bool, const G: usize, W: Watch>(
+    groups: &mut [Vectors<V>; G],
+    bottoms: &[V; G],
+    c: &Constants<V>,
+    stack: *mut Entry,
+    active: &[u32; G],
+    finished: &mut [u32; G],
+    (lane, watch): (&[Lane; GROUPS * MAX_LANES], &mut W),
+) -> u32 {
+    #[cfg(not(feature = "trace"))]
+    let _ = (W::WATCHING, lane, watch);
+    let mut steps = FLUSH_STEPS;
+    loop {
+        steps -= 1;
+        let mut over = 0;
+        for (g, v) in groups.iter_mut().enumerate() {
+            // SAFETY: the caller's.
+            finished[g] = unsafe { step::<V, FORBIDDEN>(v, bottoms[g], c, stack) };
+            over |= finished[g] & active[g];
+            #[cfg(feature = "trace")]
+            if W::WATCHING {
+                let group = &lane[g * V::LANES..][..V::LANES];
+                // SAFETY: the caller's CPU.
+                let views = unsafe { views(v, bottoms[g], active[g], finished[g], group) };
+                watch.step(g, &views[..V::LANES]);
+            }
+        }
+        if steps == 0 || over != 0 {
+            return steps;
+        }
+    }
+}
+
+/// Moves every lane's count into its total in `lane`, weighted, before the
+/// 32-bit counts can overflow.
+///
+/// # Safety
+///
+/// The CPU runs `V`'s instructions.
+#[inline(always)]
+unsafe fn flush_counts<V: Simd, const G: usize>(
+    groups: &mut [Vectors<V>; G],
+    lane: &mut [Lane; GROUPS * MAX_LANES],
+    zero: V,
+) {
+    let lanes = V::LANES;
+    for (g, v) in groups.iter_mut().enumerate() {
+        let mut counts = [0u32; MAX_LANES];
+        // SAFETY: the caller's CPU; `counts` holds `MAX_LANES` lanes.
+        unsafe { v.counts.store(&mut counts) };
+        for (lane, &count) in lane[g * lanes..].iter_mut().zip(&counts).take(lanes) {
+            lane.total += Count::from(count) * Count::from(lane.weight);
+        }
+        v.counts = zero;
     }
 }
