@@ -222,16 +222,10 @@ fn join(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("join/{n}"));
         group.sample_size(10).warm_up_time(Duration::from_millis(1));
         group.throughput(solutions(A000170[n]));
-        let kernels = [
-            Kernel::LanesAvx512,
-            Kernel::LanesAvx2,
-            Kernel::SymmetricBmi,
-            Kernel::Symmetric,
-            Kernel::JoinAvx512,
-            Kernel::JoinAvx2,
-            Kernel::Join,
-        ];
-        for kernel in kernels.into_iter().filter(|k| k.is_available()) {
+        // Every kernel that counts a plan's pieces: the searches (symmetric
+        // and lane kernels) and the joins, from the kernel table.
+        let kernels = Kernel::ALL.iter().copied().filter(|k| k.method().is_some());
+        for kernel in kernels.filter(|k| k.is_available()) {
             let solver = solver(kernel, n);
             group.bench_function(kernel.name(), |b| b.iter(|| count(&*solver, n)));
         }
