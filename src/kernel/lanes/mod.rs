@@ -12,7 +12,7 @@
 //! step can run in every lane of a vector at once, each lane walking its
 //! own subproblem with its own stack (`walk.rs`): one vector step does 8
 //! or 16 lanes' steps for a few times the instructions of one scalar step
-//! (BENCHMARKS.md, "The lane kernels", has the counts).
+//! (BENCHMARKS.md, "Lane kernels", has the counts).
 //!
 //! # What they count
 //!
