@@ -320,6 +320,26 @@ fn kernels_by_size(medians: &Medians, family: &str) -> BTreeMap<usize, BTreeMap<
     sizes
 }
 
+/// Writes the header of a table by N: a column per kernel that has a time
+/// in `table` (in the kernel table's order), then the `extra` columns;
+/// returns those kernels.
+fn kernel_columns(
+    md: &mut String,
+    table: &BTreeMap<usize, BTreeMap<Kernel, f64>>,
+    extra: &[&str],
+) -> Vec<Kernel> {
+    let kernels: Vec<Kernel> = Kernel::ALL
+        .iter()
+        .copied()
+        .filter(|k| table.values().any(|row| row.contains_key(k)))
+        .collect();
+    let names: Vec<String> = kernels.iter().map(|&k| code(k)).collect();
+    let columns = names.len() + extra.len();
+    let _ = writeln!(md, "| N | {} | {} |", names.join(" | "), extra.join(" | "));
+    let _ = writeln!(md, "|---|{}", "---|".repeat(columns));
+    kernels
+}
+
 /// "function.id" (e.g. "count_8.asm_avx") → instructions, from
 /// iai-callgrind's `--save-summary=json`.
 fn iai_instructions(root: &Path) -> Result<Instructions, String> {
@@ -752,21 +772,7 @@ fn lanes_table(md: &mut String, medians: &Medians, instructions: &Instructions) 
         missing(md, "`cargo bench --bench simd -- lanes/`");
         return;
     }
-    let kernels: Vec<Kernel> = Kernel::ALL
-        .iter()
-        .copied()
-        .filter(|k| table.values().any(|row| row.contains_key(k)))
-        .collect();
-    let _ = writeln!(
-        md,
-        "| N | {} | `c-eightway` | fastest | `auto` |",
-        kernels
-            .iter()
-            .map(|&k| code(k))
-            .collect::<Vec<_>>()
-            .join(" | ")
-    );
-    let _ = writeln!(md, "|---|{}---|---|---|", "---|".repeat(kernels.len()));
+    let kernels = kernel_columns(md, &table, &["`c-eightway`", "fastest", "`auto`"]);
     for (&n, times) in &table {
         let base = times.get(&Kernel::SymmetricBmi).copied();
         let cells: Vec<String> = kernels
@@ -812,21 +818,11 @@ fn join_table(md: &mut String, medians: &Medians, instructions: &Instructions) {
         missing(md, "`cargo bench --bench simd -- join/`");
         return;
     }
-    let kernels: Vec<Kernel> = Kernel::ALL
-        .iter()
-        .copied()
-        .filter(|k| table.values().any(|row| row.contains_key(k)))
-        .collect();
-    let _ = writeln!(
+    let kernels = kernel_columns(
         md,
-        "| N | {} | fastest search | fastest join | join / search | `auto` |",
-        kernels
-            .iter()
-            .map(|&k| code(k))
-            .collect::<Vec<_>>()
-            .join(" | ")
+        &table,
+        &["fastest search", "fastest join", "join / search", "`auto`"],
     );
-    let _ = writeln!(md, "|---|{}---|---|---|---|", "---|".repeat(kernels.len()));
     for (&n, times) in &table {
         let cells: Vec<String> = kernels
             .iter()
