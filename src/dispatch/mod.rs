@@ -678,6 +678,18 @@ mod tests {
         }
     }
 
+    /// Every kernel that its row of the kernel table says runs here (this
+    /// build carries it and this CPU has its features) is built: a kernel
+    /// left out of `build` fails here.
+    #[test]
+    fn every_kernel_the_table_says_runs_here_is_built() {
+        for &kernel in Kernel::ALL {
+            let runs = absent_because(kernel).is_none()
+                && crate::cpu::has_all(kernel.cpu_features());
+            assert_eq!(build(kernel).is_some(), runs, "{kernel}");
+        }
+    }
+
     /// `build` makes a counter of pieces exactly for the kernels whose row
     /// of the kernel table has a plan method, of that method; `counter`
     /// hands it out for that method and refuses the other.
