@@ -684,8 +684,8 @@ mod tests {
     #[test]
     fn every_kernel_the_table_says_runs_here_is_built() {
         for &kernel in Kernel::ALL {
-            let runs = absent_because(kernel).is_none()
-                && crate::cpu::has_all(kernel.cpu_features());
+            let runs =
+                absent_because(kernel).is_none() && crate::cpu::has_all(kernel.cpu_features());
             assert_eq!(build(kernel).is_some(), runs, "{kernel}");
         }
     }
