@@ -101,7 +101,7 @@ pub(crate) fn estimate(n: usize, piece: &Piece) -> u64 {
 }
 
 /// [`estimate`] of every piece of `pieces`, each split built once.
-pub(crate) fn estimates(n: usize, pieces: &[Piece]) -> Vec<u64> {
+fn estimates(n: usize, pieces: &[Piece]) -> Vec<u64> {
     let splits: Vec<Option<Split>> = (0..Split::count(n))
         .map(|index| {
             pieces
