@@ -587,19 +587,47 @@ fn each_kernel_has_the_plan_it_counts() {
 
 #[test]
 fn memory_estimates_are_small_for_symmetric_plans_and_grow_for_join_plans() {
-    let mut last = 0;
     for n in 4..=20 {
         let join = Plan::with_method(n, Method::Join).unwrap();
         let symmetric = Plan::new(n).unwrap();
         let (one, two) = (join.memory_estimate(1), join.memory_estimate(2));
-        assert!(one >= last && two > one, "N = {n}");
-        last = one;
+        assert!(two > one, "N = {n}");
         assert!(symmetric.memory_estimate(2) < 1 << 20, "N = {n}");
     }
-    // N = 18 on two threads, as measured: 55 MB peak for the whole process.
+    // N = 18 on two threads, as measured: 70 MB peak for the whole process.
     let eighteen = Plan::with_method(18, Method::Join)
         .unwrap()
         .memory_estimate(2);
-    assert!((50 << 20..128 << 20).contains(&eighteen), "{eighteen}");
+    assert!((64 << 20..256 << 20).contains(&eighteen), "{eighteen}");
     assert!(Plan::new(32).unwrap().memory_estimate(2) < 1 << 20);
+}
+
+/// A join plan's shards are runs: each holds pieces of few groups of
+/// first choices (so few quarter-boards are built by two shards), and
+/// together they hold every piece once.
+#[test]
+fn join_shards_are_runs_of_pieces_that_share_their_first_choices() {
+    let plan = Plan::with_method(16, Method::Join).unwrap();
+    let m = 8;
+    let mut seen = vec![0; plan.len()];
+    let mut groups_per_shard = Vec::new();
+    for i in 0..m {
+        let mine = plan.shard(Shard::new(i, m).unwrap());
+        let mut groups: Vec<(u32, u32)> = Vec::new();
+        for &index in &mine {
+            seen[index] += 1;
+            let (west, east) = plan.get(index).unwrap().join_rows().unwrap();
+            // The first four choices: rows 0, 15, 1 and 14.
+            let outer = 0b1100_0000_0000_0011;
+            groups.push((west & outer, east & outer));
+        }
+        groups.sort_unstable();
+        groups.dedup();
+        groups_per_shard.push(groups.len());
+    }
+    assert!(seen.iter().all(|&times| times == 1));
+    // 16 groups of four choices, cut into 8 runs: about two each, and a
+    // few that a run shares with the next.
+    let total: usize = groups_per_shard.iter().sum();
+    assert!(total <= 16 + m, "{groups_per_shard:?}");
 }

@@ -1,10 +1,11 @@
 //! `--max-memory`: how much memory a join count may take, checked before it
-//! starts. A join count builds the quarter-boards of one cut of the board
-//! and shares them among its threads ([`crate::plan::Plan::memory_estimate`];
+//! starts. Each thread of a join count holds the quarter-boards of the
+//! pieces it counts, cut small ([`crate::plan::Plan::memory_estimate`];
 //! docs/plan.md and BENCHMARKS.md give the figures). A count that would
 //! take more than `--max-memory`, or without it more than the memory
-//! available (Linux: `MemAvailable` in `/proc/meminfo`), is refused with
-//! both figures instead of being killed part-way, or swapping for days.
+//! available ([`available`]: `MemAvailable`, the memory cgroup's limit and
+//! `RLIMIT_AS`), is refused with both figures instead of being killed
+//! part-way, or swapping for days.
 
 use crate::Kernel;
 
@@ -76,11 +77,27 @@ pub fn show(bytes: u64) -> String {
     }
 }
 
-/// The memory available for a new count: Linux's `MemAvailable` (what can
-/// be allocated without swapping), or `None` where it cannot be read.
-pub fn available() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    mem_available(&text)
+/// How much memory a new count may take without being killed or swapping,
+/// and what says so: the smallest of Linux's `MemAvailable`, what the
+/// memory cgroup of this process (and each cgroup above it) has left under
+/// its limit (cgroup v2 `memory.max`, v1 `memory.limit_in_bytes`, which
+/// Slurm's `--mem` and containers set) and the address space `RLIMIT_AS`
+/// allows (`ulimit -v`). `None` where none of them can be read.
+pub fn available() -> Option<(u64, &'static str)> {
+    let read = |path: &str| std::fs::read_to_string(path).ok();
+    let cgroup = read("/proc/self/cgroup")
+        .and_then(|text| cgroup_left(&text, &|path| read(path)))
+        .map(|left| (left, "left in this process's memory cgroup"));
+    let meminfo = read("/proc/meminfo")
+        .and_then(|text| mem_available(&text))
+        .map(|free| (free, "available"));
+    let address_space = read("/proc/self/limits")
+        .and_then(|text| address_space_limit(&text))
+        .map(|limit| (limit, "of address space that RLIMIT_AS allows"));
+    [meminfo, cgroup, address_space]
+        .into_iter()
+        .flatten()
+        .min_by_key(|&(bytes, _)| bytes)
 }
 
 /// `MemAvailable` in bytes, from the text of `/proc/meminfo`
@@ -98,42 +115,100 @@ fn mem_available(meminfo: &str) -> Option<u64> {
     }
 }
 
-/// Refuses a join count of `n` by `kernel` on `threads` threads that needs
-/// `needed` bytes, more than `limit` (`--max-memory`) or, without it, than
-/// the memory available. Nothing is refused where neither is known.
+/// The soft `Max address space` of `/proc/self/limits`, unless unlimited.
+fn address_space_limit(limits: &str) -> Option<u64> {
+    let line = limits
+        .lines()
+        .find_map(|l| l.strip_prefix("Max address space"))?;
+    line.split_whitespace().next()?.parse().ok()
+}
+
+/// The least any memory cgroup of this process has left, from the text of
+/// `/proc/self/cgroup` (v2: `0::/path`; v1: `N:...memory...:/path`) and
+/// `read(path)` of the cgroup files: for the process's cgroup and each one
+/// above it, its limit less its usage. `None` if no limit is set.
+fn cgroup_left(cgroup: &str, read: &dyn Fn(&str) -> Option<String>) -> Option<u64> {
+    let number = |path: String| read(&path).and_then(|text| text.trim().parse::<u64>().ok());
+    let mut least: Option<u64> = None;
+    for line in cgroup.lines() {
+        let mut fields = line.splitn(3, ':');
+        let (_, controllers, path) = (fields.next()?, fields.next()?, fields.next()?);
+        let (root, limit, usage) = if controllers.is_empty() {
+            ("/sys/fs/cgroup", "memory.max", "memory.current")
+        } else if controllers.split(',').any(|c| c == "memory") {
+            (
+                "/sys/fs/cgroup/memory",
+                "memory.limit_in_bytes",
+                "memory.usage_in_bytes",
+            )
+        } else {
+            continue;
+        };
+        // The cgroup and its ancestors, up to the root: each limit holds.
+        let mut dir = path.trim_end_matches('/').to_owned();
+        loop {
+            // "max" (v2) does not parse: no limit. v1 writes no limit as a
+            // number near 2^63, which is never the least.
+            if let Some(max) = number(format!("{root}{dir}/{limit}")) {
+                let used = number(format!("{root}{dir}/{usage}")).unwrap_or(0);
+                let left = max.saturating_sub(used);
+                least = Some(least.map_or(left, |l| l.min(left)));
+            }
+            match dir.rfind('/') {
+                Some(at) => dir.truncate(at),
+                None => break,
+            }
+        }
+    }
+    least
+}
+
+/// Refuses a join count of `n` by `kernel` on `threads` threads (one shard
+/// of it, or the whole: the same) that needs `needed(threads)` bytes, more
+/// than `limit` (`--max-memory`) or, without it, than the memory available
+/// ([`available`]). Nothing is refused where neither is known. The refusal
+/// says how many threads would fit: a join count's memory is its threads'
+/// tables, cut by the pieces, so a shard needs as much as the whole count.
 pub fn check(
     n: usize,
     kernel: Kernel,
     threads: usize,
-    needed: u64,
+    needed: &dyn Fn(usize) -> u64,
     limit: Option<u64>,
 ) -> Result<(), String> {
-    let (allowed, what) = match limit {
-        Some(limit) => (limit, "the --max-memory limit of"),
+    let (allowed, limit_text) = match limit {
+        Some(limit) => (limit, format!("the --max-memory limit of {}", show(limit))),
         None => match available() {
-            Some(free) => (free, "the"),
+            Some((free, source)) => (
+                free,
+                format!(
+                    "the {} {source} (set --max-memory to change the limit)",
+                    show(free)
+                ),
+            ),
             None => return Ok(()),
         },
     };
-    if needed <= allowed {
+    let total = needed(threads);
+    if total <= allowed {
         return Ok(());
     }
-    let threads = if threads == 1 {
-        "1 thread".to_owned()
-    } else {
-        format!("{threads} threads")
+    let plural = |t: usize| {
+        if t == 1 {
+            "1 thread".to_owned()
+        } else {
+            format!("{t} threads")
+        }
     };
-    let tail = if limit.is_some() {
-        format!("{what} {}", show(allowed))
-    } else {
-        format!(
-            "{what} {} available (set --max-memory to change the limit)",
-            show(allowed)
-        )
+    let fits = (1..threads).rev().find(|&t| needed(t) <= allowed);
+    let advice = match fits {
+        Some(t) => format!("; {} fit (--threads {t})", plural(t)),
+        None => "; a shard needs as much, so no shard count fits either".to_owned(),
     };
     Err(format!(
-        "counting N = {n} with {kernel} on {threads} needs about {}, more than {tail}",
-        show(needed)
+        "counting N = {n} with {kernel} on {} needs about {}, more than {limit_text}{advice}",
+        plural(threads),
+        show(total)
     ))
 }
 
@@ -209,13 +284,50 @@ mod tests {
 
     #[test]
     fn a_count_over_the_limit_is_refused_with_both_figures() {
-        let refused = check(24, Kernel::JoinAvx2, 2, 36 << 30, Some(16 << 30)).unwrap_err();
+        let per_thread = |t: usize| t as u64 * (9 << 30);
+        let refused = check(24, Kernel::JoinAvx2, 2, &per_thread, Some(16 << 30)).unwrap_err();
         assert_eq!(
             refused,
-            "counting N = 24 with join-avx2 on 2 threads needs about 36.0 GiB, more than the --max-memory limit of 16.0 GiB"
+            "counting N = 24 with join-avx2 on 2 threads needs about 18.0 GiB, more than the --max-memory limit of 16.0 GiB; 1 thread fit (--threads 1)"
         );
-        assert_eq!(check(24, Kernel::Join, 1, 16 << 30, Some(16 << 30)), Ok(()));
+        assert_eq!(
+            check(24, Kernel::Join, 1, &per_thread, Some(9 << 30)),
+            Ok(())
+        );
+        let refused = check(24, Kernel::Join, 1, &per_thread, Some(8 << 30)).unwrap_err();
+        assert!(refused.ends_with("; a shard needs as much, so no shard count fits either"));
         // Nothing fits in less than nothing.
-        assert!(check(4, Kernel::Join, 1, 1, Some(0)).is_err());
+        assert!(check(4, Kernel::Join, 1, &|_| 1, Some(0)).is_err());
+    }
+
+    #[test]
+    fn the_limits_are_read_from_proc_and_the_cgroups() {
+        let limits = "Limit                     Soft Limit           Hard Limit           Units\nMax address space         104857600            unlimited            bytes\n";
+        assert_eq!(address_space_limit(limits), Some(100 << 20));
+        let unlimited =
+            "Max address space         unlimited            unlimited            bytes\n";
+        assert_eq!(address_space_limit(unlimited), None);
+        // v2: the job's cgroup and the one above it both hold.
+        let files = |path: &str| {
+            Some(
+                match path {
+                    "/sys/fs/cgroup/slurm/job_7/memory.max" => "104857600",
+                    "/sys/fs/cgroup/slurm/job_7/memory.current" => "4194304",
+                    "/sys/fs/cgroup/slurm/memory.max" => "max",
+                    "/sys/fs/cgroup/memory/docker/abc/memory.limit_in_bytes" => "2147483648",
+                    "/sys/fs/cgroup/memory/docker/abc/memory.usage_in_bytes" => "1073741824",
+                    "/sys/fs/cgroup/memory/docker/memory.limit_in_bytes" => "9223372036854771712",
+                    _ => return None,
+                }
+                .to_owned(),
+            )
+        };
+        assert_eq!(cgroup_left("0::/slurm/job_7\n", &files), Some(96 << 20));
+        assert_eq!(
+            cgroup_left("12:cpu,cpuacct:/docker/abc\n4:memory:/docker/abc\n", &files),
+            Some(1 << 30)
+        );
+        assert_eq!(cgroup_left("0::/\n", &files), None);
+        assert_eq!(cgroup_left("garbage", &files), None);
     }
 }

@@ -102,11 +102,8 @@ fn missing_shards(plan: &Plan, records: &[(&Path, ShardRecord)], missing: &[usiz
     if records.iter().any(|(_, r)| r.shard.count() != m) {
         return String::new();
     }
-    let mut position = vec![0; plan.len()];
-    for (at, &index) in plan.all().iter().enumerate() {
-        position[index] = at;
-    }
-    let shards: BTreeSet<usize> = missing.iter().map(|&i| position[i] % m).collect();
+    let owners = plan.owners(m);
+    let shards: BTreeSet<usize> = missing.iter().map(|&i| owners[i]).collect();
     let mut named: Vec<String> = shards
         .iter()
         .take(NAMED)
@@ -139,12 +136,12 @@ fn spot_check(
     let kernel = plan.counting_kernel(&options)?;
     match plan.method() {
         Method::Join => {
-            let needed = plan.memory_estimate(options.threads);
+            let needed = |threads| plan.memory_estimate(threads);
             memory::check(
                 plan.n(),
                 kernel,
                 options.threads,
-                needed,
+                &needed,
                 recount.max_memory,
             )
             .map_err(Failure::Refused)?;

@@ -140,8 +140,8 @@ fn solve(solve: &Solve, out: &mut impl Write) -> Result<(), Failure> {
             // A join kernel builds its quarter-boards even here, on one
             // thread.
             if kernel.method() == Some(crate::kernel::Method::Join) {
-                let needed = crate::kernel::join::memory::estimate(n, 1);
-                memory::check(n, kernel, 1, needed, solve.max_memory).map_err(Failure::Refused)?;
+                let needed = |threads| crate::kernel::join::memory::estimate(n, threads);
+                memory::check(n, kernel, 1, &needed, solve.max_memory).map_err(Failure::Refused)?;
             }
             kernel.count(n)?
         };

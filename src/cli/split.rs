@@ -26,8 +26,8 @@ pub fn count(solve: &Solve, request: &PlanCount, out: &mut impl Write) -> Result
     // Before anything is locked or written: a count that cannot fit is
     // refused as it is asked.
     if plan.method() == Method::Join {
-        let needed = plan.memory_estimate(options.threads);
-        memory::check(solve.n, kernel, options.threads, needed, solve.max_memory)
+        let needed = |threads| plan.memory_estimate(threads);
+        memory::check(solve.n, kernel, options.threads, &needed, solve.max_memory)
             .map_err(Failure::Refused)?;
     }
     // Held to the end of the run: a second run on the same checkpoint is

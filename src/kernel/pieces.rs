@@ -78,7 +78,8 @@ pub(crate) fn split_version(method: Method) -> u64 {
 
 /// About how many bytes counting `pieces` pieces of an `n`x`n` board by
 /// `method` allocates on `threads` threads (any of the pieces: a join
-/// builds a whole cut's quarter-boards for any of its pieces).
+/// holds as much as the whole: each thread's quarter-boards are cut by the
+/// row sets it joins).
 pub(crate) fn memory_estimate(method: Method, n: usize, pieces: usize, threads: usize) -> u64 {
     match method {
         Method::Join => join::memory::estimate(n, threads),
@@ -151,6 +152,16 @@ impl Piece {
     pub(crate) fn join_rows(&self) -> Option<(u32, u32)> {
         match self {
             Piece::Join { n, piece } => Some(piece.rows(*n)),
+            Piece::Symmetric(_) => None,
+        }
+    }
+
+    /// Where it comes when a join plan's pieces are dealt in runs
+    /// ([`crate::plan::Plan::shard`]): its cut, then its choices of rows in
+    /// the order they were made. A symmetric piece has no such place.
+    pub(crate) fn choice_order(&self) -> Option<(usize, u32)> {
+        match self {
+            Piece::Join { piece, .. } => Some(piece.choice_order()),
             Piece::Symmetric(_) => None,
         }
     }

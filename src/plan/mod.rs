@@ -21,8 +21,9 @@
 //!   (one for even N, one per row of the middle column's queen down to the
 //!   centre for odd N), the west half's row sets grouped by their first
 //!   choices of rows, from the outside in. Counted by the join kernels,
-//!   which build each cut's quarter-boards once and share its pieces among
-//!   the threads: that table is most of the memory a join count takes
+//!   each thread of which builds only the quarter-boards its row sets read
+//!   (cut by their first choices of rows), so that the memory a join count
+//!   takes is bounded by its threads, not by the board or the shard
 //!   ([`Plan::memory_estimate`] says how much; BENCHMARKS.md has the
 //!   figures).
 //!
@@ -54,8 +55,9 @@
 //! that take the next subproblem from a shared atomic cursor, so a thread
 //! that drew small pieces takes more, and the last pieces to finish are
 //! the smallest (`threads/` in BENCHMARKS.md measures the gain). A join
-//! count takes its pieces cut by cut (each cut's quarter-boards are built
-//! once, then shared), in the plan's order within each. Results reach the
+//! count takes together the pieces that share their first choices (and so
+//! their quarter-boards), each group where its first piece comes in the
+//! plan's order. Results reach the
 //! calling thread through a channel it drains now and then (waking it per
 //! subproblem would take time from the workers), where `done` can record
 //! them: the command line's checkpoints and progress bar do.
@@ -254,28 +256,62 @@ impl Plan {
         self.fingerprint
     }
 
-    /// The numbers of the subproblems of `shard`, in counting order: every
-    /// `m`-th of [`Plan::all`] from position `i`, so that each shard gets
-    /// its share of large and small ones. The `m` shards together hold every
-    /// subproblem exactly once.
+    /// The numbers of the subproblems of `shard`, in counting order. The
+    /// `m` shards together hold every subproblem exactly once.
+    ///
+    /// * Symmetric: every `m`-th of [`Plan::all`] from position `i`, so
+    ///   that each shard gets its share of large and small ones.
+    /// * Join: run `i` of `m` runs of about equal estimate, the pieces taken
+    ///   in the order of their choices of rows (cut by cut, from the
+    ///   outside in). Pieces that share their first choices share
+    ///   quarter-boards, so a run builds few tables that another shard
+    ///   also builds: only where it starts and ends.
     pub fn shard(&self, shard: Shard) -> Vec<usize> {
+        let owners = self.owners(shard.count());
         self.all
             .iter()
-            .skip(shard.index())
-            .step_by(shard.count())
             .copied()
+            .filter(|&index| owners[index] == shard.index())
             .collect()
+    }
+
+    /// Which of `m` shards ([`Plan::shard`]) holds each subproblem, by
+    /// number.
+    pub(crate) fn owners(&self, m: usize) -> Vec<usize> {
+        let mut owners = vec![0; self.len()];
+        match self.method {
+            Method::Symmetric => {
+                for (at, &index) in self.all.iter().enumerate() {
+                    owners[index] = at % m;
+                }
+            }
+            Method::Join => {
+                // Runs: each subproblem's shard is where the middle of its
+                // estimate falls, in the order of the pieces' choices.
+                let mut in_order: Vec<usize> = (0..self.len()).collect();
+                in_order.sort_by_key(|&index| self.subproblems[index].piece.choice_order());
+                let weight = |index: usize| u128::from(self.subproblems[index].estimate.max(1));
+                let total: u128 = in_order.iter().map(|&index| weight(index)).sum();
+                let mut before = 0u128;
+                for index in in_order {
+                    let middle = 2 * before + weight(index);
+                    owners[index] = (middle * m as u128 / (2 * total)) as usize;
+                    before += weight(index);
+                }
+            }
+        }
+        owners
     }
 
     /// About how many bytes counting this plan allocates (any of its
     /// subproblems: a shard takes as much as the whole) on `threads`
     /// threads, to check before counting.
     ///
-    /// A join plan's count builds the quarter-boards of one cut at a time
-    /// and shares them among its threads, each of which adds buffers of its
-    /// own; the table of quarter-boards is counted without building it up
-    /// to quarters of 11 x 11 and extrapolated past (BENCHMARKS.md and
-    /// docs/plan.md give the figures). A symmetric plan's count holds
+    /// Each thread of a join plan's count holds the quarter-boards of the
+    /// row set it joins, cut by its first choices of rows to fit 32 MiB,
+    /// and the half-boards of that row set; their sizes are counted
+    /// without building them, or for the half-boards extrapolated from
+    /// N = 20 (BENCHMARKS.md and docs/plan.md give the figures). A symmetric plan's count holds
     /// little beside the plan itself: a queue entry per subproblem and
     /// each thread's walkers.
     pub fn memory_estimate(&self, threads: usize) -> u64 {

@@ -19,7 +19,8 @@
 //!
 //! # Four steps
 //!
-//! 1. **Quarter-boards** (`quarters.rs`), once per split: a line across
+//! 1. **Quarter-boards** (`quarters.rs`), of the rows a row set's first
+//!    choices decide, kept while the next row sets share them: a line across
 //!    the rows cuts each half into a north and a south quarter, and every
 //!    placement of non-attacking queens in a quarter (any number, at most
 //!    one per row and column) is kept, filed by the rows and columns it
@@ -62,13 +63,13 @@
 //! (`split::Chunk`): the numbered pieces of `pieces.rs`, which a plan
 //! ([`crate::plan`]) counts on threads, in shards and from checkpoints.
 //! The kernels count; they do not enumerate or find fundamental solutions
-//! ([`Error::CountOnly`]). Memory is the split's quarter-boards, shared by
-//! every thread, and each thread's half-boards of one row set
+//! ([`Error::CountOnly`]). Memory is each thread's quarter-boards, only
+//! those that agree with the first choices of the row set it joins
+//! (`quarters::PieceQuarters`), and its half-boards of one row set
 //! (`memory::estimate` says how much before a count starts).
 
 pub(crate) mod halves;
 pub(crate) mod matcher;
-#[cfg(feature = "std")]
 pub(crate) mod memory;
 #[cfg(feature = "std")]
 pub(crate) mod pieces;
@@ -89,7 +90,7 @@ use crate::{Count, Error};
 use halves::Filed;
 #[cfg(test)]
 use matcher::Group;
-use quarters::Quarters;
+use quarters::PieceQuarters;
 use split::{Chunk, Side, Split};
 use words::PatternWords;
 
@@ -122,7 +123,7 @@ pub(crate) trait Joiner: Send + Sync {
     fn count_chunk(
         &self,
         split: &Split,
-        quarters: &Quarters,
+        quarters: &mut PieceQuarters,
         chunk: &Chunk,
         scratch: &mut Scratch,
     ) -> Count;
@@ -146,7 +147,7 @@ impl Joiner for Join {
     fn count_chunk(
         &self,
         split: &Split,
-        quarters: &Quarters,
+        quarters: &mut PieceQuarters,
         chunk: &Chunk,
         scratch: &mut Scratch,
     ) -> Count {
@@ -203,7 +204,7 @@ pub(crate) struct Scratch {
 #[inline(always)]
 pub(crate) unsafe fn count_chunk<W: PatternWords>(
     split: &Split,
-    quarters: &Quarters,
+    quarters: &mut PieceQuarters,
     chunk: &Chunk,
     scratch: &mut Scratch,
 ) -> Count {
@@ -213,6 +214,7 @@ pub(crate) unsafe fn count_chunk<W: PatternWords>(
     let mut row_sets = core::mem::take(&mut scratch.row_sets);
     chunk.row_sets(split, &mut row_sets);
     for &(rows, images) in &row_sets {
+        let quarters = quarters.for_rows(split, rows);
         // SAFETY (both blocks): the caller's.
         unsafe { scratch.west.join::<W>(quarters, Side::West, rows) };
         if scratch.west.len() == 0 {
@@ -251,11 +253,14 @@ pub(crate) unsafe fn count_chunk<W: PatternWords>(
 /// thread.
 pub(crate) fn count(joiner: &impl Joiner, n: usize) -> Count {
     let mut scratch = Scratch::default();
+    let mut quarters = PieceQuarters::new(memory::Tables::of(n).depth);
     let mut total = 0;
-    for split in Split::all(n).into_iter().filter(|split| !split.is_empty()) {
-        let quarters = Quarters::new(&split);
-        for chunk in Chunk::all(&split, split.piece_len()) {
-            total += joiner.count_chunk(&split, &quarters, &chunk, &mut scratch);
+    for split in &Split::all(n) {
+        if split.is_empty() {
+            continue;
+        }
+        for chunk in Chunk::all(split, split.piece_len()) {
+            total += joiner.count_chunk(split, &mut quarters, &chunk, &mut scratch);
         }
     }
     total
@@ -361,9 +366,9 @@ mod tests {
             let walked = crate::Kernel::Symmetric.for_each_solution(n, &mut visit);
             assert!(walked.unwrap().is_continue());
             let mut scratch = Scratch::default();
-            let quarters: Vec<Quarters> = splits.iter().map(Quarters::new).collect();
+            let mut quarters = PieceQuarters::new(0);
             for (&(s, chunk), &want) in chunks.iter().zip(&expected) {
-                let got = Join(()).count_chunk(&splits[s], &quarters[s], &chunk, &mut scratch);
+                let got = Join(()).count_chunk(&splits[s], &mut quarters, &chunk, &mut scratch);
                 assert_eq!(got, want, "n = {n}, middle row {s}, chunk {chunk:?}");
             }
         }

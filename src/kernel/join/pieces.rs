@@ -11,15 +11,16 @@
 use alloc::vec::Vec;
 
 use super::split::{Chunk, Split};
-use super::{Joiner, Scratch, quarters::Quarters};
+use super::{Joiner, Scratch, quarters::PieceQuarters};
 use crate::{Count, Error};
 
 /// The first word of a join plan's fingerprint: its method ("JOIN") and
-/// the version of its split, which changes whenever the pieces do, so that
-/// shards and checkpoints of other pieces are refused. No symmetric plan's
+/// the version of its split, which changes whenever the pieces or the way
+/// they are dealt to shards do (version 2: in runs, `Plan::shard`), so
+/// that shards and checkpoints of other pieces are refused. No symmetric plan's
 /// fingerprint starts with it (theirs start with the symmetric split's
 /// version, a small number).
-pub(crate) const SPLIT_VERSION: u64 = 0x4a4f_494e_0000_0001;
+pub(crate) const SPLIT_VERSION: u64 = 0x4a4f_494e_0000_0002;
 
 /// One piece of a join count: a chunk of one split's row sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,6 +40,18 @@ impl Piece {
     /// the east half, as board row sets.
     pub(crate) fn rows(&self, n: usize) -> (u32, u32) {
         self.rows_in(&Split::nth(n, self.split))
+    }
+
+    /// Its split, then its choices read first to last: pieces in this order
+    /// share their first choices with their neighbours.
+    pub(crate) fn choice_order(&self) -> (usize, u32) {
+        let len = self.chunk.len as u32;
+        let first_to_last = if len == 0 {
+            0
+        } else {
+            self.chunk.pattern.reverse_bits() >> (32 - len)
+        };
+        (self.split, first_to_last)
     }
 
     /// Feeds what names the piece (its split and its choices) to a plan's
@@ -158,11 +171,27 @@ fn binomial(n: usize, k: usize) -> u64 {
     value
 }
 
+/// `pieces`, those whose first `depth` choices (and split) agree taken
+/// together, in the order of the first of each group, the rest after it in
+/// the order given: a thread that counts them in turn keeps its tables.
+fn grouped(pieces: &[(usize, Piece)], depth: usize) -> Vec<(usize, Piece)> {
+    let key = |piece: &Piece| (piece.split, piece.chunk.first(depth));
+    let mut rank = alloc::collections::BTreeMap::new();
+    for (_, piece) in pieces {
+        let next = rank.len();
+        rank.entry(key(piece)).or_insert(next);
+    }
+    let mut sorted = pieces.to_vec();
+    sorted.sort_by_key(|(_, piece)| rank[&key(piece)]);
+    sorted
+}
+
 /// Counts the pieces `(index, piece)` of an `n`x`n` board with `joiner`
 /// on `threads` threads, calling `done(index, count)` on this thread as
-/// each finishes. The pieces are taken split by split, in the order
-/// given within each: each split's quarter-boards are built once, then its
-/// pieces are shared out from a cursor.
+/// each finishes. The threads take the pieces from a shared cursor, those
+/// that share tables together ([`grouped`]); each builds the quarter-boards
+/// its piece reads ([`PieceQuarters`]), keeping them for the next piece
+/// that shares them.
 pub(crate) fn count(
     joiner: &dyn Joiner,
     n: usize,
@@ -175,41 +204,40 @@ pub(crate) fn count(
     if threads == 0 {
         return Err(Error::InvalidThreads);
     }
-    let mut by_split: Vec<Vec<(usize, Chunk)>> = alloc::vec![Vec::new(); Split::count(n)];
-    for &(index, piece) in pieces {
-        by_split[piece.split].push((index, piece.chunk));
-    }
-    for (split_index, chunks) in by_split.iter().enumerate() {
-        if chunks.is_empty() {
-            continue;
+    let splits: Vec<Option<Split>> = (0..Split::count(n))
+        .map(|index| {
+            pieces
+                .iter()
+                .any(|(_, piece)| piece.split == index)
+                .then(|| Split::nth(n, index))
+        })
+        .collect();
+    let depth = super::memory::Tables::of(n).depth;
+    let pieces = &grouped(pieces, depth);
+    let count_one = |piece: &Piece, quarters: &mut PieceQuarters, scratch: &mut Scratch| {
+        let split = splits[piece.split]
+            .as_ref()
+            .expect("every piece's split is built");
+        joiner.count_chunk(split, quarters, &piece.chunk, scratch)
+    };
+    let threads = threads.min(pieces.len());
+    if threads <= 1 {
+        let (mut quarters, mut scratch) = (PieceQuarters::new(depth), Scratch::default());
+        for (index, piece) in pieces {
+            done(*index, count_one(piece, &mut quarters, &mut scratch));
         }
-        let split = Split::nth(n, split_index);
-        let quarters = Quarters::on_threads(&split, threads);
-        let threads = threads.min(chunks.len());
-        if threads <= 1 {
-            let mut scratch = Scratch::default();
-            for &(index, chunk) in chunks {
-                done(
-                    index,
-                    joiner.count_chunk(&split, &quarters, &chunk, &mut scratch),
-                );
-            }
-            continue;
-        }
-        let next = AtomicUsize::new(0);
-        let worker = |send: &mut dyn FnMut(usize, Count)| {
-            let mut scratch = Scratch::default();
-            // Relaxed: the cursor only hands out positions; the chunks were
-            // written before the threads started.
-            while let Some(&(index, chunk)) = chunks.get(next.fetch_add(1, Ordering::Relaxed)) {
-                send(
-                    index,
-                    joiner.count_chunk(&split, &quarters, &chunk, &mut scratch),
-                );
-            }
-        };
-        crate::workers::run(threads, worker, done);
+        return Ok(());
     }
+    let next = AtomicUsize::new(0);
+    let worker = |send: &mut dyn FnMut(usize, Count)| {
+        let (mut quarters, mut scratch) = (PieceQuarters::new(depth), Scratch::default());
+        // Relaxed: the cursor only hands out positions; the pieces were
+        // written before the threads started.
+        while let Some((index, piece)) = pieces.get(next.fetch_add(1, Ordering::Relaxed)) {
+            send(*index, count_one(piece, &mut quarters, &mut scratch));
+        }
+    };
+    crate::workers::run(threads, worker, done);
     Ok(())
 }
 

@@ -15,11 +15,28 @@
 //! could share with the other half). Both are read by a join for every
 //! row set, so they are stored as two flat arrays, filed by a dense index
 //! of (rows taken, columns taken).
+//!
+//! # Bounded by the piece
+//!
+//! A piece of the join (`pieces.rs`) decides its first rows from the
+//! outside in: which of them are west and which east. Every row set of
+//! the piece agrees on those rows, so it reads only the quarter-boards
+//! that do too: a queen in each decided row of the quarter's side, none
+//! in the others. [`Quarters::for_chunk`] builds just those, filed by the
+//! undecided rows alone, a small part of the whole quarter (about
+//! `2^-d` of it for `d` decided rows, weighted towards the row sets with
+//! as many queens as rows decided): this is what bounds a count's memory
+//! by its pieces rather than by the board. The search places queens in
+//! the decided rows as it must and leaves the others empty, so it visits
+//! little more than what it keeps.
 
 use alloc::vec;
 use alloc::vec::Vec;
 
 use super::split::{Side, Split};
+
+/// Bytes per quarter-board: its inner (`u32`) and crossing (`u64`) bits.
+pub(crate) const BYTES_PER_QUARTER_BOARD: usize = 12;
 
 /// North or south of [`Split::line`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,10 +45,16 @@ pub(crate) enum Half {
     South,
 }
 
-/// The quarter-boards of one quarter.
+/// The quarter-boards of one quarter, or of the part of it a piece reads.
 pub(crate) struct Quarter {
     /// The quarter's free rows (a board row set).
     rows: u32,
+    /// Those the piece has not decided, which file the quarter-boards
+    /// (all of `rows` for a whole quarter).
+    undecided: u32,
+    /// The decided rows with a queen of this side: every quarter-board has
+    /// a queen in each of them and in no other decided row.
+    queens: u32,
     /// Its first column and width.
     first: usize,
     width: usize,
@@ -48,15 +71,26 @@ pub(crate) struct Quarter {
 
 impl Quarter {
     /// Every quarter-board of `side`'s `half` of `split`.
+    #[cfg(test)]
     pub(crate) fn new(split: &Split, side: Side, half: Half) -> Quarter {
+        Quarter::restricted(split, side, half, Decided::NONE)
+    }
+
+    /// The quarter-boards of `side`'s `half` of `split` that agree with
+    /// `decided`: a queen in each decided row of `side`, none in the other
+    /// decided rows.
+    pub(crate) fn restricted(split: &Split, side: Side, half: Half, decided: Decided) -> Quarter {
         let (first, end) = split.columns(side);
         let band = match half {
             Half::North => all_below(split.line),
             Half::South => !all_below(split.line),
         };
         let rows = split.free_rows & band;
+        let fixed = rows & decided.rows;
         let mut quarter = Quarter {
             rows,
+            undecided: rows & !fixed,
+            queens: fixed & split.side_rows(side, decided.west) & decided.rows,
             first,
             width: end - first,
             starts: Vec::new(),
@@ -65,7 +99,8 @@ impl Quarter {
             present_starts: Vec::new(),
             present: Vec::new(),
         };
-        let keys = 1usize << (rows.count_ones() as usize + quarter.width);
+        let undecided = quarter.undecided.count_ones() as usize;
+        let keys = 1usize << (undecided + quarter.width);
         // First the sizes of every (rows, columns), then the places.
         let mut starts = vec![0u32; keys + 1];
         quarter.search(split, |key, _, _| starts[key + 1] += 1);
@@ -81,7 +116,7 @@ impl Quarter {
             crossing[at] = c;
             next[key] += 1;
         });
-        let row_sets = 1usize << rows.count_ones();
+        let row_sets = 1usize << undecided;
         let mut present_starts = vec![0u32; row_sets + 1];
         let mut present = Vec::new();
         for set in 0..row_sets {
@@ -107,10 +142,23 @@ impl Quarter {
         self.inner.len()
     }
 
+    /// Bytes it holds: the quarter-boards and their index.
+    #[cfg(test)]
+    pub(crate) fn bytes(&self) -> u64 {
+        let words = self.starts.len() + self.present_starts.len() + self.present.len();
+        (self.inner.len() * BYTES_PER_QUARTER_BOARD + 4 * words) as u64
+    }
+
     /// The quarter's part of board row set `rows`, as a compact row set
-    /// (bit `i` for its `i`-th free row).
+    /// (bit `i` for its `i`-th undecided row). `rows` agrees with the
+    /// decided rows the quarter was built for.
     pub(crate) fn compact(&self, rows: u32) -> usize {
-        let (mut compact, mut free, mut bit) = (0, self.rows, 0);
+        debug_assert_eq!(
+            rows & self.rows & !self.undecided,
+            self.queens,
+            "a row set of another piece"
+        );
+        let (mut compact, mut free, mut bit) = (0, self.undecided, 0);
         while free != 0 {
             let row = free.trailing_zeros();
             compact |= ((rows >> row & 1) as usize) << bit;
@@ -141,13 +189,20 @@ impl Quarter {
     /// Calls `found(key, inner, crossing)` for every quarter-board: a
     /// search row by row down the quarter, each row left empty or given a
     /// queen on a square no queen above attacks and the middle queen
-    /// leaves open.
+    /// leaves open (a decided row only as decided).
     fn search(&self, split: &Split, mut found: impl FnMut(usize, u32, u64)) {
         let mut rows = Vec::new();
+        let mut next_bit = 0;
         for row in 0..split.n {
             if self.rows >> row & 1 == 0 {
                 continue;
             }
+            let rule = if self.undecided >> row & 1 != 0 {
+                next_bit += 1;
+                Rule::Either(1 << (next_bit - 1))
+            } else {
+                Rule::Decided(self.queens >> row & 1 != 0)
+            };
             let mut open = 0u32;
             let (mut inner, mut crossing) = ([0u32; 32], [0u64; 32]);
             for column in 0..self.width {
@@ -158,6 +213,7 @@ impl Quarter {
             }
             rows.push(QuarterRow {
                 row,
+                rule,
                 open,
                 inner,
                 crossing,
@@ -171,10 +227,20 @@ impl Quarter {
     }
 }
 
-/// One row of a quarter: the board row, its open columns, and each
-/// column's inner and crossing bits.
+/// Whether a row of a quarter holds a queen.
+#[derive(Clone, Copy)]
+enum Rule {
+    /// Undecided: with or without; with sets this bit of the key's rows.
+    Either(u32),
+    /// Decided by the piece: with a queen (`true`) or without.
+    Decided(bool),
+}
+
+/// One row of a quarter: the board row, whether it takes a queen, its
+/// open columns, and each column's inner and crossing bits.
 struct QuarterRow {
     row: usize,
+    rule: Rule,
     open: u32,
     inner: [u32; 32],
     crossing: [u64; 32],
@@ -200,14 +266,21 @@ impl Search<'_> {
             rising: placed.rising >> gap,
             ..placed
         };
-        self.place(at + 1, step(placed), found);
+        let with = match this.rule {
+            Rule::Either(bit) => bit,
+            Rule::Decided(false) => return self.place(at + 1, step(placed), found),
+            Rule::Decided(true) => 0,
+        };
+        if !matches!(this.rule, Rule::Decided(true)) {
+            self.place(at + 1, step(placed), found);
+        }
         let mut free = this.open & !(placed.columns | placed.falling as u32 | placed.rising as u32);
         while free != 0 {
             let column = free.trailing_zeros() as usize;
             free &= free - 1;
             let bit = 1 << column;
             let next = Placed {
-                set: placed.set | 1 << at,
+                set: placed.set | with,
                 columns: placed.columns | bit,
                 falling: placed.falling | u64::from(bit),
                 rising: placed.rising | u64::from(bit),
@@ -222,7 +295,7 @@ impl Search<'_> {
 /// The queens of a quarter placed so far.
 #[derive(Clone, Copy, Default)]
 struct Placed {
-    /// Compact rows taken.
+    /// Compact rows taken (of the undecided ones).
     set: u32,
     /// Compact columns taken.
     columns: u32,
@@ -243,13 +316,73 @@ fn all_below(line: usize) -> u32 {
     }
 }
 
-/// The four quarters of a split, built once and shared by every row set
-/// (and every thread) of the split.
+/// The rows a piece has decided (a board row set) and those of them it
+/// gives the west half: the others are the east's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Decided {
+    pub(crate) rows: u32,
+    pub(crate) west: u32,
+}
+
+impl Decided {
+    /// Nothing decided: the whole quarters.
+    #[cfg(any(test, feature = "trace"))]
+    pub(crate) const NONE: Decided = Decided { rows: 0, west: 0 };
+
+    /// The part of it in `band` (a board row set).
+    fn within(self, band: u32) -> Decided {
+        Decided {
+            rows: self.rows & band,
+            west: self.west & band,
+        }
+    }
+}
+
+/// The four quarters of a split, or the parts of them a piece reads.
 pub(crate) struct Quarters {
     pub(crate) north_west: Quarter,
     pub(crate) south_west: Quarter,
     pub(crate) north_east: Quarter,
     pub(crate) south_east: Quarter,
+}
+
+/// The quarters a thread holds: those that agree with the first
+/// [`super::memory::Tables::depth`] choices of rows of the row set it
+/// joined last, rebuilt in part for the next (north or south, whichever
+/// the choices change). The row sets of a piece come in the order of their
+/// choices, so a rebuild is rare next to the joins that read the tables.
+pub(crate) struct PieceQuarters {
+    /// How many of a row set's first choices the tables agree with.
+    depth: usize,
+    /// The split they were built for (by its free rows, which differ from
+    /// one split of a board to the next), the choices, the tables.
+    held: Option<((usize, u32), Decided, Quarters)>,
+}
+
+impl PieceQuarters {
+    /// Tables for the first `depth` choices of row sets
+    /// ([`super::memory::Tables`]), none built yet.
+    pub(crate) fn new(depth: usize) -> PieceQuarters {
+        PieceQuarters { depth, held: None }
+    }
+
+    /// The quarters that the join of row set `rows` of `split` reads (and
+    /// more: all that agree with its first choices).
+    pub(crate) fn for_rows(&mut self, split: &Split, rows: u32) -> &Quarters {
+        let decided = split.decided(self.depth, rows);
+        let key = (split.n, split.free_rows);
+        match &mut self.held {
+            Some((held, was, quarters)) if *held == key => {
+                if *was != decided {
+                    quarters.rebuild(split, *was, decided);
+                    *was = decided;
+                }
+            }
+            held => *held = Some((key, decided, Quarters::restricted(split, decided))),
+        }
+        let (_, _, quarters) = self.held.as_ref().expect("just built");
+        quarters
+    }
 }
 
 /// The four quarters, in the order [`Quarters`] holds them.
@@ -261,9 +394,16 @@ const QUARTERS: [(Side, Half); 4] = [
 ];
 
 impl Quarters {
+    /// The whole quarters of `split`.
+    #[cfg(feature = "trace")]
     pub(crate) fn new(split: &Split) -> Quarters {
+        Quarters::restricted(split, Decided::NONE)
+    }
+
+    /// The parts of the quarters of `split` that agree with `decided`.
+    pub(crate) fn restricted(split: &Split, decided: Decided) -> Quarters {
         let [north_west, south_west, north_east, south_east] =
-            QUARTERS.map(|(side, half)| Quarter::new(split, side, half));
+            QUARTERS.map(|(side, half)| Quarter::restricted(split, side, half, decided));
         Quarters {
             north_west,
             south_west,
@@ -272,45 +412,36 @@ impl Quarters {
         }
     }
 
-    /// [`Quarters::new`], the four quarters built on up to `threads`
-    /// threads (at most four), each taking the next quarter left.
-    #[cfg(feature = "std")]
-    pub(crate) fn on_threads(split: &Split, threads: usize) -> Quarters {
-        use core::sync::atomic::{AtomicUsize, Ordering};
-        use std::sync::Mutex;
-        if threads <= 1 {
-            return Quarters::new(split);
-        }
-        let next = AtomicUsize::new(0);
-        let built: [Mutex<Option<Quarter>>; 4] = Default::default();
-        std::thread::scope(|scope| {
-            for _ in 0..threads.min(QUARTERS.len()) {
-                scope.spawn(|| {
-                    loop {
-                        // Relaxed: the cursor only hands out positions.
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&(side, half)) = QUARTERS.get(index) else {
-                            break;
-                        };
-                        let quarter = Quarter::new(split, side, half);
-                        *built[index]
-                            .lock()
-                            .unwrap_or_else(|poison| poison.into_inner()) = Some(quarter);
-                    }
-                });
+    /// Rebuilds for `decided` (of the same split) only the halves, north
+    /// or south, whose decided rows differ from `was`: pieces that share
+    /// their first rows share their north quarters.
+    pub(crate) fn rebuild(&mut self, split: &Split, was: Decided, decided: Decided) {
+        let north = all_below(split.line);
+        for (half, band) in [(Half::North, north), (Half::South, !north)] {
+            if was.within(band) == decided.within(band) {
+                continue;
             }
-        });
-        let [north_west, south_west, north_east, south_east] = built.map(|slot| {
-            slot.into_inner()
-                .unwrap_or_else(|poison| poison.into_inner())
-                .expect("every quarter is built before the threads end")
-        });
-        Quarters {
-            north_west,
-            south_west,
-            north_east,
-            south_east,
+            let (west, east) = match half {
+                Half::North => (&mut self.north_west, &mut self.north_east),
+                Half::South => (&mut self.south_west, &mut self.south_east),
+            };
+            *west = Quarter::restricted(split, Side::West, half, decided);
+            *east = Quarter::restricted(split, Side::East, half, decided);
         }
+    }
+
+    /// Bytes the four hold.
+    #[cfg(test)]
+    pub(crate) fn bytes(&self) -> u64 {
+        [
+            &self.north_west,
+            &self.south_west,
+            &self.north_east,
+            &self.south_east,
+        ]
+        .iter()
+        .map(|quarter| quarter.bytes())
+        .sum()
     }
 
     /// The north and south quarters of `side`.
@@ -344,6 +475,58 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A restricted quarter holds exactly the whole quarter's boards that
+    /// agree with its decided rows, filed the same by their other rows.
+    #[test]
+    fn a_restricted_quarter_keeps_exactly_the_boards_that_agree() {
+        for n in [7, 8, 9, 10] {
+            for split in Split::all(n) {
+                for side in Side::BOTH {
+                    for half in [Half::North, Half::South] {
+                        let whole = Quarter::new(&split, side, half);
+                        for depth in [1, 2, 3, 5] {
+                            for west in [0u32, 0b1011, 0b10_0110, u32::MAX] {
+                                let decided = split.decided(depth, west);
+                                let part = Quarter::restricted(&split, side, half, decided);
+                                let mut kept = 0;
+                                for set in 0..1usize << whole.undecided.count_ones() {
+                                    let rows = expand(whole.undecided, set);
+                                    let agrees = rows & whole.rows & !part.undecided == part.queens;
+                                    for &columns in whole.columns_of(set) {
+                                        let range = whole.range(set, columns);
+                                        if !agrees {
+                                            continue;
+                                        }
+                                        let at = part.range(part.compact(rows), columns);
+                                        assert_eq!(
+                                            &part.crossing[at.clone()],
+                                            &whole.crossing[range.clone()]
+                                        );
+                                        assert_eq!(&part.inner[at], &whole.inner[range.clone()]);
+                                        kept += range.len();
+                                    }
+                                }
+                                assert_eq!(part.len(), kept, "n = {n} {side:?} {half:?} {depth}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The board row set of compact set `set` over the rows of `rows`.
+    fn expand(rows: u32, set: usize) -> u32 {
+        let (mut out, mut free, mut bit) = (0, rows, 0);
+        while free != 0 {
+            let row = free.trailing_zeros();
+            out |= ((set >> bit & 1) as u32) << row;
+            free &= free - 1;
+            bit += 1;
+        }
+        out
     }
 
     /// Placements of non-attacking queens on `rows` x `first..first + width`,

@@ -18,6 +18,7 @@
 use alloc::vec::Vec;
 
 use super::matcher::{CUT_SHIFT, CUTS};
+use super::quarters::Decided;
 use crate::MAX_N;
 
 /// West or east.
@@ -225,6 +226,16 @@ impl Split {
         usize::from(self.order[i])
     }
 
+    /// The first `depth` rows from the outside in, and those of them in
+    /// `rows` (the west's).
+    pub(crate) fn decided(&self, depth: usize, rows: u32) -> Decided {
+        let decided = (0..depth.min(self.rows)).fold(0u32, |set, at| set | 1 << self.row_at(at));
+        Decided {
+            rows: decided,
+            west: rows & decided,
+        }
+    }
+
     /// The columns of `side`, `first..end`.
     pub(crate) fn columns(&self, side: Side) -> (usize, usize) {
         match side {
@@ -401,7 +412,7 @@ impl Order {
 
 /// A chunk of the join: the row sets whose first `len` choices (free rows
 /// in the outside-in order) are `pattern`'s bits, bit `i` for the `i`-th.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Chunk {
     pub(crate) pattern: u32,
     pub(crate) len: usize,
@@ -423,6 +434,16 @@ impl Chunk {
             }
         }
         chunks
+    }
+
+    /// The chunk of its first `len` choices (all of them if it has fewer),
+    /// which holds it.
+    pub(crate) fn first(&self, len: usize) -> Chunk {
+        let len = len.min(self.len);
+        Chunk {
+            pattern: self.pattern & ((1u64 << len) - 1) as u32,
+            len,
+        }
     }
 
     fn order(&self, split: &Split) -> Option<Order> {
