@@ -49,7 +49,8 @@ impl Tables {
     /// whose tables fit [`TABLE_TARGET`], or the rows its pieces decide if
     /// none does.
     pub(crate) fn of(n: usize) -> Tables {
-        let piece_len = Split::nth(n, 0).rows;
+        // Every free row: all but the middle queen's for odd N.
+        let piece_len = n - n % 2;
         let side = n / 2;
         for depth in 0..piece_len {
             if let Some(bytes) = tables_bytes(side, depth, TABLE_TARGET) {
@@ -93,7 +94,14 @@ const PROCESS: u64 = 16 << 20;
 /// 300,958 at N = 16, 18 and 20 (fewer for odd N): about 2.7 times more per
 /// N.
 pub(crate) fn half_boards(n: usize) -> u64 {
-    let pairs = 301e3 * 2.7f64.powi(n as i32 - 20);
+    // A loop, not `powi`: this module builds without `std`.
+    let mut pairs: f64 = 301e3;
+    for _ in n..20 {
+        pairs /= 2.7;
+    }
+    for _ in 20..n {
+        pairs *= 2.7;
+    }
     ((pairs * 16.0).min(u64::MAX as f64 / 2.0) as u64).max(1 << 16)
 }
 
