@@ -20,7 +20,6 @@
 //! so that finding the depth costs little even at N = 27.
 
 use super::quarters::BYTES_PER_QUARTER_BOARD;
-use super::split::Split;
 
 /// The most bytes of quarter-boards a thread's tables should hold: small
 /// enough that a count of any N up to 27 fits a few GiB per thread, large
@@ -211,7 +210,7 @@ impl Counter {
 mod tests {
     use super::*;
     use crate::kernel::join::quarters::Quarters;
-    use crate::kernel::join::split::Chunk;
+    use crate::kernel::join::split::{Chunk, Split};
     use alloc::collections::BTreeSet;
 
     /// At every depth, every row set's tables take at most what
