@@ -29,6 +29,7 @@ pub(crate) const TABLE_TARGET: u64 = 32 << 20;
 
 /// Bytes of a thread's buffers besides the tables, beyond the half-boards
 /// of one row set: the matcher's slices and the lists of row sets.
+#[cfg(feature = "std")]
 const BUFFERS: u64 = 4 << 20;
 
 /// How a join count of an `n`x`n` board cuts its quarter-boards: the depth
@@ -71,6 +72,7 @@ impl Tables {
 /// ([`half_boards`]) and its other buffers, and the process itself (the
 /// plan, the program, the allocator's arenas). Measured peaks are below it:
 /// BENCHMARKS.md.
+#[cfg(feature = "std")]
 pub(crate) fn estimate(n: usize, threads: usize) -> u64 {
     let per_thread = Tables::of(n)
         .bytes
@@ -84,6 +86,7 @@ pub(crate) fn estimate(n: usize, threads: usize) -> u64 {
 
 /// What the process holds besides the threads' work: the program, the
 /// plan and its records, the allocator's arenas.
+#[cfg(feature = "std")]
 const PROCESS: u64 = 16 << 20;
 
 /// Bytes of the half-boards of the largest row set of an `n`x`n` board: the
@@ -92,6 +95,7 @@ const PROCESS: u64 = 16 << 20;
 /// N = 20). The largest row set's pairs, measured, are 6,540, 41,652 and
 /// 300,958 at N = 16, 18 and 20 (fewer for odd N): about 2.7 times more per
 /// N.
+#[cfg(feature = "std")]
 pub(crate) fn half_boards(n: usize) -> u64 {
     // A loop, not `powi`: this module builds without `std`.
     let mut pairs: f64 = 301e3;

@@ -438,6 +438,7 @@ impl Chunk {
 
     /// The chunk of its first `len` choices (all of them if it has fewer),
     /// which holds it.
+    #[cfg(feature = "std")]
     pub(crate) fn first(&self, len: usize) -> Chunk {
         let len = len.min(self.len);
         Chunk {
