@@ -16,7 +16,7 @@ use core::arch::x86_64::{
 use super::matcher::Group;
 use super::split::{Chunk, Split};
 use super::words::{PatternWords, join_pairs_one_by_one};
-use super::{Joiner, Scratch, quarters::PieceQuarters};
+use super::{Joiner, Scratch, quarters::HeldQuarters};
 use crate::Count;
 use crate::kernel::Kernel;
 
@@ -48,7 +48,7 @@ impl Joiner for JoinAvx512 {
     fn count_chunk(
         &self,
         split: &Split,
-        quarters: &mut PieceQuarters,
+        quarters: &mut HeldQuarters,
         chunk: &Chunk,
         scratch: &mut Scratch,
     ) -> Count {
@@ -78,7 +78,7 @@ impl Joiner for JoinAvx512 {
 #[target_feature(enable = "avx512f,avx512vpopcntdq")]
 unsafe fn count_chunk(
     split: &Split,
-    quarters: &mut PieceQuarters,
+    quarters: &mut HeldQuarters,
     chunk: &Chunk,
     scratch: &mut Scratch,
 ) -> Count {

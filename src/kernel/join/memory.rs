@@ -7,7 +7,7 @@
 //! two N (7.5 million quarter-boards a quarter at N = 20, 67 million at
 //! N = 22, 633 million at N = 24), so no thread holds them whole: each
 //! holds only those that agree with the first [`Tables::depth`] choices of
-//! rows of the piece it counts (`quarters::Decided`), the shallowest depth
+//! rows of the piece it counts (`split::Decided`), the shallowest depth
 //! whose tables fit [`TABLE_TARGET`]. Pieces that share those choices share
 //! the tables, and a thread keeps them from one such piece to the next.
 //! Each thread adds the half-boards of one row set and their slices.
@@ -19,7 +19,10 @@
 //! each number of queens; the count stops as soon as it passes the target,
 //! so that finding the depth costs little even at N = 27.
 
+use core::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
 use super::quarters::BYTES_PER_QUARTER_BOARD;
+use crate::MAX_N;
 
 /// The most bytes of quarter-boards a thread's tables should hold: small
 /// enough that a count of any N up to 27 fits a few GiB per thread, large
@@ -46,24 +49,48 @@ pub(crate) struct Tables {
 
 impl Tables {
     /// The tables of an `n`x`n` board (`n` up to 32): the shallowest depth
-    /// whose tables fit [`TABLE_TARGET`], or the rows its pieces decide if
-    /// none does.
+    /// whose tables fit [`TABLE_TARGET`], or every free row if none does.
+    /// Found once per `n` and remembered: the memory check and every count
+    /// of the board ask for it, and finding it takes up to seconds.
     pub(crate) fn of(n: usize) -> Tables {
+        // The bytes are stored before the depth is released, so a depth
+        // read with Acquire comes with its bytes. Two threads that find the
+        // same N at once store the same values.
+        let (depth, bytes) = (&KNOWN_DEPTH[n], &KNOWN_BYTES[n]);
+        let known = depth.load(Ordering::Acquire);
+        if known != UNKNOWN {
+            return Tables {
+                depth: known,
+                bytes: bytes.load(Ordering::Relaxed),
+            };
+        }
+        let found = Tables::find(n);
+        bytes.store(found.bytes, Ordering::Relaxed);
+        depth.store(found.depth, Ordering::Release);
+        found
+    }
+
+    /// [`Tables::of`], found.
+    fn find(n: usize) -> Tables {
         // Every free row: all but the middle queen's for odd N.
-        let piece_len = n - n % 2;
+        let rows = n - n % 2;
         let side = n / 2;
-        for depth in 0..piece_len {
+        for depth in 0..rows {
             if let Some(bytes) = tables_bytes(side, depth, TABLE_TARGET) {
                 return Tables { depth, bytes };
             }
         }
-        let bytes = tables_bytes(side, piece_len, u64::MAX).unwrap_or(u64::MAX);
-        Tables {
-            depth: piece_len,
-            bytes,
-        }
+        let bytes = tables_bytes(side, rows, u64::MAX).unwrap_or(u64::MAX);
+        Tables { depth: rows, bytes }
     }
 }
+
+/// No depth found yet for this N.
+const UNKNOWN: usize = usize::MAX;
+
+/// [`Tables::of`] of each N, once found.
+static KNOWN_DEPTH: [AtomicUsize; MAX_N + 1] = [const { AtomicUsize::new(UNKNOWN) }; MAX_N + 1];
+static KNOWN_BYTES: [AtomicU64; MAX_N + 1] = [const { AtomicU64::new(0) }; MAX_N + 1];
 
 /// What a join count of an `n`x`n` board takes on `threads` threads, in
 /// bytes: each thread's tables ([`Tables::of`]) twice over (a rebuilt
@@ -236,7 +263,7 @@ mod tests {
                         });
                     }
                     for (rows, west) in seen {
-                        let decided = crate::kernel::join::quarters::Decided { rows, west };
+                        let decided = crate::kernel::join::split::Decided { rows, west };
                         most = most.max(Quarters::restricted(split, decided).bytes());
                     }
                 }

@@ -65,7 +65,7 @@
 //! The kernels count; they do not enumerate or find fundamental solutions
 //! ([`Error::CountOnly`]). Memory is each thread's quarter-boards, only
 //! those that agree with the first choices of the row set it joins
-//! (`quarters::PieceQuarters`), and its half-boards of one row set
+//! (`quarters::HeldQuarters`), and its half-boards of one row set
 //! (`memory::estimate` says how much before a count starts).
 
 pub(crate) mod halves;
@@ -90,7 +90,7 @@ use crate::{Count, Error};
 use halves::Filed;
 #[cfg(test)]
 use matcher::Group;
-use quarters::PieceQuarters;
+use quarters::HeldQuarters;
 use split::{Chunk, Side, Split};
 use words::PatternWords;
 
@@ -123,7 +123,7 @@ pub(crate) trait Joiner: Send + Sync {
     fn count_chunk(
         &self,
         split: &Split,
-        quarters: &mut PieceQuarters,
+        quarters: &mut HeldQuarters,
         chunk: &Chunk,
         scratch: &mut Scratch,
     ) -> Count;
@@ -147,7 +147,7 @@ impl Joiner for Join {
     fn count_chunk(
         &self,
         split: &Split,
-        quarters: &mut PieceQuarters,
+        quarters: &mut HeldQuarters,
         chunk: &Chunk,
         scratch: &mut Scratch,
     ) -> Count {
@@ -204,7 +204,7 @@ pub(crate) struct Scratch {
 #[inline(always)]
 pub(crate) unsafe fn count_chunk<W: PatternWords>(
     split: &Split,
-    quarters: &mut PieceQuarters,
+    quarters: &mut HeldQuarters,
     chunk: &Chunk,
     scratch: &mut Scratch,
 ) -> Count {
@@ -253,7 +253,7 @@ pub(crate) unsafe fn count_chunk<W: PatternWords>(
 /// thread.
 pub(crate) fn count(joiner: &impl Joiner, n: usize) -> Count {
     let mut scratch = Scratch::default();
-    let mut quarters = PieceQuarters::new(memory::Tables::of(n).depth);
+    let mut quarters = HeldQuarters::new(memory::Tables::of(n).depth);
     let mut total = 0;
     for split in &Split::all(n) {
         if split.is_empty() {
@@ -366,7 +366,7 @@ mod tests {
             let walked = crate::Kernel::Symmetric.for_each_solution(n, &mut visit);
             assert!(walked.unwrap().is_continue());
             let mut scratch = Scratch::default();
-            let mut quarters = PieceQuarters::new(0);
+            let mut quarters = HeldQuarters::new(0);
             for (&(s, chunk), &want) in chunks.iter().zip(&expected) {
                 let got = Join(()).count_chunk(&splits[s], &mut quarters, &chunk, &mut scratch);
                 assert_eq!(got, want, "n = {n}, middle row {s}, chunk {chunk:?}");

@@ -11,7 +11,7 @@
 use alloc::vec::Vec;
 
 use super::split::{Chunk, Split};
-use super::{Joiner, Scratch, quarters::PieceQuarters};
+use super::{Joiner, Scratch, quarters::HeldQuarters};
 use crate::{Count, Error};
 
 /// The first word of a join plan's fingerprint: its method ("JOIN") and
@@ -115,14 +115,7 @@ pub(crate) fn estimate(n: usize, piece: &Piece) -> u64 {
 
 /// [`estimate`] of every piece of `pieces`, each split built once.
 fn estimates(n: usize, pieces: &[Piece]) -> Vec<u64> {
-    let splits: Vec<Option<Split>> = (0..Split::count(n))
-        .map(|index| {
-            pieces
-                .iter()
-                .any(|p| p.split == index)
-                .then(|| Split::nth(n, index))
-        })
-        .collect();
+    let splits = splits_of(n, pieces.iter());
     pieces
         .iter()
         .map(|piece| match &splits[piece.split] {
@@ -159,6 +152,19 @@ fn estimate_in(split: &Split, piece: &Piece) -> u64 {
     total
 }
 
+/// The splits of an `n`x`n` board that `pieces` belong to, built, by
+/// number (`None` for the others).
+fn splits_of<'a>(n: usize, pieces: impl Iterator<Item = &'a Piece>) -> Vec<Option<Split>> {
+    let mut used = alloc::vec![false; Split::count(n)];
+    for piece in pieces {
+        used[piece.split] = true;
+    }
+    used.iter()
+        .enumerate()
+        .map(|(index, &used)| used.then(|| Split::nth(n, index)))
+        .collect()
+}
+
 /// `C(n, k)`, saturating.
 fn binomial(n: usize, k: usize) -> u64 {
     if k > n {
@@ -190,7 +196,7 @@ fn grouped(pieces: &[(usize, Piece)], depth: usize) -> Vec<(usize, Piece)> {
 /// on `threads` threads, calling `done(index, count)` on this thread as
 /// each finishes. The threads take the pieces from a shared cursor, those
 /// that share tables together ([`grouped`]); each builds the quarter-boards
-/// its piece reads ([`PieceQuarters`]), keeping them for the next piece
+/// its piece reads ([`HeldQuarters`]), keeping them for the next piece
 /// that shares them.
 pub(crate) fn count(
     joiner: &dyn Joiner,
@@ -204,17 +210,10 @@ pub(crate) fn count(
     if threads == 0 {
         return Err(Error::InvalidThreads);
     }
-    let splits: Vec<Option<Split>> = (0..Split::count(n))
-        .map(|index| {
-            pieces
-                .iter()
-                .any(|(_, piece)| piece.split == index)
-                .then(|| Split::nth(n, index))
-        })
-        .collect();
+    let splits = splits_of(n, pieces.iter().map(|(_, piece)| piece));
     let depth = super::memory::Tables::of(n).depth;
     let pieces = &grouped(pieces, depth);
-    let count_one = |piece: &Piece, quarters: &mut PieceQuarters, scratch: &mut Scratch| {
+    let count_one = |piece: &Piece, quarters: &mut HeldQuarters, scratch: &mut Scratch| {
         let split = splits[piece.split]
             .as_ref()
             .expect("every piece's split is built");
@@ -222,7 +221,7 @@ pub(crate) fn count(
     };
     let threads = threads.min(pieces.len());
     if threads <= 1 {
-        let (mut quarters, mut scratch) = (PieceQuarters::new(depth), Scratch::default());
+        let (mut quarters, mut scratch) = (HeldQuarters::new(depth), Scratch::default());
         for (index, piece) in pieces {
             done(*index, count_one(piece, &mut quarters, &mut scratch));
         }
@@ -230,7 +229,7 @@ pub(crate) fn count(
     }
     let next = AtomicUsize::new(0);
     let worker = |send: &mut dyn FnMut(usize, Count)| {
-        let (mut quarters, mut scratch) = (PieceQuarters::new(depth), Scratch::default());
+        let (mut quarters, mut scratch) = (HeldQuarters::new(depth), Scratch::default());
         // Relaxed: the cursor only hands out positions; the pieces were
         // written before the threads started.
         while let Some((index, piece)) = pieces.get(next.fetch_add(1, Ordering::Relaxed)) {

@@ -33,7 +33,7 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::split::{Side, Split};
+use super::split::{Decided, Side, Split};
 
 /// Bytes per quarter-board: its inner (`u32`) and crossing (`u64`) bits.
 pub(crate) const BYTES_PER_QUARTER_BOARD: usize = 12;
@@ -90,7 +90,7 @@ impl Quarter {
         let mut quarter = Quarter {
             rows,
             undecided: rows & !fixed,
-            queens: fixed & split.side_rows(side, decided.west) & decided.rows,
+            queens: fixed & split.side_rows(side, decided.west),
             first,
             width: end - first,
             starts: Vec::new(),
@@ -316,28 +316,6 @@ fn all_below(line: usize) -> u32 {
     }
 }
 
-/// The rows a piece has decided (a board row set) and those of them it
-/// gives the west half: the others are the east's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Decided {
-    pub(crate) rows: u32,
-    pub(crate) west: u32,
-}
-
-impl Decided {
-    /// Nothing decided: the whole quarters.
-    #[cfg(any(test, feature = "trace"))]
-    pub(crate) const NONE: Decided = Decided { rows: 0, west: 0 };
-
-    /// The part of it in `band` (a board row set).
-    fn within(self, band: u32) -> Decided {
-        Decided {
-            rows: self.rows & band,
-            west: self.west & band,
-        }
-    }
-}
-
 /// The four quarters of a split, or the parts of them a piece reads.
 pub(crate) struct Quarters {
     pub(crate) north_west: Quarter,
@@ -351,7 +329,7 @@ pub(crate) struct Quarters {
 /// joined last, rebuilt in part for the next (north or south, whichever
 /// the choices change). The row sets of a piece come in the order of their
 /// choices, so a rebuild is rare next to the joins that read the tables.
-pub(crate) struct PieceQuarters {
+pub(crate) struct HeldQuarters {
     /// How many of a row set's first choices the tables agree with.
     depth: usize,
     /// The split they were built for (by its free rows, which differ from
@@ -359,11 +337,11 @@ pub(crate) struct PieceQuarters {
     held: Option<((usize, u32), Decided, Quarters)>,
 }
 
-impl PieceQuarters {
+impl HeldQuarters {
     /// Tables for the first `depth` choices of row sets
     /// ([`super::memory::Tables`]), none built yet.
-    pub(crate) fn new(depth: usize) -> PieceQuarters {
-        PieceQuarters { depth, held: None }
+    pub(crate) fn new(depth: usize) -> HeldQuarters {
+        HeldQuarters { depth, held: None }
     }
 
     /// The quarters that the join of row set `rows` of `split` reads (and

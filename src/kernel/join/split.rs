@@ -18,7 +18,6 @@
 use alloc::vec::Vec;
 
 use super::matcher::{CUT_SHIFT, CUTS};
-use super::quarters::Decided;
 use crate::MAX_N;
 
 /// West or east.
@@ -350,6 +349,28 @@ fn inner_bits(row: usize, column: usize, width: usize, line: usize) -> u32 {
         bits |= 1 << (w - 1 + rising);
     }
     bits
+}
+
+/// The rows a piece has decided (a board row set) and those of them it
+/// gives the west half: the others are the east's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Decided {
+    pub(crate) rows: u32,
+    pub(crate) west: u32,
+}
+
+impl Decided {
+    /// Nothing decided: the whole quarters.
+    #[cfg(any(test, feature = "trace"))]
+    pub(crate) const NONE: Decided = Decided { rows: 0, west: 0 };
+
+    /// The part of it in `band` (a board row set).
+    pub(crate) fn within(self, band: u32) -> Decided {
+        Decided {
+            rows: self.rows & band,
+            west: self.west & band,
+        }
+    }
 }
 
 /// How a row set `R` compares so far with the images that would make it
