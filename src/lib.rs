@@ -77,6 +77,8 @@ pub mod fundamental;
 pub mod kernel;
 #[cfg(feature = "std")]
 pub mod plan;
+#[cfg(feature = "std")]
+mod random;
 pub mod reference;
 pub mod symmetry;
 #[cfg(feature = "trace")]

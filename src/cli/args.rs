@@ -6,6 +6,7 @@
 //! or refused with one line.
 
 use std::ffi::OsString;
+use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -108,6 +109,17 @@ pub struct Args {
     /// batch of solves after 0.5 s of warm-up, as criterion measures.
     #[arg(long)]
     pub time: bool,
+
+    /// Instead of counting, join K row sets of the join plan drawn at
+    /// random, and project the whole count's solutions, core-hours and
+    /// memory from them; needs --count.
+    #[arg(long, value_name = "K", value_parser = parse_sample)]
+    pub sample: Option<NonZeroUsize>,
+
+    /// Seed of the random draw of --sample, to repeat a sample (default: a
+    /// fresh one, printed); needs --sample.
+    #[arg(long, value_name = "S", value_parser = parse_seed)]
+    pub seed: Option<u64>,
 }
 
 /// Subcommands.
@@ -241,6 +253,18 @@ pub struct PlanCount {
     pub checkpoint: Option<(PathBuf, Duration)>,
     /// No progress bar.
     pub quiet: bool,
+    /// `--sample K [--seed S]`: draw K row sets and project the count
+    /// instead of counting, if given.
+    pub sample: Option<SampleRequest>,
+}
+
+/// `--sample K [--seed S]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SampleRequest {
+    /// How many row sets to draw.
+    pub draws: NonZeroUsize,
+    /// The seed of the draw, if given.
+    pub seed: Option<u64>,
 }
 
 /// What parsing the words of a command line gives.
@@ -312,6 +336,8 @@ impl Args {
         note(self.quiet, "--quiet");
         note(self.max_memory.is_some(), "--max-memory");
         note(self.time, "--time");
+        note(self.sample.is_some(), "--sample");
+        note(self.seed.is_some(), "--seed");
         given
     }
 
@@ -406,6 +432,10 @@ impl Args {
                 )
             }),
             quiet: self.quiet,
+            sample: self.sample.map(|draws| SampleRequest {
+                draws,
+                seed: self.seed,
+            }),
         });
         Ok(Solve {
             n,
@@ -430,6 +460,7 @@ impl Args {
             (self.checkpoint.is_some(), "--checkpoint"),
             (self.quiet, "--quiet"),
             (self.max_memory.is_some(), "--max-memory"),
+            (self.sample.is_some(), "--sample"),
         ];
         if !self.count
             && let Some((_, flag)) = counting_only.iter().find(|(given, _)| *given)
@@ -439,6 +470,7 @@ impl Args {
         if self.checkpoint_interval.is_some() && self.checkpoint.is_none() {
             return Err("--checkpoint-interval goes with --checkpoint".into());
         }
+        self.check_sample_flags()?;
         if self.unique {
             for (given, flag) in [
                 (self.threads.is_some(), "--threads"),
@@ -461,6 +493,30 @@ impl Args {
             return Err(format!(
                 "--time repeats a solve many times; it cannot be combined with {flag}"
             ));
+        }
+        Ok(())
+    }
+
+    /// `--seed` needs `--sample`, which projects the whole count: a shard,
+    /// a checkpoint, `--time` or `--unique` does not apply.
+    fn check_sample_flags(&self) -> Result<(), String> {
+        if self.seed.is_some() && self.sample.is_none() {
+            return Err("--seed goes with --sample (or with merge --recount)".into());
+        }
+        if self.sample.is_none() {
+            return Ok(());
+        }
+        for (given, flag) in [
+            (self.shard.is_some(), "--shard"),
+            (self.checkpoint.is_some(), "--checkpoint"),
+            (self.time, "--time"),
+            (self.unique, "--unique"),
+        ] {
+            if given {
+                return Err(format!(
+                    "--sample projects the whole count from a random sample; it cannot be combined with {flag}"
+                ));
+            }
         }
         Ok(())
     }
@@ -500,7 +556,8 @@ impl Args {
     fn check_plan_flags(&self, kernel: Kernel, n: usize, task: Task) -> Result<bool, String> {
         let plain_plan_count =
             task == Task::Count && crate::dispatch::counts_through_plan(kernel, n);
-        let shard_or_checkpoint = self.shard.is_some() || self.checkpoint.is_some();
+        let shard_or_checkpoint =
+            self.shard.is_some() || self.checkpoint.is_some() || self.sample.is_some();
         let through_plan = shard_or_checkpoint || plain_plan_count;
         if shard_or_checkpoint && !kernel.splits() {
             return Err(not_splittable(kernel));
@@ -552,8 +609,17 @@ fn parse_threads(text: &str) -> Result<usize, String> {
 /// Most subproblems `--recount` takes: more than any plan has.
 const MAX_RECOUNT: u64 = 1 << 20;
 
+/// Most row sets `--sample` draws: a sample's error shrinks as the square
+/// root of its size, and a million draws is far past any use.
+const MAX_SAMPLE: u64 = 1 << 20;
+
 fn parse_recount(text: &str) -> Result<usize, String> {
     parse_bounded(text, 1, MAX_RECOUNT, "--recount").map(|v| v as usize)
+}
+
+fn parse_sample(text: &str) -> Result<NonZeroUsize, String> {
+    parse_bounded(text, 1, MAX_SAMPLE, "--sample")
+        .map(|v| NonZeroUsize::new(v as usize).expect("at least 1"))
 }
 
 fn parse_seed(text: &str) -> Result<u64, String> {

@@ -189,23 +189,8 @@ fn spot_check(
 /// by a partial Fisher-Yates shuffle driven by SplitMix64 from `seed`:
 /// the same on every machine for the same seed.
 pub fn choose(len: usize, k: usize, seed: u64) -> Vec<usize> {
-    let mut state = seed;
-    let mut next = move || {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
-    let mut pool: Vec<usize> = (0..len).collect();
-    let k = k.min(len);
-    for i in 0..k {
-        // Modulo bias is below 2^-40 for any plan's size: irrelevant here.
-        let j = i + (next() % (len - i) as u64) as usize;
-        pool.swap(i, j);
-    }
-    pool.truncate(k);
-    pool
+    let all: Vec<usize> = (0..len).collect();
+    crate::random::SplitMix64::new(seed).choose(&all, k)
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ mod merge;
 mod output;
 pub mod records;
 mod report;
+mod sample;
 mod split;
 mod timing;
 

@@ -30,6 +30,9 @@ pub fn count(solve: &Solve, request: &PlanCount, out: &mut impl Write) -> Result
         memory::check(solve.n, kernel, options.threads, &needed, solve.max_memory)
             .map_err(Failure::Refused)?;
     }
+    if let Some(sample) = request.sample {
+        return super::sample::project(&plan, &options, sample, solve.format, out);
+    }
     // Held to the end of the run: a second run on the same checkpoint is
     // refused instead of racing this one.
     let _lock = match &request.checkpoint {

@@ -7,8 +7,9 @@
 use super::{JOIN_PREFERENCE, unavailable};
 use crate::kernel::pieces::PieceCounter;
 use crate::kernel::{Method, Task};
-use crate::plan::{Options, PartialBoard, Plan, SPLIT_FROM, Subproblem};
+use crate::plan::{Options, PartialBoard, Plan, SPLIT_FROM, Sample, Subproblem};
 use crate::{Count, Error, Kernel};
+use core::num::NonZeroUsize;
 
 /// The counter of `method`'s pieces that `asked` stands for: the kernel
 /// itself if it counts them and runs here; for `auto`, the fastest kernel
@@ -156,6 +157,32 @@ impl Plan {
         }
         let counter = counter(options.kernel, self.method())?;
         self.run(indices, counter, options.threads, done)
+    }
+
+    /// `draws` row sets of this join plan, drawn at random with `seed`
+    /// (the same seed draws the same ones on every machine), each built
+    /// and joined on one thread by `options.kernel`, `options.threads` at
+    /// a time: a [`Sample`] that projects the whole count's solutions and
+    /// time. docs/plan.md says how to use it and how well it did.
+    ///
+    /// It takes the memory of a count on `options.threads` threads
+    /// ([`Plan::memory_estimate`]) and does not check it.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidThreads`], as [`Method::counting_kernel`], and
+    /// [`Error::WrongMethod`] for a symmetric plan (only a join is sampled).
+    pub fn sample(
+        &self,
+        draws: NonZeroUsize,
+        seed: u64,
+        options: &Options,
+    ) -> Result<Sample, Error> {
+        if options.threads == 0 {
+            return Err(Error::InvalidThreads);
+        }
+        let counter = counter(options.kernel, self.method())?;
+        self.run_sample(counter, draws, seed, options.threads)
     }
 }
 

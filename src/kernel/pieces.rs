@@ -251,6 +251,40 @@ impl PieceCounter {
     }
 }
 
+#[cfg(feature = "std")]
+impl PieceCounter {
+    /// `draws` row sets of the join `pieces` of an `n`x`n` board, drawn with `seed` and joined on `threads` threads
+    /// ([`join::sample`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::WrongMethod`] for walkers: only a join is sampled;
+    /// [`Error::InvalidThreads`] for no threads.
+    pub(crate) fn sample(
+        self,
+        n: usize,
+        pieces: &[&Piece],
+        draws: usize,
+        seed: u64,
+        threads: usize,
+    ) -> Result<join::sample::Drawn, Error> {
+        let PieceCounter::Joiner(joiner) = self else {
+            return Err(Error::WrongMethod {
+                kernel: self.kernel(),
+                method: Method::Join.name(),
+            });
+        };
+        let pieces: Vec<join::pieces::Piece> = pieces
+            .iter()
+            .filter_map(|&piece| match piece {
+                Piece::Join { piece, .. } => Some(*piece),
+                Piece::Symmetric(_) => None,
+            })
+            .collect();
+        join::sample::sample(joiner, n, &pieces, draws, seed, threads)
+    }
+}
+
 impl fmt::Debug for PieceCounter {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "PieceCounter({})", self.kernel())

@@ -119,12 +119,14 @@
 
 mod options;
 mod partial;
+mod sample;
 mod shard;
 
 use core::fmt;
 
 pub use options::Options;
 pub use partial::PartialBoard;
+pub use sample::{Observation, Projection, Sample};
 pub use shard::Shard;
 
 pub use crate::kernel::Method;

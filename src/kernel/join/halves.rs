@@ -13,7 +13,7 @@
 
 use alloc::vec::Vec;
 
-use super::matcher::{CLASSES, Group};
+use super::matcher::Group;
 use super::quarters::Quarters;
 use super::split::Side;
 use super::words::PatternWords;
@@ -26,7 +26,12 @@ pub(crate) struct Filed {
     len: usize,
     /// By class, once filed by more than one class.
     masks: Vec<u64>,
-    starts: [usize; CLASSES + 1],
+    /// `2^cuts + 1` of them: where each class starts, then the end.
+    starts: Vec<usize>,
+    /// Four counts per class, interleaved, as filing counts them, and
+    /// each class's next free place as it fills.
+    counts: Vec<[usize; 4]>,
+    next: Vec<usize>,
     /// How many cut bits they are filed by.
     cuts: usize,
 }
@@ -37,7 +42,9 @@ impl Default for Filed {
             joined: Vec::new(),
             len: 0,
             masks: Vec::new(),
-            starts: [0; CLASSES + 1],
+            starts: Vec::new(),
+            counts: Vec::new(),
+            next: Vec::new(),
             cuts: 0,
         }
     }
@@ -98,6 +105,8 @@ impl Filed {
         }
         self.len = len;
         self.cuts = 0;
+        self.starts.clear();
+        self.starts.extend([0, len]);
     }
 
     /// How many half-boards the last join found.
@@ -111,27 +120,33 @@ impl Filed {
     /// its class's next place.
     pub(crate) fn file(&mut self, cuts: usize) {
         self.cuts = cuts;
+        self.starts.clear();
+        self.starts.push(0);
         if cuts == 0 {
+            self.starts.push(self.len);
             return;
         }
         let joined = &self.joined[..self.len];
         let shift = 64 - cuts as u32;
-        let mut counts = [[0usize; CLASSES]; 4];
+        let counts = &mut self.counts;
+        counts.clear();
+        counts.resize(1 << cuts, [0; 4]);
         let mut fours = joined.chunks_exact(4);
         for four in &mut fours {
-            for (count, &mask) in counts.iter_mut().zip(four) {
-                count[(mask >> shift) as usize] += 1;
+            for (lane, &mask) in four.iter().enumerate() {
+                counts[(mask >> shift) as usize][lane] += 1;
             }
         }
         for &mask in fours.remainder() {
-            counts[0][(mask >> shift) as usize] += 1;
+            counts[(mask >> shift) as usize][0] += 1;
         }
-        self.starts[0] = 0;
-        for class in 0..CLASSES {
-            let count: usize = counts.iter().map(|c| c[class]).sum();
-            self.starts[class + 1] = self.starts[class] + count;
+        for (class, count) in counts.iter().enumerate() {
+            let count: usize = count.iter().sum();
+            self.starts.push(self.starts[class] + count);
         }
-        let mut next = self.starts;
+        let next = &mut self.next;
+        next.clear();
+        next.extend_from_slice(&self.starts);
         if self.masks.len() < joined.len() {
             self.masks.resize(joined.len(), 0);
         }
@@ -144,20 +159,15 @@ impl Filed {
 
     /// The half-boards, by class.
     pub(crate) fn group(&self) -> Group<'_> {
-        if self.cuts == 0 {
-            let mut starts = [self.len; CLASSES + 1];
-            starts[0] = 0;
-            Group {
-                masks: &self.joined[..self.len],
-                starts,
-                cuts: 0,
-            }
+        let masks = if self.cuts == 0 {
+            &self.joined[..self.len]
         } else {
-            Group {
-                masks: &self.masks[..self.len],
-                starts: self.starts,
-                cuts: self.cuts,
-            }
+            &self.masks[..self.len]
+        };
+        Group {
+            masks,
+            starts: &self.starts,
+            cuts: self.cuts,
         }
     }
 }

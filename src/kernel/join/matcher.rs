@@ -49,12 +49,13 @@ use super::words::PatternWords;
 
 /// Masks filed by class, their top cut bits read as a number (the top
 /// `cuts` of the [`CUTS`] cut bits, where [`sieve_cuts`] says how many):
-/// those of class `c` are `masks[starts[c]..starts[c + 1]]`, the classes
-/// past `2^cuts` empty.
+/// those of class `c` are `masks[starts[c]..starts[c + 1]]`, `2^cuts`
+/// classes.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Group<'a> {
     pub(crate) masks: &'a [u64],
-    pub(crate) starts: [usize; CLASSES + 1],
+    /// `2^cuts + 1` of them.
+    pub(crate) starts: &'a [usize],
     /// How many cut bits make the classes.
     pub(crate) cuts: usize,
 }
@@ -67,14 +68,20 @@ impl Group<'_> {
     fn class(&self, class: usize) -> &[u64] {
         &self.masks[self.starts[class]..self.starts[class + 1]]
     }
+
+    /// How many classes: `2^cuts`.
+    fn classes(&self) -> usize {
+        self.starts.len() - 1
+    }
 }
 
-/// How many cut bits the sieve pairs classes by.
-pub(crate) const CUTS: usize = 4;
+/// How many cut bits the sieve pairs classes by, at most. Ten measured
+/// best at N = 22 and 24 (against 4, 6, 8 and 12, with `--sample`: see
+/// BENCHMARKS.md); the buffers that hold a class each are sized by the
+/// classes a row set uses, so that small boards pay nothing for them.
+pub(crate) const CUTS: usize = 10;
 /// Where the cut bits are: a mask's class is `mask >> CUT_SHIFT`.
 pub(crate) const CUT_SHIFT: u32 = 64 - CUTS as u32;
-/// Classes of masks by their cut bits.
-pub(crate) const CLASSES: usize = 1 << CUTS;
 
 /// The weight of the pairs of an item of class `u` and a pattern of class
 /// `v` (classes of `cuts` cut bits, the top two the board's two longest
@@ -107,7 +114,7 @@ pub(crate) fn sieve_cuts(items: usize) -> usize {
 }
 
 /// See [`sieve_cuts`].
-const ITEMS_PER_CUT: usize = 200;
+const ITEMS_PER_CUT: usize = 100;
 
 /// The buffers of a matcher, reused from one row set to the next.
 #[derive(Default)]
@@ -117,6 +124,12 @@ pub(crate) struct Scratch {
     sliced: Vec<u64>,
     /// The classes one item class can match, gathered into one run.
     gathered: Vec<u64>,
+    /// Per class of patterns: where it starts in a row of `sliced` (one
+    /// more: the words of every class), and the bits its patterns have.
+    first_word: Vec<usize>,
+    unions: Vec<u64>,
+    /// The classes of patterns one class of items matches, by weight.
+    matched: [Vec<usize>; 3],
 }
 
 /// Words, rounded up to whole groups of up to eight vectors of `W`: what a
@@ -148,42 +161,38 @@ pub(crate) unsafe fn disjoint_pairs<W: PatternWords>(
         return 0;
     }
     // The patterns, bit-sliced.
-    let mut first_word = [0usize; CLASSES + 1];
-    let mut unions = [0u64; CLASSES];
+    let classes = patterns.classes();
+    let (mut first_word, mut unions) = (
+        core::mem::take(&mut scratch.first_word),
+        core::mem::take(&mut scratch.unions),
+    );
     let union = classes_of(&patterns, &mut first_word, &mut unions);
     let mut row = [0usize; 64];
     // SAFETY: the caller's CPU.
     let stride =
         unsafe { slice_patterns::<W>(&patterns, &first_word, &unions, union, &mut row, scratch) };
+    let nonempty = (0..classes)
+        .filter(|&v| !patterns.class(v).is_empty())
+        .count();
+    let mut matched = core::mem::take(&mut scratch.matched);
     let mut pairs = 0;
-    for u in 0..CLASSES {
+    for u in 0..items.classes() {
         let items_u = items.class(u);
         if items_u.is_empty() {
             continue;
         }
         // The classes of patterns they can match, by the weight of the pairs.
-        let (mut matched, mut counts) = ([[0usize; CLASSES]; 3], [0usize; 3]);
-        matched_classes(
-            u,
-            &patterns,
-            diagonals,
-            items.cuts,
-            &mut matched,
-            &mut counts,
-        );
+        matched_classes(u, &patterns, diagonals, items.cuts, &mut matched);
         for w in 1..=2 {
-            let matched = &matched[w][..counts[w]];
+            let matched = &matched[w][..];
             let scanned: usize = matched.iter().map(|&v| patterns.class(v).len()).sum();
             if scanned == 0 {
                 continue;
             }
             let reach = matched.iter().fold(0, |all, &v| all | unions[v]);
-            let every_class = counts[w]
-                == (0..CLASSES)
-                    .filter(|&v| !patterns.class(v).is_empty())
-                    .count();
+            let every_class = matched.len() == nonempty;
             let (run, run_stride, run_words, run_row) = if every_class {
-                (&scratch.sliced[..], stride, first_word[CLASSES], row)
+                (&scratch.sliced[..], stride, first_word[classes], row)
             } else {
                 let (words, gathered_row) = gather(
                     &scratch.sliced,
@@ -214,23 +223,23 @@ pub(crate) unsafe fn disjoint_pairs<W: PatternWords>(
             pairs += w as u64 * (items_u.len() as u64 * scanned as u64 - conflicts);
         }
     }
+    (scratch.first_word, scratch.unions, scratch.matched) = (first_word, unions, matched);
     pairs
 }
 
 /// Where each class of `patterns` starts in a row of the slices, in words,
-/// into `first_word` (`first_word[CLASSES]`: the words of every class), and
-/// the bits each class's patterns have, into `unions`; returns the bits of
-/// every pattern.
+/// into `first_word` (one more than the classes: the last, the words of
+/// every class), and the bits each class's patterns have, into `unions`;
+/// returns the bits of every pattern.
 #[inline(always)]
-fn classes_of(
-    patterns: &Group<'_>,
-    first_word: &mut [usize; CLASSES + 1],
-    unions: &mut [u64; CLASSES],
-) -> u64 {
-    for class in 0..CLASSES {
+fn classes_of(patterns: &Group<'_>, first_word: &mut Vec<usize>, unions: &mut Vec<u64>) -> u64 {
+    first_word.clear();
+    first_word.push(0);
+    unions.clear();
+    for class in 0..patterns.classes() {
         let masks = patterns.class(class);
-        unions[class] = masks.iter().fold(0, |union, &m| union | m);
-        first_word[class + 1] = first_word[class] + masks.len().div_ceil(64);
+        unions.push(masks.iter().fold(0, |union, &m| union | m));
+        first_word.push(first_word[class] + masks.len().div_ceil(64));
     }
     unions.iter().fold(0, |all, &u| all | u)
 }
@@ -246,8 +255,8 @@ fn classes_of(
 #[inline(always)]
 unsafe fn slice_patterns<W: PatternWords>(
     patterns: &Group<'_>,
-    first_word: &[usize; CLASSES + 1],
-    unions: &[u64; CLASSES],
+    first_word: &[usize],
+    unions: &[u64],
     union: u64,
     row: &mut [usize; 64],
     scratch: &mut Scratch,
@@ -259,10 +268,10 @@ unsafe fn slice_patterns<W: PatternWords>(
             rows += 1;
         }
     }
-    let stride = padded::<W>(first_word[CLASSES]);
+    let stride = padded::<W>(first_word[patterns.classes()]);
     scratch.sliced.clear();
     scratch.sliced.resize(rows * stride, 0);
-    for class in 0..CLASSES {
+    for class in 0..patterns.classes() {
         for (i, chunk) in patterns.class(class).chunks(64).enumerate() {
             let word = first_word[class] + i;
             // SAFETY: the CPU runs `W`'s instructions; every row of a bit
@@ -284,7 +293,7 @@ unsafe fn slice_patterns<W: PatternWords>(
 
 /// The classes with patterns that items of class `u` can match (those
 /// that share no cut bit with it), by the weight of their pairs: those of
-/// weight `w` into `matched[w][..counts[w]]`, ascending. With
+/// weight `w` into `matched[w]`, ascending. With
 /// `diagonals`, the pairs are weighed by the long diagonals, the top two of
 /// the `cuts` cut bits (see [`weight`]); without, every weight is 1.
 #[inline(always)]
@@ -293,13 +302,14 @@ fn matched_classes(
     patterns: &Group<'_>,
     diagonals: bool,
     cuts: usize,
-    matched: &mut [[usize; CLASSES]; 3],
-    counts: &mut [usize; 3],
+    matched: &mut [Vec<usize>; 3],
 ) {
-    for v in (0..CLASSES).filter(|&v| u & v == 0 && !patterns.class(v).is_empty()) {
+    for weight_class in matched.iter_mut() {
+        weight_class.clear();
+    }
+    for v in (0..patterns.classes()).filter(|&v| u & v == 0 && !patterns.class(v).is_empty()) {
         let w = if diagonals { weight(u, v, cuts) } else { 1 };
-        matched[w][counts[w]] = v;
-        counts[w] += 1;
+        matched[w].push(v);
     }
 }
 
@@ -313,7 +323,7 @@ fn gather(
     sliced: &[u64],
     stride: usize,
     row: &[usize; 64],
-    first_word: &[usize; CLASSES + 1],
+    first_word: &[usize],
     matched: &[usize],
     reach: u64,
     out: &mut Vec<u64>,
@@ -432,14 +442,14 @@ pub(crate) fn group(masks: &[u64], cuts: usize, sorted: &mut Vec<u64>) -> Group<
     sorted.clear();
     sorted.extend_from_slice(masks);
     sorted.sort_unstable_by_key(|&m| class(m));
-    let mut starts = [0; CLASSES + 1];
-    for c in 0..CLASSES {
+    let mut starts = alloc::vec![0; (1 << cuts) + 1];
+    for c in 0..1 << cuts {
         starts[c + 1] = starts[c] + sorted.iter().filter(|&&m| class(m) == c).count();
     }
-    // Tests only: a leaked copy, so that the group outlives the buffer.
+    // Tests only: leaked copies, so that the group outlives the buffer.
     Group {
         masks: Vec::leak(sorted.clone()),
-        starts,
+        starts: Vec::leak(starts),
         cuts,
     }
 }

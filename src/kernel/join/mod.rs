@@ -74,6 +74,8 @@ pub(crate) mod memory;
 #[cfg(feature = "std")]
 pub(crate) mod pieces;
 pub(crate) mod quarters;
+#[cfg(feature = "std")]
+pub(crate) mod sample;
 pub(crate) mod split;
 pub(crate) mod words;
 

@@ -63,7 +63,7 @@ impl Piece {
     }
 
     /// [`Piece::rows`] in `split`, the piece's.
-    fn rows_in(&self, split: &Split) -> (u32, u32) {
+    pub(crate) fn rows_in(&self, split: &Split) -> (u32, u32) {
         let (mut west, mut east) = (0, 0);
         for at in 0..self.chunk.len {
             let row = 1 << split.row_at(at);
@@ -125,31 +125,51 @@ fn estimates(n: usize, pieces: &[Piece]) -> Vec<u64> {
         .collect()
 }
 
-/// [`estimate`] in `split`, the piece's.
-fn estimate_in(split: &Split, piece: &Piece) -> u64 {
+/// [`estimate`] in `split`, the piece's: over [`ways_north`], how many
+/// row sets times `C(w, j)^1.5`.
+pub(crate) fn estimate_in(split: &Split, piece: &Piece) -> u64 {
+    ways_north(split, piece).iter().fold(0u64, |total, way| {
+        let cost = way.cost.saturating_mul(way.cost.isqrt());
+        total.saturating_add(way.sets.saturating_mul(cost))
+    })
+}
+
+/// Row sets of a piece that take `more_north` of its undecided rows north
+/// of the line ([`ways_north`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WayNorth {
+    /// How many of the undecided rows they take north of the line.
+    pub(crate) more_north: usize,
+    /// How many row sets do.
+    pub(crate) sets: u64,
+    /// `C(w, j)` of each, `j` the west's rows north of the line: how many
+    /// ways its north queens can take their columns.
+    pub(crate) cost: u64,
+}
+
+/// The piece's row sets by how many of its undecided rows they take north
+/// of the line.
+pub(crate) fn ways_north(split: &Split, piece: &Piece) -> Vec<WayNorth> {
     let north = |rows: u32| (rows & ((1u32 << split.line) - 1)).count_ones() as usize;
     let (west, east) = piece.rows_in(split);
-    let decided = west | east;
-    let undecided = split.free_rows & !decided;
+    let undecided = split.free_rows & !(west | east);
     let (open_north, open_south) = (
         north(undecided),
         undecided.count_ones() as usize - north(undecided),
     );
     let (taken, taken_north) = (west.count_ones() as usize, north(west));
     let Some(left) = split.west.checked_sub(taken) else {
-        return 0;
+        return Vec::new();
     };
-    let mut total = 0u64;
-    for more_north in 0..=left.min(open_north) {
-        let more_south = left - more_north;
-        if more_south > open_south {
-            continue;
-        }
-        let sets = binomial(open_north, more_north) * binomial(open_south, more_south);
-        let cost = binomial(split.west, taken_north + more_north);
-        total = total.saturating_add(sets.saturating_mul(cost.saturating_mul(cost.isqrt())));
-    }
-    total
+    (0..=left.min(open_north))
+        .filter(|&more_north| left - more_north <= open_south)
+        .map(|more_north| WayNorth {
+            more_north,
+            sets: binomial(open_north, more_north)
+                .saturating_mul(binomial(open_south, left - more_north)),
+            cost: binomial(split.west, taken_north + more_north),
+        })
+        .collect()
 }
 
 /// The splits of an `n`x`n` board that `pieces` belong to, built, by
@@ -166,7 +186,7 @@ fn splits_of<'a>(n: usize, pieces: impl Iterator<Item = &'a Piece>) -> Vec<Optio
 }
 
 /// `C(n, k)`, saturating.
-fn binomial(n: usize, k: usize) -> u64 {
+pub(crate) fn binomial(n: usize, k: usize) -> u64 {
     if k > n {
         return 0;
     }
