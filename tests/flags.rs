@@ -36,6 +36,8 @@ const SOLVE_FLAGS: &[&[&str]] = &[
     &["--quiet"],
     &["--max-memory", "1G"],
     &["--time"],
+    &["--sample", "5"],
+    &["--seed", "1"],
 ];
 
 /// `flag` as [`SOLVE_FLAGS`] gives it, with its value.
@@ -109,6 +111,7 @@ fn counting_flags_need_count() {
         "--checkpoint",
         "--quiet",
         "--max-memory",
+        "--sample",
     ] {
         let mut with_n = vec!["8"];
         with_n.extend(given(flag));
@@ -123,6 +126,59 @@ fn counting_flags_need_count() {
         &["8", "--count", "--checkpoint-interval", "1"],
         "--checkpoint-interval goes with --checkpoint",
     );
+}
+
+#[test]
+fn a_sample_projects_a_whole_join_count_and_nothing_else() {
+    refused(
+        &["16", "--count", "--seed", "3"],
+        "--seed goes with --sample",
+    );
+    refused(
+        &["16", "--count", "--sample", "0"],
+        "--sample must be from 1",
+    );
+    refused(
+        &["16", "--count", "--sample", "x"],
+        "--sample must be a whole number",
+    );
+    for flag in ["--shard", "--checkpoint", "--time"] {
+        let mut args = vec!["16", "--count", "--sample", "5"];
+        args.extend(given(flag));
+        refused(&args, &format!("it cannot be combined with {flag}"));
+    }
+    refused(
+        &["16", "--unique", "--sample", "5"],
+        "--sample goes with --count",
+    );
+    refused(
+        &["16", "--count", "--sample", "5", "--kernel", "symmetric"],
+        "--sample projects a join count, but N = 16 is counted here through the symmetric plan",
+    );
+    refused(
+        &["16", "--count", "--sample", "5", "--max-memory", "1M"],
+        "more than the --max-memory limit of 1.0 MiB",
+    );
+    // The same seed draws the same row sets, so it projects the same count.
+    let solutions = |seed: &str| {
+        let out = common::stdout_of(&[
+            "16", "--count", "--sample", "200", "--seed", seed, "--kernel", "join", "--format",
+            "json",
+        ]);
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(json["draws"], 200);
+        assert_eq!(json["seed"].as_u64(), Some(seed.parse().unwrap()));
+        assert!(json["core_seconds"]["value"].as_f64().unwrap() > 0.0);
+        json["solutions"]["value"].as_f64().unwrap()
+    };
+    assert_eq!(solutions("7"), solutions("7"));
+    assert_ne!(solutions("7"), solutions("8"));
+    let text = common::stdout_of(&["14", "--count", "--sample", "50", "--seed", "1"]);
+    assert!(
+        text.starts_with("N = 14: 50 row sets drawn with --seed 1, joined by join"),
+        "{text}"
+    );
+    assert!(text.contains("\nsolutions: ") && text.contains("\ncore-hours: "));
 }
 
 #[test]

@@ -631,3 +631,57 @@ fn join_shards_are_runs_of_pieces_that_share_their_first_choices() {
     let total: usize = groups_per_shard.iter().sum();
     assert!(total <= 16 + m, "{groups_per_shard:?}");
 }
+
+/// A sample projects the count it samples: within four standard errors of
+/// A000170 (a fixed seed, so the test is the same every run), with a
+/// standard error of a few percent, whatever the threads.
+#[test]
+fn a_sample_of_row_sets_projects_the_published_count() {
+    let cases = join_kernels().into_iter().flat_map(|kernel| {
+        [
+            (kernel, 12, 1),
+            (kernel, 13, 2),
+            (kernel, max_join_n() + 1, 2),
+        ]
+    });
+    for (kernel, n, threads) in cases {
+        let plan = Plan::with_method(n, Method::Join).unwrap();
+        let draws = std::num::NonZeroUsize::new(3000).unwrap();
+        let options = Options::threads(threads).with_kernel(kernel);
+        let sample = plan.sample(draws, 12345, &options).unwrap();
+        assert_eq!(sample.observations().len(), 3000);
+        let count = sample.count();
+        let truth = A000170[n] as f64;
+        assert!(
+            (count.value - truth).abs() <= 4.0 * count.standard_error,
+            "{kernel}, N = {n}: projected {count:?}, published {truth}"
+        );
+        assert!(count.relative_error() < 0.05, "N = {n}: {count:?}");
+        let (join, tables) = (sample.join_seconds(), sample.table_seconds());
+        assert!(join.value > 0.0 && tables.value > 0.0);
+        assert!((sample.seconds().value - join.value - tables.value).abs() < 1e-9 * join.value);
+        // The same seed draws the same row sets.
+        let again = plan.sample(draws, 12345, &options).unwrap();
+        let counts = |s: &queens_simd::plan::Sample| -> Vec<(u64, f64)> {
+            s.observations()
+                .iter()
+                .map(|o| (o.count as u64, o.weight))
+                .collect()
+        };
+        assert_eq!(counts(&sample), counts(&again));
+    }
+    // Only a join is sampled.
+    let symmetric = Plan::new(12).unwrap();
+    let one = std::num::NonZeroUsize::new(1).unwrap();
+    assert!(matches!(
+        symmetric.sample(one, 1, &Options::threads(1)),
+        Err(Error::WrongMethod { .. })
+    ));
+    assert_eq!(
+        Plan::with_method(12, Method::Join)
+            .unwrap()
+            .sample(one, 1, &Options::threads(0))
+            .unwrap_err(),
+        Error::InvalidThreads
+    );
+}

@@ -202,7 +202,8 @@ pub fn check(
     };
     let fits = (1..threads).rev().find(|&t| needed(t) <= allowed);
     let advice = match fits {
-        Some(t) => format!("; {} fit (--threads {t})", plural(t)),
+        Some(1) => "; 1 thread fits (--threads 1)".to_owned(),
+        Some(t) => format!("; {t} threads fit (--threads {t})"),
         None => "; a shard needs as much, so no shard count fits either".to_owned(),
     };
     Err(format!(
@@ -288,7 +289,7 @@ mod tests {
         let refused = check(24, Kernel::JoinAvx2, 2, &per_thread, Some(16 << 30)).unwrap_err();
         assert_eq!(
             refused,
-            "counting N = 24 with join-avx2 on 2 threads needs about 18.0 GiB, more than the --max-memory limit of 16.0 GiB; 1 thread fit (--threads 1)"
+            "counting N = 24 with join-avx2 on 2 threads needs about 18.0 GiB, more than the --max-memory limit of 16.0 GiB; 1 thread fits (--threads 1)"
         );
         assert_eq!(
             check(24, Kernel::Join, 1, &per_thread, Some(9 << 30)),

@@ -58,9 +58,14 @@ fn write_text(
     wall: f64,
 ) -> std::io::Result<()> {
     let (n, draws) = (sample.n(), sample.observations().len());
+    let on = if threads == 1 {
+        "1 thread".to_owned()
+    } else {
+        format!("{threads} threads")
+    };
     writeln!(
         out,
-        "N = {n}: {draws} row sets drawn with --seed {}, joined by {} on {threads} threads in {wall:.1} s",
+        "N = {n}: {draws} row sets drawn with --seed {}, joined by {} on {on} in {wall:.1} s",
         sample.seed(),
         sample.kernel()
     )?;
@@ -78,7 +83,7 @@ fn write_text(
     )?;
     writeln!(
         out,
-        "memory:      {} for a count or a shard on {threads} threads (the estimate --max-memory checks)",
+        "memory:      {} for a count or a shard on {on} (the estimate --max-memory checks)",
         show(memory)
     )
 }

@@ -20,6 +20,7 @@ use super::words::PatternWords;
 
 /// Half-boards of one side, filed by class: those of class `c` are
 /// `masks[starts[c]..starts[c + 1]]`.
+#[derive(Default)]
 pub(crate) struct Filed {
     /// The half-boards as joined, the first `len` of `joined`.
     joined: Vec<u64>,
@@ -34,20 +35,6 @@ pub(crate) struct Filed {
     next: Vec<usize>,
     /// How many cut bits they are filed by.
     cuts: usize,
-}
-
-impl Default for Filed {
-    fn default() -> Filed {
-        Filed {
-            joined: Vec::new(),
-            len: 0,
-            masks: Vec::new(),
-            starts: Vec::new(),
-            counts: Vec::new(),
-            next: Vec::new(),
-            cuts: 0,
-        }
-    }
 }
 
 impl Filed {

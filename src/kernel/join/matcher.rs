@@ -19,9 +19,9 @@
 //!
 //! # The sieve
 //!
-//! Before that, a sieve skips most pairs that conflict on up to four *cut*
+//! Before that, a sieve skips most pairs that conflict on up to ten *cut*
 //! bits, the top bits of every mask ([`CUT_SHIFT`]; the split puts there
-//! the four crossing diagonals with the most open squares on both sides, the
+//! the ten crossing diagonals with the most open squares on both sides, the
 //! two long diagonals first for even N). Items and patterns come filed by
 //! their top cut bits read as a number, their class: as many cut bits as
 //! the lists are long enough for ([`sieve_cuts`]). An item of class `u` can
@@ -107,8 +107,9 @@ fn weight(u: usize, v: usize, cuts: usize) -> usize {
 /// the items double from [`ITEMS_PER_CUT`], up to [`CUTS`]. Each cut skips
 /// about a quarter of the pairs left, but splits the items and patterns
 /// into twice as many classes, each scanned on its own: with fewer than
-/// about 200 items to a class the scans' fixed costs outweigh what the cut
-/// saves (measured at N = 15 to 18, BENCHMARKS.md).
+/// about 100 items to a class the scans' fixed costs outweigh what the cut
+/// saves (measured with `--sample` at N = 20 and 22 against 200 and 400;
+/// 200 was measured at N = 15 to 18 with at most four cuts).
 pub(crate) fn sieve_cuts(items: usize) -> usize {
     ((items / ITEMS_PER_CUT).max(1).ilog2() as usize).min(CUTS)
 }

@@ -522,7 +522,7 @@ fn choose(from: &[usize], k: usize, rows: u32, visit: &mut impl FnMut(u32)) {
     choose(&from[1..], k, rows, visit);
 }
 
-/// Moves four crossing diagonals to the masks' top bits, the cut bits of
+/// Moves [`CUTS`] crossing diagonals to the masks' top bits, the cut bits of
 /// the matcher's sieve ([`CUT_SHIFT`]): those with the most open squares
 /// on both sides (product of the two counts), which most half-boards of
 /// both sides use. The other bits keep their order below them.
