@@ -5,6 +5,15 @@
 
 use alloc::vec::Vec;
 
+/// A seed no earlier run is likely to have drawn (the standard library's
+/// per-process random hasher keys), for a draw that prints its seed so
+/// that it can be repeated.
+#[cfg(feature = "cli")]
+pub(crate) fn fresh_seed() -> u64 {
+    use std::hash::BuildHasher;
+    std::hash::RandomState::new().hash_one(std::process::id())
+}
+
 /// Sebastiano Vigna's SplitMix64 generator.
 pub(crate) struct SplitMix64 {
     state: u64,

@@ -193,13 +193,6 @@ pub fn check(
     if total <= allowed {
         return Ok(());
     }
-    let plural = |t: usize| {
-        if t == 1 {
-            "1 thread".to_owned()
-        } else {
-            format!("{t} threads")
-        }
-    };
     let fits = (1..threads).rev().find(|&t| needed(t) <= allowed);
     let advice = match fits {
         Some(1) => "; 1 thread fits (--threads 1)".to_owned(),
@@ -208,9 +201,18 @@ pub fn check(
     };
     Err(format!(
         "counting N = {n} with {kernel} on {} needs about {}, more than {limit_text}{advice}",
-        plural(threads),
+        threads_text(threads),
         show(total)
     ))
+}
+
+/// "1 thread" or "T threads".
+pub fn threads_text(threads: usize) -> String {
+    if threads == 1 {
+        "1 thread".to_owned()
+    } else {
+        format!("{threads} threads")
+    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,6 @@
 //! of subproblems here to catch a machine that counted wrong.
 
 use std::collections::BTreeSet;
-use std::hash::BuildHasher;
 use std::io::Write;
 use std::path::Path;
 
@@ -154,9 +153,7 @@ fn spot_check(
         }
         _ => {}
     }
-    let seed = recount
-        .seed
-        .unwrap_or_else(|| std::hash::RandomState::new().hash_one(std::process::id()));
+    let seed = recount.seed.unwrap_or_else(crate::random::fresh_seed);
     let chosen = choose(plan.len(), recount.subproblems, seed);
     eprintln!(
         "queens-simd: recounting {} of the {} subproblems, chosen with --seed {seed}",

@@ -1,13 +1,12 @@
 //! `--sample K [--seed S]`: a projection of a join count from K row sets
 //! drawn at random and joined here, instead of the count itself.
 
-use std::hash::BuildHasher;
 use std::io::Write;
 use std::time::Instant;
 
 use super::Failure;
 use super::args::{Format, SampleRequest};
-use super::memory::show;
+use super::memory::{show, threads_text};
 use crate::plan::{Method, Options, Plan, Projection, Sample};
 
 /// Draws, joins and prints the projection of `plan`'s count with
@@ -26,9 +25,7 @@ pub fn project(
             plan.method()
         )));
     }
-    let seed = request
-        .seed
-        .unwrap_or_else(|| std::hash::RandomState::new().hash_one(std::process::id()));
+    let seed = request.seed.unwrap_or_else(crate::random::fresh_seed);
     let start = Instant::now();
     let sample = plan.sample(request.draws, seed, options)?;
     let wall = start.elapsed().as_secs_f64();
@@ -58,11 +55,7 @@ fn write_text(
     wall: f64,
 ) -> std::io::Result<()> {
     let (n, draws) = (sample.n(), sample.observations().len());
-    let on = if threads == 1 {
-        "1 thread".to_owned()
-    } else {
-        format!("{threads} threads")
-    };
+    let on = threads_text(threads);
     writeln!(
         out,
         "N = {n}: {draws} row sets drawn with --seed {}, joined by {} on {on} in {wall:.1} s",

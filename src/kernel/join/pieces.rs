@@ -186,7 +186,7 @@ fn splits_of<'a>(n: usize, pieces: impl Iterator<Item = &'a Piece>) -> Vec<Optio
 }
 
 /// `C(n, k)`, saturating.
-pub(crate) fn binomial(n: usize, k: usize) -> u64 {
+fn binomial(n: usize, k: usize) -> u64 {
     if k > n {
         return 0;
     }

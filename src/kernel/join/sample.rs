@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use std::vec::Vec;
 
 use super::memory::Tables;
-use super::pieces::{Piece, binomial, ways_north};
+use super::pieces::{Piece, WayNorth, ways_north};
 use super::quarters::HeldQuarters;
 use super::split::{Chunk, Split};
 use super::{Joiner, Scratch};
@@ -79,12 +79,12 @@ pub(crate) fn sample(
     let depth = Tables::of(n).depth;
     let weights: Vec<f64> = pieces
         .iter()
-        .map(|piece| piece_weight(&splits[piece.split], &piece.chunk))
+        .map(|piece| piece_weight(&splits[piece.split], piece))
         .collect();
-    let group = |&(split, chunk): &(usize, Chunk)| (split, chunk.first(depth));
+    let group = |piece: &Piece| (piece.split, piece.chunk.first(depth));
     let mut drawn = draw(&splits, pieces, &weights, draws, seed);
-    drawn.sort_by_key(|drawn| (group(drawn), drawn.1));
-    let groups: Vec<&[(usize, Chunk)]> = drawn.chunk_by(|a, b| group(a) == group(b)).collect();
+    drawn.sort_by_key(|piece| (group(piece), piece.chunk));
+    let groups: Vec<&[Piece]> = drawn.chunk_by(|a, b| group(a) == group(b)).collect();
     let next = AtomicUsize::new(0);
     let mut by_group: Vec<(usize, Vec<Observation>)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads.min(groups.len()))
@@ -96,9 +96,8 @@ pub(crate) fn sample(
                     loop {
                         let at = next.fetch_add(1, Ordering::Relaxed);
                         let Some(&group) = groups.get(at) else { break };
-                        let split = &splits[group[0].0];
-                        let chunks = group.iter().map(|&(_, chunk)| chunk);
-                        mine.push((at, join_group(joiner, split, chunks, depth, &mut scratch)));
+                        let split = &splits[group[0].split];
+                        mine.push((at, join_group(joiner, split, group, depth, &mut scratch)));
                     }
                     mine
                 })
@@ -116,40 +115,45 @@ pub(crate) fn sample(
     })
 }
 
-/// Builds the tables that the row sets of `chunks` (each the chunk of all
-/// of a row set's choices, all with the same first choices) share, then
-/// joins each, timing each step.
+/// Builds the tables that the row sets of `group` (of `split`, each a
+/// piece that decides all of its choices, all with the same first choices)
+/// share, then joins each, timing each step.
 fn join_group(
     joiner: &dyn Joiner,
     split: &Split,
-    mut chunks: impl Iterator<Item = Chunk>,
+    group: &[Piece],
     depth: usize,
     scratch: &mut Scratch,
 ) -> Vec<Observation> {
-    let Some(first) = chunks.next() else {
+    let Some(first) = group.first() else {
         return Vec::new();
     };
     let mut quarters = HeldQuarters::new(depth);
     let start = Instant::now();
     // Built here, apart: the joins below find them held.
-    let _ = quarters.for_rows(split, chunk_rows(split, &first));
+    let _ = quarters.for_rows(split, first.rows_in(split).0);
     let tables = start.elapsed();
-    let group_weight = piece_weight(split, &first.first(depth));
-    core::iter::once(first)
-        .chain(chunks)
-        .map(|chunk| {
+    let shared = Piece {
+        split: first.split,
+        chunk: first.chunk.first(depth),
+    };
+    let group_weight = piece_weight(split, &shared);
+    group
+        .iter()
+        .map(|row_set| {
             // Twice, the faster kept: another process that takes the core
             // for a slice of the scheduler's (milliseconds) lands in one of
             // them, and would weigh a small row set's time many times over.
             let mut join = |quarters: &mut HeldQuarters| {
                 let start = Instant::now();
-                let count = joiner.count_chunk(split, quarters, &chunk, scratch);
+                let count = joiner.count_chunk(split, quarters, &row_set.chunk, scratch);
                 (count, start.elapsed())
             };
             let (count, first) = join(&mut quarters);
             let (_, second) = join(&mut quarters);
             Observation {
-                weight: row_set_weight(split, chunk_rows(split, &chunk)),
+                // A piece of one row set: its one way is its weight.
+                weight: piece_weight(split, row_set),
                 group_weight,
                 count,
                 join: first.min(second),
@@ -159,41 +163,26 @@ fn join_group(
         .collect()
 }
 
-/// The sampling weight of the row sets of `chunk` of `split`, added up.
-fn piece_weight(split: &Split, chunk: &Chunk) -> f64 {
-    let piece = Piece {
-        split: 0,
-        chunk: *chunk,
-    };
-    ways_north(split, &piece)
-        .iter()
-        .map(|way| way.sets as f64 * (way.cost as f64).sqrt())
-        .sum()
+/// The sampling weight of the row sets of `piece` (of `split`), added up.
+fn piece_weight(split: &Split, piece: &Piece) -> f64 {
+    ways_north(split, piece).iter().map(way_weight).sum()
 }
 
-/// A row set's sampling weight.
-fn row_set_weight(split: &Split, rows: u32) -> f64 {
-    let north = (rows & ((1u32 << split.line) - 1)).count_ones() as usize;
-    (binomial(split.west, north) as f64).sqrt()
-}
-
-/// The west's rows of a chunk.
-fn chunk_rows(split: &Split, chunk: &Chunk) -> u32 {
-    (0..chunk.len)
-        .filter(|&at| chunk.pattern >> at & 1 != 0)
-        .fold(0, |rows, at| rows | 1 << split.row_at(at))
+/// The sampling weight of a way's row sets: `sqrt(C(w, j))` each.
+fn way_weight(way: &WayNorth) -> f64 {
+    way.sets as f64 * (way.cost as f64).sqrt()
 }
 
 /// `draws` row sets of `pieces` (of `splits`, every split of their board;
-/// `weights` theirs), each as its split's number and the chunk of all its
-/// choices, drawn with `seed` as the module says.
+/// `weights` theirs), each as a piece that decides all of its choices,
+/// drawn with `seed` as the module says.
 fn draw(
     splits: &[Split],
     pieces: &[Piece],
     weights: &[f64],
     draws: usize,
     seed: u64,
-) -> Vec<(usize, Chunk)> {
+) -> Vec<Piece> {
     let mut random = SplitMix64::new(seed);
     let mut running = 0f64;
     let cumulative: Vec<f64> = weights
@@ -213,8 +202,10 @@ fn draw(
                 .partition_point(|&c| c <= target)
                 .min(pieces.len() - 1);
             let piece = &pieces[at];
-            let chunk = row_set_of(&splits[piece.split], piece, &mut random);
-            (piece.split, chunk)
+            Piece {
+                split: piece.split,
+                chunk: row_set_of(&splits[piece.split], piece, &mut random),
+            }
         })
         .collect()
 }
@@ -223,12 +214,11 @@ fn draw(
 /// sampling weight, as the chunk of all its choices.
 fn row_set_of(split: &Split, piece: &Piece, random: &mut SplitMix64) -> Chunk {
     let ways = ways_north(split, piece);
-    let weight = |sets: u64, cost: u64| sets as f64 * (cost as f64).sqrt();
-    let total: f64 = ways.iter().map(|way| weight(way.sets, way.cost)).sum();
+    let total: f64 = ways.iter().map(way_weight).sum();
     let mut target = random.unit() * total;
     let mut more_north = ways[ways.len() - 1].more_north;
     for way in &ways {
-        let this = weight(way.sets, way.cost);
+        let this = way_weight(way);
         if target < this {
             more_north = way.more_north;
             break;
