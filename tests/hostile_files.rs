@@ -465,8 +465,8 @@ fn links_planted_beside_a_checkpoint_are_not_followed() {
         .stderr(predicate::str::contains("lock file"));
     assert_eq!(fs::read_to_string(&victim).unwrap(), "precious\n");
 
-    // A link at the checkpoint itself is read through (here: not a
-    // checkpoint, so refused) and never written through.
+    // A link at the checkpoint itself is followed to its file (here: not a
+    // checkpoint, so refused, and left as it was).
     let linked = dir.join("linked.json");
     symlink(&victim, &linked).unwrap();
     queens()

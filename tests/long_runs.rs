@@ -281,9 +281,12 @@ fn a_checkpoint_that_cannot_be_written_fails_at_once() {
         .assert()
         .code(2)
         .stdout("")
+        .stderr(predicate::str::contains("cannot be created: "))
         .stderr(predicate::str::contains(
-            "cannot open the checkpoint's lock file",
+            "no-such-directory is not a directory",
         ));
+    // Nothing was created on the way.
+    assert!(!dir.join("no-such-directory").exists());
     // A directory where the checkpoint should be: it cannot be replaced.
     let taken = dir.join("taken.json");
     std::fs::create_dir(&taken).unwrap();

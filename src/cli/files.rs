@@ -131,6 +131,57 @@ pub fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
+/// The file a `--checkpoint` path names, checked before anything is
+/// created: a regular file, or a new name in an existing directory. A link
+/// is resolved to the file it points to, so that a run given the link and a
+/// run given the file share one lock and one file, and the user's link
+/// stays a link. Refused in one line: a path that ends in `/` or names no
+/// file, a directory, a device or any other non-regular file (`/dev/null`),
+/// a link to nothing, a directory that does not exist.
+pub fn checkpoint_file(path: &Path) -> Result<PathBuf, String> {
+    let shown = path_text(path);
+    let refuse = |why: &str| Err(format!("checkpoint {shown} {why}"));
+    #[cfg(unix)]
+    let ends_in_slash = {
+        use std::os::unix::ffi::OsStrExt;
+        path.as_os_str().as_bytes().ends_with(b"/")
+    };
+    #[cfg(not(unix))]
+    let ends_in_slash = path.as_os_str().to_string_lossy().ends_with(['/', '\\']);
+    if ends_in_slash || path.file_name().is_none() {
+        return refuse("names a directory, not a file");
+    }
+    let file = match fs::symlink_metadata(path) {
+        Ok(metadata) if metadata.file_type().is_symlink() => match fs::canonicalize(path) {
+            Ok(target) => target,
+            Err(e) => return refuse(&format!("is a link to nothing that can be read ({e})")),
+        },
+        Ok(_) => path.to_path_buf(),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let directory = match path.parent() {
+                Some(dir) if !dir.as_os_str().is_empty() => dir,
+                _ => Path::new("."),
+            };
+            if !fs::metadata(directory).is_ok_and(|m| m.is_dir()) {
+                return refuse(&format!(
+                    "cannot be created: {} is not a directory",
+                    path_text(directory)
+                ));
+            }
+            return Ok(path.to_path_buf());
+        }
+        Err(e) => return refuse(&format!("cannot be read: {e}")),
+    };
+    match fs::metadata(&file) {
+        Ok(metadata) if metadata.is_file() => Ok(file),
+        Ok(metadata) => refuse(&format!(
+            "is not a regular file ({}): a checkpoint is a regular file",
+            kind_of(&metadata.file_type())
+        )),
+        Err(e) => refuse(&format!("cannot be read: {e}")),
+    }
+}
+
 /// A lock on a checkpoint for one run, held until dropped: an advisory lock
 /// on `FILE.lock` beside it (the checkpoint itself is replaced by renames,
 /// so it cannot carry the lock). The lock file stays after the run: removing

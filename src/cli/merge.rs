@@ -15,11 +15,12 @@ use super::args::{Merge, Recount};
 use super::files::{self, path_text};
 use super::memory;
 use super::records::{Plans, ShardRecord};
+use super::status::Messages;
 
 /// How many missing subproblems, or shards, a refusal names.
 const NAMED: usize = 5;
 
-pub fn merge(request: &Merge, out: &mut impl Write) -> Result<(), Failure> {
+pub fn merge(request: &Merge, out: &mut impl Write, messages: &Messages) -> Result<(), Failure> {
     let refuse = Failure::Refused;
     let mut records: Vec<(&Path, ShardRecord)> = Vec::new();
     let mut plans = Plans::default();
@@ -87,7 +88,7 @@ pub fn merge(request: &Merge, out: &mut impl Write) -> Result<(), Failure> {
         )));
     }
     if let Some(recount) = &request.recount {
-        spot_check(plan, recount, &records, &owner)?;
+        spot_check(plan, recount, &records, &owner, messages)?;
     }
     writeln!(out, "{total}")?;
     Ok(())
@@ -125,6 +126,7 @@ fn spot_check(
     recount: &Recount,
     records: &[(&Path, ShardRecord)],
     owner: &[Option<usize>],
+    messages: &Messages,
 ) -> Result<(), Failure> {
     let mut options = Options::default();
     if let Some(threads) = recount.threads {
@@ -155,11 +157,11 @@ fn spot_check(
     }
     let seed = recount.seed.unwrap_or_else(crate::random::fresh_seed);
     let chosen = choose(plan.len(), recount.subproblems, seed);
-    eprintln!(
-        "queens-simd: recounting {} of the {} subproblems, chosen with --seed {seed}",
+    messages.say(format_args!(
+        "recounting {} of the {} subproblems, chosen with --seed {seed}",
         chosen.len(),
         plan.len()
-    );
+    ));
     let mut wrong: Option<(usize, Count)> = None;
     plan.count(&chosen, &options, |index, count| {
         let (_, record) = &records[owner[index].expect("every subproblem has an owner")];
@@ -175,10 +177,10 @@ fn spot_check(
             record.tally.get(index).unwrap_or_default()
         )));
     }
-    eprintln!(
-        "queens-simd: the {} recounted subproblems agree with the records",
+    messages.say(format_args!(
+        "the {} recounted subproblems agree with the records",
         chosen.len()
-    );
+    ));
     Ok(())
 }
 

@@ -6,10 +6,11 @@
 //! targets and tests reach its parser ([`args::parse_from`]) and its record
 //! checks ([`records`]) directly; [`main`] is the whole program.
 //!
-//! Exit status: 0 on success, 1 if `--verify` finds a disagreement or output
-//! fails, 2 on bad input (one line on stderr), including a file that fails
-//! its checks. A closed pipe (`| head`) ends the output quietly with
-//! status 0.
+//! Exit status: one of [`status::Status`], listed in README.md: 0 on
+//! success, 1 when output fails, 2 on bad input (one line on stderr),
+//! including a file that fails its checks, 3 when `--verify` finds a
+//! disagreement, 4 when memory is refused. A closed pipe (`| head`) ends
+//! the output quietly with status 0; no path panics.
 
 pub mod args;
 pub mod files;
@@ -20,6 +21,7 @@ pub mod records;
 mod report;
 mod sample;
 mod split;
+pub mod status;
 mod timing;
 
 use std::ffi::OsString;
@@ -27,6 +29,8 @@ use std::hint::black_box;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::process::ExitCode;
+
+use status::{Messages, Status};
 
 use crate::kernel::Task;
 use crate::{Error, Kernel, fundamental};
@@ -39,8 +43,19 @@ pub fn main() -> ExitCode {
     run(std::env::args_os())
 }
 
-/// [`main`] for the given words (the program's name first).
+/// [`main`] for the given words (the program's name first); the exit
+/// status is one of [`Status`].
 pub fn run<I, T>(words: I) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let messages = Messages::default();
+    let status = run_with(words, &messages);
+    messages.status(status).into()
+}
+
+fn run_with<I, T>(words: I, messages: &Messages) -> Status
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
@@ -48,37 +63,24 @@ where
     let request = match args::parse_from(words) {
         Ok(Parsed::Request(request)) => request,
         Ok(Parsed::Print(text)) => {
-            // Printing help can only fail on a closed stdout: nothing to add.
-            let _ = io::stdout().write_all(text.as_bytes());
-            return ExitCode::SUCCESS;
+            let mut stdout = io::stdout().lock();
+            let written = stdout
+                .write_all(text.as_bytes())
+                .and_then(|()| stdout.flush());
+            return match written {
+                Ok(()) => Status::Success,
+                Err(e) => Failure::Output(e).report(messages),
+            };
         }
-        Err(line) => return fail_input(&line),
+        Err(line) => return messages.error(line, Status::Refused),
     };
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
-    let result = serve(&request, &mut out).and_then(|status| {
+    let result = serve(&request, &mut out, messages).and_then(|status| {
         out.flush()?;
         Ok(status)
     });
-    match result {
-        Ok(status) => status,
-        Err(Failure::Input(e)) => fail_input(&e.to_string()),
-        Err(Failure::Refused(why)) => fail_input(&why),
-        Err(Failure::Checkpoint(why)) => {
-            eprintln!("queens-simd: error: {why}");
-            ExitCode::FAILURE
-        }
-        Err(Failure::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(Failure::Output(e)) => {
-            eprintln!("queens-simd: error: cannot write output: {e}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-fn fail_input(line: &str) -> ExitCode {
-    eprintln!("queens-simd: error: {line}");
-    ExitCode::from(2)
+    result.unwrap_or_else(|failure| failure.report(messages))
 }
 
 /// Why a request stopped early.
@@ -95,6 +97,23 @@ enum Failure {
     Checkpoint(String),
 }
 
+impl Failure {
+    /// Says why on stderr, in one line, and gives the exit status.
+    fn report(self, messages: &Messages) -> Status {
+        match self {
+            Failure::Input(e) => messages.error(e, Status::Refused),
+            Failure::Refused(why) => messages.error(why, Status::Refused),
+            Failure::Checkpoint(why) => messages.error(why, Status::OutputFailed),
+            // The reader stopped reading (`| head`): what it wanted, it has.
+            Failure::Output(e) if e.kind() == io::ErrorKind::BrokenPipe => Status::Success,
+            Failure::Output(e) => messages.error(
+                format_args!("cannot write output: {e}"),
+                Status::OutputFailed,
+            ),
+        }
+    }
+}
+
 impl From<Error> for Failure {
     fn from(e: Error) -> Failure {
         Failure::Input(e)
@@ -107,25 +126,17 @@ impl From<io::Error> for Failure {
     }
 }
 
-fn serve(request: &Request, out: &mut impl Write) -> Result<ExitCode, Failure> {
+fn serve(request: &Request, out: &mut impl Write, messages: &Messages) -> Result<Status, Failure> {
     match request {
-        Request::Kernels => {
-            report::kernels(out)?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Request::Verify { max_n } => report::verify(out, *max_n),
-        Request::Merge(merge) => {
-            merge::merge(merge, out)?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Request::Solve(solve) => {
-            self::solve(solve, out)?;
-            Ok(ExitCode::SUCCESS)
-        }
+        Request::Kernels => report::kernels(out)?,
+        Request::Verify { max_n } => return report::verify(out, *max_n),
+        Request::Merge(merge) => merge::merge(merge, out, messages)?,
+        Request::Solve(solve) => self::solve(solve, out, messages)?,
     }
+    Ok(Status::Success)
 }
 
-fn solve(solve: &Solve, out: &mut impl Write) -> Result<(), Failure> {
+fn solve(solve: &Solve, out: &mut impl Write, messages: &Messages) -> Result<(), Failure> {
     let n = solve.n;
     // Resolve `auto` for the task and check availability and size before
     // any output.
@@ -133,7 +144,7 @@ fn solve(solve: &Solve, out: &mut impl Write) -> Result<(), Failure> {
     let kernel = solver.kernel();
     let unique = solve.task == Task::Fundamental;
     if let Some(plan) = &solve.plan {
-        split::count(solve, plan, out)?;
+        split::count(solve, plan, out, messages)?;
     } else if solve.count {
         let total = if unique {
             fundamental::count(kernel, n)?
@@ -157,7 +168,7 @@ fn solve(solve: &Solve, out: &mut impl Write) -> Result<(), Failure> {
     }
     if solve.time {
         out.flush()?;
-        report_time(solve, solver)?;
+        report_time(solve, solver, messages)?;
     }
     Ok(())
 }
@@ -165,7 +176,11 @@ fn solve(solve: &Solve, out: &mut impl Write) -> Result<(), Failure> {
 /// `--time`: solves again and again as asked (through the plan, counting,
 /// or enumerating without output), and says on stderr how long one solve
 /// takes.
-fn report_time(solve: &Solve, solver: &'static dyn crate::Solver) -> Result<(), Failure> {
+fn report_time(
+    solve: &Solve,
+    solver: &'static dyn crate::Solver,
+    messages: &Messages,
+) -> Result<(), Failure> {
     let (n, kernel) = (solve.n, solver.kernel());
     let unique = solve.task == Task::Fundamental;
     let (timing, what) = if let Some(request) = &solve.plan {
@@ -207,10 +222,10 @@ fn report_time(solve: &Solve, solver: &'static dyn crate::Solver) -> Result<(), 
         let what = if unique { " (fundamental)" } else { "" };
         (timing, format!("enumerate, no output{what}"))
     };
-    eprintln!(
+    messages.write_line(format_args!(
         "time: {:.3} µs per solve, median of {} samples of {} solves after {} warm-up solves (fastest {:.3} µs); kernel {kernel}, N = {n}, {what}",
         timing.median_us, timing.samples, timing.batch, timing.warm_up_solves, timing.min_us
-    );
+    ));
     Ok(())
 }
 

@@ -1,13 +1,13 @@
 //! The two tables: `--kernels` and `--verify`.
 
 use std::io::Write;
-use std::process::ExitCode;
 
 use crate::kernel::{Role, Task};
 use crate::verify::{self, Cell, Row};
 use crate::{Kernel, MAX_N};
 
 use super::Failure;
+use super::status::Status;
 
 /// `--kernels`: every kernel, whether it runs here, its sizes, its role, and
 /// which kernel `auto` picks for each N, counting and enumerating.
@@ -112,8 +112,8 @@ fn auto_choices(task: Task) -> String {
 }
 
 /// `--verify`: one row per N, one column per subject, streamed as each row is
-/// done. Exit status 1 on any disagreement.
-pub fn verify(out: &mut impl Write, max_n: usize) -> Result<ExitCode, Failure> {
+/// done. Exit status 3 on any disagreement ([`Status::Disagreement`]).
+pub fn verify(out: &mut impl Write, max_n: usize) -> Result<Status, Failure> {
     let labels: Vec<String> = verify::subjects().iter().map(|s| s.label()).collect();
     let widths: Vec<usize> = labels.iter().map(|l| l.len().max(5)).collect();
     let mut header = format!("{:>3} {:>10} {:>8}", "N", "solutions", "classes");
@@ -143,13 +143,13 @@ pub fn verify(out: &mut impl Write, max_n: usize) -> Result<ExitCode, Failure> {
     )?;
     if all_agree {
         writeln!(out, "verify: all kernels agree for N = 0 to {max_n}")?;
-        Ok(ExitCode::SUCCESS)
+        Ok(Status::Success)
     } else {
         for problem in &problems {
             writeln!(out, "MISMATCH {problem}")?;
         }
         writeln!(out, "verify: {} disagreement(s)", problems.len())?;
-        Ok(ExitCode::FAILURE)
+        Ok(Status::Disagreement)
     }
 }
 

@@ -2,7 +2,7 @@
 //! checkpoint to resume from, and a progress bar on a terminal.
 
 use std::io::{IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -13,11 +13,17 @@ use super::Failure;
 use super::args::{Format, PlanCount, Solve};
 use super::files::{self, CheckpointLock, path_text};
 use super::records::{Checkpoint, PlanId, Plans, ShardRecord, Tally};
+use super::status::Messages;
 use super::{memory, output};
 
 /// Counts N (or one shard of it) through the plan of its kernel and prints
 /// the total, or with `--shard` the shard's record.
-pub fn count(solve: &Solve, request: &PlanCount, out: &mut impl Write) -> Result<(), Failure> {
+pub fn count(
+    solve: &Solve,
+    request: &PlanCount,
+    out: &mut impl Write,
+    messages: &Messages,
+) -> Result<(), Failure> {
     let plan = Plan::for_kernel(solve.n, solve.kernel)?;
     let shard = request.shard.unwrap_or(Shard::WHOLE);
     let options = super::plan_options(solve.kernel, request.threads);
@@ -33,14 +39,23 @@ pub fn count(solve: &Solve, request: &PlanCount, out: &mut impl Write) -> Result
     if let Some(sample) = request.sample {
         return super::sample::project(&plan, &options, sample, solve.format, out);
     }
-    // Held to the end of the run: a second run on the same checkpoint is
-    // refused instead of racing this one.
-    let _lock = match &request.checkpoint {
-        Some((path, _)) => Some(CheckpointLock::take(path).map_err(Failure::Refused)?),
+    // The file is checked before anything is created, then locked to the
+    // end of the run: a second run on the same file, by any of its names,
+    // is refused instead of racing this one.
+    let checkpoint = match &request.checkpoint {
+        Some((path, interval)) => Some((
+            files::checkpoint_file(path).map_err(Failure::Refused)?,
+            *interval,
+        )),
         None => None,
     };
-    let mut progress = starting_point(request, &plan, shard, mine.len())?;
-    let mut saver = Saver::new(request);
+    let file = checkpoint.as_ref().map(|(path, _)| path.as_path());
+    let _lock = match file {
+        Some(path) => Some(CheckpointLock::take(path).map_err(Failure::Refused)?),
+        None => None,
+    };
+    let mut progress = starting_point(file, &plan, shard, mine.len(), messages)?;
+    let mut saver = Saver::new(checkpoint.as_ref(), messages);
     // Written before counting, so that a path that cannot be written fails
     // now rather than after hours of work.
     saver.save_first(&mut progress)?;
@@ -77,13 +92,14 @@ pub fn count(solve: &Solve, request: &PlanCount, out: &mut impl Write) -> Result
 /// stderr when it holds anything), else nothing. Its count grows with the
 /// tally, and it is what each save writes.
 fn starting_point(
-    request: &PlanCount,
+    checkpoint: Option<&Path>,
     plan: &Plan,
     shard: Shard,
     mine: usize,
+    messages: &Messages,
 ) -> Result<Checkpoint, Failure> {
-    let progress = match &request.checkpoint {
-        Some((path, _)) if std::fs::symlink_metadata(path).is_ok() => resume(path, plan, shard)?,
+    let progress = match checkpoint {
+        Some(path) if std::fs::symlink_metadata(path).is_ok() => resume(path, plan, shard)?,
         _ => Checkpoint {
             plan: PlanId::of(plan),
             shard,
@@ -92,15 +108,15 @@ fn starting_point(
             seconds: 0.0,
         },
     };
-    if let Some((path, _)) = &request.checkpoint
+    if let Some(path) = checkpoint
         && !progress.tally.is_empty()
     {
-        eprintln!(
-            "queens-simd: resuming from checkpoint {}: {} of {} subproblems done",
+        messages.say(format_args!(
+            "resuming from checkpoint {}: {} of {} subproblems done",
             path_text(path),
             progress.tally.len(),
             mine
-        );
+        ));
     }
     Ok(progress)
 }
@@ -149,19 +165,21 @@ fn count_the_rest(
 /// rewritten, when it last was, and the first write that failed.
 struct Saver<'a> {
     path: Option<&'a Path>,
+    messages: &'a Messages,
     interval: Duration,
     last_write: Instant,
     failed: Option<std::io::Error>,
 }
 
 impl<'a> Saver<'a> {
-    fn new(request: &'a PlanCount) -> Saver<'a> {
-        let (path, interval) = match &request.checkpoint {
+    fn new(checkpoint: Option<&'a (PathBuf, Duration)>, messages: &'a Messages) -> Saver<'a> {
+        let (path, interval) = match checkpoint {
             Some((path, interval)) => (Some(path.as_path()), *interval),
             None => (None, Duration::MAX),
         };
         Saver {
             path,
+            messages,
             interval,
             last_write: Instant::now(),
             failed: None,
@@ -205,9 +223,9 @@ impl<'a> Saver<'a> {
         if let Err(e) = self.save(progress, seconds()) {
             if self.failed.is_none() {
                 bar.suspend(|| {
-                    eprintln!(
-                        "queens-simd: warning: cannot update the checkpoint ({e}); still counting"
-                    )
+                    self.messages.say(format_args!(
+                        "warning: cannot update the checkpoint ({e}); still counting"
+                    ));
                 });
             }
             self.failed.get_or_insert(e);
@@ -223,10 +241,10 @@ impl<'a> Saver<'a> {
         if let Err(e) = self.save(progress, seconds) {
             // Only the record of the count on disk is behind.
             let e = self.failed.take().unwrap_or(e);
-            eprintln!(
-                "queens-simd: warning: the count is finished, but checkpoint {} could not be saved ({e}); it may still show an earlier state",
+            self.messages.say(format_args!(
+                "warning: the count is finished, but checkpoint {} could not be saved ({e}); it may still show an earlier state",
                 path_text(path)
-            );
+            ));
         }
     }
 }

@@ -1,0 +1,132 @@
+//! The exit statuses of `queens-simd`, and the lines it writes on stderr.
+//!
+//! Every line for stderr goes through [`Messages`], which never panics
+//! (`eprintln!` does, on a full disk, `/dev/full` or a closed pipe): a
+//! count whose warning cannot be written still prints its total on stdout,
+//! and its exit status says that a message was lost.
+
+use std::cell::Cell;
+use std::fmt::Display;
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+/// How `queens-simd` ends. README.md's "Exit status" table lists the same
+/// codes and words (a test compares them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Status {
+    /// Everything asked was done and written. A reader that closes stdout
+    /// early (`| head`) ends the output quietly with this status.
+    Success = 0,
+    /// Output failed: stdout, stderr or the checkpoint could not be written
+    /// (a full disk, `/dev/full`, a closed stderr). What was written
+    /// stands: a count whose warning was lost has printed its total.
+    OutputFailed = 1,
+    /// Bad input, or a request refused: N out of range, an unknown kernel,
+    /// a malformed flag, a file that fails its checks, a count over
+    /// `--max-memory`. One line on stderr says why.
+    Refused = 2,
+    /// `--verify` found a kernel that disagrees with the portable one.
+    Disagreement = 3,
+    /// The system refused memory that a count needed (an address-space
+    /// limit, `ulimit -v`): the count stopped, nothing was printed.
+    OutOfMemory = 4,
+}
+
+impl Status {
+    /// Every status, in the order of the README's table.
+    pub const ALL: [Status; 5] = [
+        Status::Success,
+        Status::OutputFailed,
+        Status::Refused,
+        Status::Disagreement,
+        Status::OutOfMemory,
+    ];
+
+    /// The exit code.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// Its name in the README's table.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Success => "success",
+            Status::OutputFailed => "output failed",
+            Status::Refused => "bad input or refused",
+            Status::Disagreement => "verify disagrees",
+            Status::OutOfMemory => "out of memory",
+        }
+    }
+}
+
+impl From<Status> for ExitCode {
+    fn from(status: Status) -> ExitCode {
+        ExitCode::from(status.code())
+    }
+}
+
+/// The lines written on stderr, each prefixed `queens-simd: ` and written
+/// whole, and whether any could not be.
+#[derive(Debug, Default)]
+pub struct Messages {
+    lost: Cell<bool>,
+}
+
+impl Messages {
+    /// Writes `queens-simd: {line}` on stderr.
+    pub fn say(&self, line: impl Display) {
+        self.write_line(format_args!("queens-simd: {line}"));
+    }
+
+    /// Writes `line` on stderr as it is; a failure is remembered, not
+    /// raised: the work goes on, and [`Messages::status`] reports it at the
+    /// end.
+    pub fn write_line(&self, line: impl Display) {
+        let text = format!("{line}\n");
+        if io::stderr().lock().write_all(text.as_bytes()).is_err() {
+            self.lost.set(true);
+        }
+    }
+
+    /// `error: {line}`, and the status it ends with.
+    pub fn error(&self, line: impl Display, status: Status) -> Status {
+        self.say(format_args!("error: {line}"));
+        status
+    }
+
+    /// Remembers that something for stdout or stderr was lost.
+    pub fn lose(&self) {
+        self.lost.set(true);
+    }
+
+    /// `status`, unless it is a success after which a line was lost.
+    pub fn status(&self, status: Status) -> Status {
+        if status == Status::Success && self.lost.get() {
+            Status::OutputFailed
+        } else {
+            status
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_distinct_and_in_order() {
+        for (at, status) in Status::ALL.iter().enumerate() {
+            assert_eq!(usize::from(status.code()), at);
+        }
+    }
+
+    #[test]
+    fn a_lost_line_turns_only_success_into_output_failed() {
+        let messages = Messages::default();
+        assert_eq!(messages.status(Status::Success), Status::Success);
+        messages.lose();
+        assert_eq!(messages.status(Status::Success), Status::OutputFailed);
+        assert_eq!(messages.status(Status::Refused), Status::Refused);
+        assert_eq!(messages.status(Status::Disagreement), Status::Disagreement);
+    }
+}
