@@ -215,6 +215,20 @@ fn a_record_must_cover_its_shard_exactly() {
 }
 
 #[test]
+fn a_file_wrong_in_itself_is_named_before_an_overlap() {
+    // merge adds each record up as it reads it, and keeps no more counts
+    // once two records overlap, but reads every file first: a damaged
+    // file is named whatever its place, an overlap only if none is.
+    let dir = scratch("overlap-then-damage");
+    let files = shard_files(&dir, 12, 3);
+    let twice = [&files[0], &files[1], &files[0], &files[2]].map(PathBuf::clone);
+    merge_refuses(&twice, &files[0], "is counted twice");
+    merge_refuses(&twice, &files[0], "(shard 0/3) and by");
+    edit_text(&files[2], "\"count\": \"", "\"count\": \"1");
+    merge_refuses(&twice, &files[2], "does not match its checksum");
+}
+
+#[test]
 fn a_shard_of_a_huge_split_is_refused_quickly() {
     // A consistent record of shard 0/100000000000 (it covers one
     // subproblem): merge names what is missing without listing 10^11

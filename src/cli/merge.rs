@@ -14,7 +14,7 @@ use super::Failure;
 use super::args::{Merge, Recount};
 use super::files::{self, path_text};
 use super::memory;
-use super::records::{Plans, ShardRecord};
+use super::records::{Plans, ShardRecord, Tally};
 use super::status::Messages;
 
 /// How many missing subproblems, or shards, a refusal names.
@@ -22,60 +22,38 @@ const NAMED: usize = 5;
 
 pub fn merge(request: &Merge, out: &mut impl Write, messages: &Messages) -> Result<(), Failure> {
     let refuse = Failure::Refused;
-    let mut records: Vec<(&Path, ShardRecord)> = Vec::new();
+    if request.files.len() >= Owners::NONE as usize {
+        return Err(refuse(format!(
+            "merge reads at most {} files",
+            Owners::NONE - 1
+        )));
+    }
     let mut plans = Plans::default();
+    let mut sum: Option<Sum<'_>> = None;
     for path in &request.files {
         let shown = path_text(path);
         let bytes = files::read_record(path).map_err(refuse)?;
         let record = ShardRecord::parse(&bytes, &mut plans)
             .map_err(|why| refuse(format!("{shown} {why}")))?;
-        if let Some((first_path, first)) = records.first()
-            && record.plan != first.plan
-        {
-            let methods = if record.plan.method == first.plan.method {
-                String::new()
-            } else {
-                format!(
-                    ": a {} plan's records and a {} plan's do not merge",
-                    record.plan.method, first.plan.method
-                )
-            };
-            return Err(refuse(format!(
-                "{shown} is for {}, but {} is for {}{methods}",
-                record.plan,
-                path_text(first_path),
-                first.plan
-            )));
+        match &mut sum {
+            None => sum = Some(Sum::new(path, record)),
+            Some(sum) => sum.add(path, record).map_err(refuse)?,
         }
-        records.push((path, record));
     }
-    let id = &records.first().expect("merge has at least one file").1.plan;
+    let Sum {
+        records,
+        owners,
+        total,
+        wrong,
+    } = sum.expect("merge has at least one file");
+    if let Some(why) = wrong {
+        return Err(refuse(why));
+    }
+    let id = &records[0].1.plan;
     let plan = plans.get(id.n, id.method).map_err(refuse)?;
-
-    // Which file counts each subproblem.
-    let mut owner: Vec<Option<usize>> = vec![None; plan.len()];
-    let mut total: Count = 0;
-    for (at, (path, record)) in records.iter().enumerate() {
-        for (index, _) in record.tally.iter() {
-            if let Some(other) = owner[index].replace(at) {
-                let (other_path, other_record) = &records[other];
-                return Err(refuse(format!(
-                    "subproblem {index} is counted twice: by {} (shard {}) and by {} (shard {})",
-                    path_text(other_path),
-                    other_record.shard,
-                    path_text(path),
-                    record.shard
-                )));
-            }
-        }
-        total = total.checked_add(record.count).ok_or_else(|| {
-            refuse(format!(
-                "the counts add up to more than 128 bits at {}",
-                path_text(path)
-            ))
-        })?;
-    }
-    let missing: Vec<usize> = (0..plan.len()).filter(|&i| owner[i].is_none()).collect();
+    let missing: Vec<usize> = (0..plan.len())
+        .filter(|&i| owners.get(i).is_none())
+        .collect();
     if !missing.is_empty() {
         let named: Vec<String> = missing.iter().take(NAMED).map(usize::to_string).collect();
         return Err(refuse(format!(
@@ -88,10 +66,134 @@ pub fn merge(request: &Merge, out: &mut impl Write, messages: &Messages) -> Resu
         )));
     }
     if let Some(recount) = &request.recount {
-        spot_check(plan, recount, &records, &owner, messages)?;
+        spot_check(plan, recount, &records, &owners, messages)?;
     }
     writeln!(out, "{total}")?;
     Ok(())
+}
+
+/// Which record counts each subproblem of the plan, by the record's
+/// position among the files. The one table merge holds for every
+/// subproblem of the plan, so 4 bytes each (an `Option<usize>` takes 16).
+struct Owners(Vec<u32>);
+
+impl Owners {
+    /// No record counts it (and no record has this position: `merge`
+    /// refuses so many files).
+    const NONE: u32 = u32::MAX;
+
+    /// A plan of `plan_len` subproblems, none counted yet.
+    fn new(plan_len: usize) -> Owners {
+        Owners(vec![Owners::NONE; plan_len])
+    }
+
+    /// The record at `at` counts subproblem `index` (below the plan's
+    /// length, as every index of a record's tally is): the record that
+    /// already did, if one did.
+    fn claim(&mut self, index: usize, at: usize) -> Option<usize> {
+        let before = std::mem::replace(&mut self.0[index], at as u32);
+        (before != Owners::NONE).then_some(before as usize)
+    }
+
+    /// The record that counts subproblem `index`, if one does.
+    fn get(&self, index: usize) -> Option<usize> {
+        self.0
+            .get(index)
+            .copied()
+            .filter(|&at| at != Owners::NONE)
+            .map(|at| at as usize)
+    }
+}
+
+/// The records read so far, which one counts each subproblem, and their
+/// total: each record is added as it is read, so that what merge holds is
+/// bounded by the plan, not by the files. Records that overlap are
+/// refused, so the tallies kept count each subproblem at most once; once
+/// the merge is bound to fail, the records read after keep no tally.
+struct Sum<'a> {
+    records: Vec<(&'a Path, ShardRecord)>,
+    owners: Owners,
+    total: Count,
+    /// The first subproblem counted twice, or overflow: reported once
+    /// every file has been read, so that a file wrong in itself is named
+    /// first, whatever its place among the files.
+    wrong: Option<String>,
+}
+
+impl<'a> Sum<'a> {
+    /// The first record read.
+    fn new(path: &'a Path, record: ShardRecord) -> Sum<'a> {
+        let mut sum = Sum {
+            records: Vec::new(),
+            owners: Owners::new(record.plan.subproblems),
+            total: 0,
+            wrong: None,
+        };
+        sum.keep(path, record);
+        sum
+    }
+
+    /// Another record; why not if it is of another plan than the first.
+    fn add(&mut self, path: &'a Path, record: ShardRecord) -> Result<(), String> {
+        let (first_path, first) = &self.records[0];
+        if record.plan != first.plan {
+            let methods = if record.plan.method == first.plan.method {
+                String::new()
+            } else {
+                format!(
+                    ": a {} plan's records and a {} plan's do not merge",
+                    record.plan.method, first.plan.method
+                )
+            };
+            return Err(format!(
+                "{} is for {}, but {} is for {}{methods}",
+                path_text(path),
+                record.plan,
+                path_text(first_path),
+                first.plan
+            ));
+        }
+        self.keep(path, record);
+        Ok(())
+    }
+
+    /// Claims `record`'s subproblems and adds its count, while nothing is
+    /// wrong yet; keeps its tally only if the merge can still succeed.
+    fn keep(&mut self, path: &'a Path, mut record: ShardRecord) {
+        if self.wrong.is_none() {
+            self.wrong = self.claim(path, &record).err();
+        }
+        if self.wrong.is_some() {
+            record.tally = Tally::empty(record.plan.subproblems);
+        }
+        self.records.push((path, record));
+    }
+
+    /// Makes `record` (about to be pushed) the owner of its subproblems
+    /// and adds its count: why not, if another record counts one of them
+    /// or the total overflows.
+    fn claim(&mut self, path: &Path, record: &ShardRecord) -> Result<(), String> {
+        let at = self.records.len();
+        for (index, _) in record.tally.iter() {
+            if let Some(other) = self.owners.claim(index, at) {
+                let (other_path, other_record) = &self.records[other];
+                return Err(format!(
+                    "subproblem {index} is counted twice: by {} (shard {}) and by {} (shard {})",
+                    path_text(other_path),
+                    other_record.shard,
+                    path_text(path),
+                    record.shard
+                ));
+            }
+        }
+        self.total = self.total.checked_add(record.count).ok_or_else(|| {
+            format!(
+                "the counts add up to more than 128 bits at {}",
+                path_text(path)
+            )
+        })?;
+        Ok(())
+    }
 }
 
 /// `"; shard 2/4 is missing"` when every record is a shard of the same
@@ -125,7 +227,7 @@ fn spot_check(
     plan: &Plan,
     recount: &Recount,
     records: &[(&Path, ShardRecord)],
-    owner: &[Option<usize>],
+    owners: &Owners,
     messages: &Messages,
 ) -> Result<(), Failure> {
     let mut options = Options::default();
@@ -164,13 +266,13 @@ fn spot_check(
     ));
     let mut wrong: Option<(usize, Count)> = None;
     plan.count(&chosen, &options, |index, count| {
-        let (_, record) = &records[owner[index].expect("every subproblem has an owner")];
+        let (_, record) = &records[owners.get(index).expect("every subproblem has an owner")];
         if record.tally.get(index) != Some(count) && wrong.is_none() {
             wrong = Some((index, count));
         }
     })?;
     if let Some((index, count)) = wrong {
-        let (path, record) = &records[owner[index].expect("checked above")];
+        let (path, record) = &records[owners.get(index).expect("checked above")];
         return Err(Failure::Refused(format!(
             "{} says subproblem {index} has {} solutions, but it has {count} (recounted here with --seed {seed})",
             path_text(path),

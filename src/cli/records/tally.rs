@@ -2,67 +2,81 @@
 //! for, and its two text fields: a bitmap of which subproblems, and their
 //! counts.
 
+use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
+
 use crate::Count;
 
 /// Which subproblems of a plan of `plan_len` a record accounts for, and
 /// each one's count.
+///
+/// Only the subproblems here take memory (a B-tree of them, about 26 to 40
+/// bytes each), not the plan: `merge` holds one tally per file, and a shard
+/// of a plan of 237,696 subproblems may hold none of them. A dense
+/// `Option<Count>` per subproblem of the plan took 32 bytes × plan × files.
+/// A B-tree also keeps a checkpoint's inserts, which come in the order the
+/// counts finish, at O(log n) each.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tally {
-    counts: Vec<Option<Count>>,
-    len: usize,
+    /// The subproblems here, by index, with their counts; every index is
+    /// below `plan_len`.
+    counts: BTreeMap<usize, Count>,
+    plan_len: usize,
 }
 
 /// The most hexadecimal digits of one count: a `u128`.
 const MAX_COUNT_DIGITS: usize = 32;
 
+/// The digits [`Tally::bitmap`] writes.
+const HEX_DIGITS: &[u8; 16] = b"0123456789abcdef";
+
 impl Tally {
     /// No subproblem of a plan of `plan_len`.
     pub fn empty(plan_len: usize) -> Tally {
         Tally {
-            counts: vec![None; plan_len],
-            len: 0,
+            counts: BTreeMap::new(),
+            plan_len,
         }
     }
 
     /// Records `count` for subproblem `index`; false (and nothing changed)
     /// if it is already there or past the plan.
     pub fn insert(&mut self, index: usize, count: Count) -> bool {
-        match self.counts.get_mut(index) {
-            Some(slot @ None) => {
-                *slot = Some(count);
-                self.len += 1;
+        if index >= self.plan_len {
+            return false;
+        }
+        match self.counts.entry(index) {
+            Entry::Vacant(slot) => {
+                slot.insert(count);
                 true
             }
-            _ => false,
+            Entry::Occupied(_) => false,
         }
     }
 
     /// Subproblem `index`'s count, if it is here.
     pub fn get(&self, index: usize) -> Option<Count> {
-        self.counts.get(index).copied().flatten()
+        self.counts.get(&index).copied()
     }
 
     /// Whether subproblem `index` is here.
     pub fn contains(&self, index: usize) -> bool {
-        self.get(index).is_some()
+        self.counts.contains_key(&index)
     }
 
     /// How many subproblems are here.
     pub fn len(&self) -> usize {
-        self.len
+        self.counts.len()
     }
 
     /// Whether none is.
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.counts.is_empty()
     }
 
     /// The subproblems here and their counts, by index.
     pub fn iter(&self) -> impl Iterator<Item = (usize, Count)> + '_ {
-        self.counts
-            .iter()
-            .enumerate()
-            .filter_map(|(index, count)| Some((index, (*count)?)))
+        self.counts.iter().map(|(&index, &count)| (index, count))
     }
 
     /// The sum of the counts, or `None` if it does not fit a [`Count`].
@@ -73,18 +87,20 @@ impl Tally {
 
     /// Which subproblems are here: lowercase hexadecimal, two digits per
     /// byte of 8 subproblems, bit `i % 8` of byte `i / 8` for subproblem
-    /// `i`.
+    /// `i`. The whole plan's bits, as the file format has them: a file
+    /// holds the plan's length once, memory holds only what is here.
     pub fn bitmap(&self) -> String {
-        self.counts
-            .chunks(8)
-            .map(|chunk| {
-                let byte = chunk
-                    .iter()
-                    .enumerate()
-                    .fold(0u8, |byte, (bit, c)| byte | u8::from(c.is_some()) << bit);
-                format!("{byte:02x}")
-            })
-            .collect()
+        let mut bytes = vec![0u8; self.plan_len.div_ceil(8)];
+        for &index in self.counts.keys() {
+            // Every index is below `plan_len` (`insert`, `decode`).
+            bytes[index / 8] |= 1 << (index % 8);
+        }
+        let mut text = String::with_capacity(bytes.len() * 2);
+        for byte in bytes {
+            text.push(char::from(HEX_DIGITS[usize::from(byte >> 4)]));
+            text.push(char::from(HEX_DIGITS[usize::from(byte & 15)]));
+        }
+        text
     }
 
     /// Their counts, by index, in lowercase hexadecimal without leading
@@ -103,7 +119,9 @@ impl Tally {
     /// The inverse of [`Tally::bitmap`] and [`Tally::counts`] for a plan of
     /// `plan_len`. Only what they write is accepted: exact length,
     /// lowercase digits, no bit past the plan, no leading zero, no empty
-    /// item, one count per subproblem, each fitting a [`Count`].
+    /// item, one count per subproblem, each fitting a [`Count`]. What it
+    /// holds grows with the subproblems named, not with the plan: a record
+    /// of an empty shard of a huge plan costs its bitmap's text only.
     pub fn decode(bitmap: &str, counts: &str, plan_len: usize) -> Result<Tally, String> {
         let digits = plan_len.div_ceil(8) * 2;
         if bitmap.len() != digits {
@@ -116,7 +134,8 @@ impl Tally {
             .then(|| counts.split(','))
             .into_iter()
             .flatten();
-        let mut tally = Tally::empty(plan_len);
+        // In increasing index order, so that the B-tree is built full.
+        let mut entries: Vec<(usize, Count)> = Vec::new();
         for (at, pair) in bitmap.as_bytes().chunks(2).enumerate() {
             let byte = (hex_digit(pair[0])? << 4) | hex_digit(pair[1])?;
             for bit in 0..8 {
@@ -132,19 +151,22 @@ impl Tally {
                 let item = items.next().ok_or_else(|| {
                     format!(
                         "its bitmap names more subproblems than it has counts ({} counts)",
-                        tally.len()
+                        entries.len()
                     )
                 })?;
-                tally.insert(index, parse_count(item, index)?);
+                entries.push((index, parse_count(item, index)?));
             }
         }
         if items.next().is_some() {
             return Err(format!(
                 "it has more counts than its bitmap names subproblems ({})",
-                tally.len()
+                entries.len()
             ));
         }
-        Ok(tally)
+        Ok(Tally {
+            counts: entries.into_iter().collect(),
+            plan_len,
+        })
     }
 }
 
@@ -249,5 +271,40 @@ mod tests {
         assert!(!once.insert(1, 4), "a subproblem is counted once");
         assert!(!once.insert(2, 4), "past the plan");
         assert_eq!(once.get(1), Some(3));
+    }
+
+    #[test]
+    fn memory_follows_the_subproblems_here_not_the_plan() {
+        // A plan far too large for a slot per subproblem: a dense tally
+        // could not even be made empty.
+        let huge = usize::MAX / 2;
+        let mut many = Tally::empty(huge);
+        // Out of order, as a checkpoint's counts finish.
+        for (index, count) in [(huge - 1, 0x10), (3, 8), (1 << 40, 0)] {
+            assert!(many.insert(index, count));
+        }
+        assert!(!many.insert(huge, 1), "past the plan");
+        assert!(!many.insert(3, 9), "a subproblem is counted once");
+        assert_eq!(
+            many.iter().collect::<Vec<_>>(),
+            [(3, 8), (1 << 40, 0), (huge - 1, 0x10)]
+        );
+        assert_eq!((many.len(), many.total()), (3, Some(0x18)));
+        assert!(many.contains(1 << 40) && !many.contains(4));
+        assert_eq!(many.get(huge - 1), Some(0x10));
+        assert_eq!(many.counts(), "8,0,10");
+        // Its text is still the whole plan's bitmap, and reads back.
+        let plan_len = 1 << 24;
+        let sparse = tally(plan_len, &[(plan_len - 1, 2), (0, 8), (1 << 20, 0)]);
+        let bitmap = sparse.bitmap();
+        assert_eq!(bitmap.len(), plan_len / 4);
+        assert_eq!(&bitmap[..2], "01");
+        assert_eq!(&bitmap[bitmap.len() - 2..], "80");
+        assert_eq!(bitmap.bytes().filter(|&b| b != b'0').count(), 3);
+        assert_eq!(sparse.counts(), "8,0,2");
+        assert_eq!(
+            Tally::decode(&bitmap, &sparse.counts(), plan_len),
+            Ok(sparse)
+        );
     }
 }
