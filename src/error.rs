@@ -84,6 +84,18 @@ pub enum Error {
         /// The square asked for.
         square: usize,
     },
+    /// A join count could not allocate one of its large buffers (its
+    /// tables of quarter-boards, its half-boards, the matcher's slices):
+    /// the process's memory limit (`ulimit -v`, `RLIMIT_AS`) or the
+    /// system refused it. The count stopped; the subproblems reported
+    /// before it were counted right. `Plan::memory_estimate` says how
+    /// much a count takes, to check before it starts (see the crate's
+    /// Memory section).
+    OutOfMemory {
+        /// The size of the buffer that was refused, in bytes (one
+        /// allocation, not all that the count holds).
+        bytes: u64,
+    },
 }
 
 impl fmt::Display for Error {
@@ -170,6 +182,14 @@ impl fmt::Display for Error {
                 f,
                 "the 64-bit bitboard has squares 0 to 63 (row * 8 + col), but square {square} was asked"
             ),
+            Error::OutOfMemory { bytes } => {
+                f.write_str("out of memory: a join count could not allocate ")?;
+                write_size(f, *bytes)?;
+                f.write_str(
+                    " for its tables and buffers (Plan::memory_estimate says what a count \
+                     takes; the command line checks it with --max-memory)",
+                )
+            }
         }
     }
 }
@@ -191,6 +211,21 @@ fn write_names(f: &mut fmt::Formatter<'_>, kernels: impl Iterator<Item = Kernel>
         first = false;
     }
     Ok(())
+}
+
+/// `bytes` for a person, as the command line shows sizes: GiB from 1 GiB
+/// up, else MiB, else KiB, one decimal (`1.5 GiB`, `70.4 MiB`), or bytes
+/// under 1 KiB. In integers: this builds without `std`.
+fn write_size(f: &mut fmt::Formatter<'_>, bytes: u64) -> fmt::Result {
+    let Some((shift, unit)) = [(30, "GiB"), (20, "MiB"), (10, "KiB")]
+        .into_iter()
+        .find(|&(shift, _)| bytes >> shift != 0)
+    else {
+        return write!(f, "{bytes} bytes");
+    };
+    // Tenths of the unit, rounded to the nearest.
+    let tenths = (u128::from(bytes) * 10 + (1u128 << (shift - 1))) >> shift;
+    write!(f, "{}.{} {unit}", tenths / 10, tenths % 10)
 }
 
 #[cfg(all(test, feature = "alloc"))]
@@ -223,5 +258,22 @@ mod tests {
             "kernel 'join-avx2' counts solutions only; to list them (or --unique), use \
              'symmetric', 'portable' or 'auto'"
         );
+    }
+
+    /// Sizes read as the command line writes them.
+    #[test]
+    fn out_of_memory_says_how_much() {
+        let text = |bytes| Error::OutOfMemory { bytes }.to_string();
+        assert_eq!(
+            text(96 << 20),
+            "out of memory: a join count could not allocate 96.0 MiB for its tables and \
+             buffers (Plan::memory_estimate says what a count takes; the command line checks \
+             it with --max-memory)"
+        );
+        assert!(text(1536 << 20).contains(" 1.5 GiB "));
+        assert!(text(70_400 << 10).contains(" 68.8 MiB "));
+        assert!(text(2047).contains(" 2.0 KiB "));
+        assert!(text(1000).contains(" 1000 bytes "));
+        assert!(text(u64::MAX).contains(" 17179869184.0 GiB "));
     }
 }

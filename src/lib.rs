@@ -43,6 +43,44 @@
 //! Counts are [`Count`] (`u128`): the number of solutions of an N x N board
 //! is at most N! < 2^118 for N <= 32, so a count can never overflow.
 //!
+//! # Memory
+//!
+//! Only the join kernels allocate much, and only to count: [`count`],
+//! [`Kernel::count`] and [`Solver::count`] with a join kernel, or with
+//! `auto` from [`dispatch::JOIN_FROM`] (N = 14), and [`count_on_threads`],
+//! [`Kernel::count_on_threads`] and [`plan::Plan::count`] (and
+//! [`plan::Plan::sample`]) of a join plan. Each thread holds its tables of
+//! quarter-boards (cut to about 32 MiB), the half-boards of the row set it
+//! joins (growing about three times per N) and the matcher's slices:
+//! about [`plan::Plan::memory_estimate`]`(threads)` bytes in all, on one
+//! thread [`Kernel::memory_estimate`]`(n)` (also without `std`): 106 MiB
+//! at N = 22, 410 MiB at N = 24, 2.9 GiB at N = 26 on one thread
+//! (BENCHMARKS.md has the peaks measured). Every other kernel counts
+//! without the heap; listing solutions holds them ([`solutions`]).
+//!
+//! When an allocation of those buffers is refused (a limit on the address
+//! space, `ulimit -v`; a memory cgroup's allocation that fails), these
+//! calls return [`Error::OutOfMemory`] instead of aborting the process.
+//! Many systems overcommit memory instead of refusing it, and their
+//! out-of-memory killer may then end the process part-way: check the
+//! estimate against the memory available before counting, as the command
+//! line's `--max-memory` does.
+//!
+//! ```
+//! use queens_simd::Kernel;
+//! use queens_simd::plan::Plan;
+//!
+//! let one_thread = Kernel::Auto.memory_estimate(20)?;
+//! let two_threads = Plan::for_kernel(20, Kernel::Auto)?.memory_estimate(2);
+//! assert!(one_thread < two_threads && two_threads < 1 << 30);
+//! # Ok::<(), queens_simd::Error>(())
+//! ```
+//!
+//! A thread the operating system refuses to start (`ulimit -u`) is no
+//! error: the counts on threads go on with those that started (the calling
+//! thread alone if none did), and count the same;
+//! [`plan::Plan::count_reporting`] says how many threads counted.
+//!
 //! # Features
 //!
 //! Without its `std` feature the library is `#![no_std]`; what needs more
@@ -98,10 +136,13 @@ pub use kernel::{Kernel, Solver};
 pub type Count = u128;
 
 /// Number of solutions on an `n`x`n` board, by the fastest kernel available.
+/// From [`dispatch::JOIN_FROM`] that is a join kernel, which allocates
+/// about [`Kernel::memory_estimate`]`(n)` bytes (see Memory above).
 ///
 /// # Errors
 ///
-/// [`Error::SizeOutOfRange`] for `n` over [`MAX_N`].
+/// [`Error::SizeOutOfRange`] for `n` over [`MAX_N`], [`Error::OutOfMemory`]
+/// if the join's tables or buffers are refused.
 pub fn count(n: usize) -> Result<Count, Error> {
     Kernel::Auto.count(n)
 }
@@ -112,12 +153,13 @@ pub fn count(n: usize) -> Result<Count, Error> {
 /// [`dispatch::JOIN_FROM`] and a join plan from there (whose memory
 /// [`plan::Plan::memory_estimate`] tells, and which this does not check);
 /// below [`plan::SPLIT_FROM`], one thread counts. The same count for every
-/// number of threads.
+/// number of threads, and on fewer if the system refuses to start some.
 ///
 /// # Errors
 ///
 /// [`Error::InvalidThreads`] for 0 threads, [`Error::SizeOutOfRange`] for
-/// `n` over [`MAX_N`].
+/// `n` over [`MAX_N`], [`Error::OutOfMemory`] if a join's tables or
+/// buffers are refused.
 #[cfg(feature = "std")]
 pub fn count_on_threads(n: usize, threads: usize) -> Result<Count, Error> {
     Kernel::Auto.count_on_threads(n, threads)

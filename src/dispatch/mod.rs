@@ -496,11 +496,48 @@ impl Kernel {
 
     /// Number of solutions on an `n`x`n` board.
     ///
+    /// A join kernel (and `auto` from [`JOIN_FROM`], which counts with
+    /// one) allocates about [`Kernel::memory_estimate`] bytes for it: see
+    /// the crate's Memory section.
+    ///
+    /// # Errors
+    ///
+    /// As [`Kernel::solver_for`], and [`Error::OutOfMemory`] if a join
+    /// kernel's tables or buffers are refused.
+    pub fn count(self, n: usize) -> Result<Count, Error> {
+        self.solver(n)?.count(n)
+    }
+
+    /// About how many bytes [`Kernel::count`]`(n)` allocates, to check
+    /// before counting: for a join kernel (and `auto` from [`JOIN_FROM`]),
+    /// its quarter-boards, half-boards and buffers on one thread and
+    /// 16 MiB for the process, the figure that
+    /// [`crate::plan::Plan::memory_estimate`]`(1)` gives for its plan (here
+    /// without the `std` feature); 0 for every other kernel, which counts
+    /// without the heap. The first call for an N counts the tables'
+    /// placements (up to seconds at N = 27); later calls remember it.
+    ///
+    /// ```
+    /// use queens_simd::Kernel;
+    ///
+    /// // `auto` counts N = 22 with a join kernel, and needs its tables.
+    /// let bytes = Kernel::Auto.memory_estimate(22)?;
+    /// assert!(bytes > 64 << 20 && bytes < 1 << 30);
+    /// assert_eq!(Kernel::Portable.memory_estimate(22)?, 0);
+    /// # Ok::<(), queens_simd::Error>(())
+    /// ```
+    ///
     /// # Errors
     ///
     /// As [`Kernel::solver_for`].
-    pub fn count(self, n: usize) -> Result<Count, Error> {
-        self.solver(n)?.count(n)
+    pub fn memory_estimate(self, n: usize) -> Result<u64, Error> {
+        let kernel = self.solver(n)?.kernel();
+        #[cfg(feature = "alloc")]
+        if kernel.method() == Some(crate::kernel::Method::Join) {
+            return Ok(crate::kernel::join::memory::estimate(n, 1));
+        }
+        let _ = kernel;
+        Ok(0)
     }
 
     /// Calls `visit` for every solution until it returns `Break`.
@@ -727,6 +764,29 @@ mod tests {
             counter(Kernel::Auto, Method::Join).map(PieceCounter::kernel),
             auto_kernel(MAX_N, Task::Count)
         );
+    }
+
+    /// A plan of either method counted on fewer threads than asked,
+    /// because the system refused the rest, or on the calling thread
+    /// alone, because it refused them all, counts the same and says on
+    /// how many threads it counted.
+    #[test]
+    fn plans_count_right_on_the_threads_the_system_starts() {
+        use crate::plan::{Counted, Options, Plan};
+        for method in Method::ALL {
+            let plan = Plan::with_method(12, method).unwrap();
+            for (allowed, threads, refused) in [(usize::MAX, 3, 0), (2, 2, 1), (0, 1, 3)] {
+                let counted = crate::workers::refusing_after(allowed, || {
+                    plan.count_reporting(plan.all(), &Options::threads(3), |_, _| {})
+                });
+                let expected = Counted {
+                    count: 14_200,
+                    threads,
+                    refused,
+                };
+                assert_eq!(counted, Ok(expected), "{method:?}, {allowed} allowed");
+            }
+        }
     }
 
     #[test]

@@ -7,7 +7,7 @@
 use super::{JOIN_PREFERENCE, unavailable};
 use crate::kernel::pieces::PieceCounter;
 use crate::kernel::{Method, Task};
-use crate::plan::{Options, PartialBoard, Plan, SPLIT_FROM, Sample, Subproblem};
+use crate::plan::{Counted, Options, PartialBoard, Plan, SPLIT_FROM, Sample, Subproblem};
 use crate::{Count, Error, Kernel};
 use core::num::NonZeroUsize;
 
@@ -139,18 +139,52 @@ impl Plan {
     /// Fails if `threads` is 0, if `options.kernel` does not count this
     /// plan's method ([`Plan::counting_kernel`]) or cannot run here, or if
     /// an index is out of range or given twice. It does not check the
-    /// memory: see [`Plan::memory_estimate`].
+    /// memory: see [`Plan::memory_estimate`]. Threads the system refuses
+    /// to start are done without (the others count everything):
+    /// [`Plan::count_reporting`] says how many counted.
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidThreads`], as [`Method::counting_kernel`], and
-    /// [`Error::InvalidShard`] for the indices.
+    /// [`Error::InvalidThreads`], as [`Method::counting_kernel`],
+    /// [`Error::InvalidShard`] for the indices, and for a join plan
+    /// [`Error::OutOfMemory`] if a thread's tables or buffers are refused
+    /// (the subproblems reported to `done` before it were counted right).
     pub fn count(
         &self,
         indices: &[usize],
         options: &Options,
         done: impl FnMut(usize, Count),
     ) -> Result<Count, Error> {
+        self.count_reporting(indices, options, done)
+            .map(|counted| counted.count)
+    }
+
+    /// [`Plan::count`], and how many threads counted: fewer than
+    /// `options.threads` if there were fewer subproblems, or if the
+    /// operating system refused to start some ([`Counted::refused`]: a
+    /// program can then say that it counted on K of the N threads asked).
+    ///
+    /// ```
+    /// use queens_simd::plan::{Options, Plan};
+    ///
+    /// let plan = Plan::new(12)?;
+    /// let counted = plan.count_reporting(plan.all(), &Options::threads(2), |_, _| {})?;
+    /// assert_eq!(counted.count, 14_200);
+    /// if counted.refused > 0 {
+    ///     eprintln!("counted on {} of the 2 threads asked", counted.threads);
+    /// }
+    /// # Ok::<(), queens_simd::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Plan::count`].
+    pub fn count_reporting(
+        &self,
+        indices: &[usize],
+        options: &Options,
+        done: impl FnMut(usize, Count),
+    ) -> Result<Counted, Error> {
         // The threads, then the kernel, then the indices.
         if options.threads == 0 {
             return Err(Error::InvalidThreads);
@@ -166,12 +200,15 @@ impl Plan {
     /// time. docs/plan.md says how to use it and how well it did.
     ///
     /// It takes the memory of a count on `options.threads` threads
-    /// ([`Plan::memory_estimate`]) and does not check it.
+    /// ([`Plan::memory_estimate`]) and does not check it. Threads the
+    /// system refuses to start are done without.
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidThreads`], as [`Method::counting_kernel`], and
-    /// [`Error::WrongMethod`] for a symmetric plan (only a join is sampled).
+    /// [`Error::InvalidThreads`], as [`Method::counting_kernel`],
+    /// [`Error::WrongMethod`] for a symmetric plan (only a join is
+    /// sampled), and [`Error::OutOfMemory`] if the join's tables or
+    /// buffers are refused.
     pub fn sample(
         &self,
         draws: NonZeroUsize,
@@ -195,7 +232,8 @@ impl Subproblem {
     ///
     /// # Errors
     ///
-    /// As [`Plan::counting_kernel`].
+    /// As [`Plan::counting_kernel`], and [`Error::OutOfMemory`] if a
+    /// join's tables or buffers are refused.
     pub fn count(&self, kernel: Kernel) -> Result<Count, Error> {
         let counter = counter(kernel, self.method())?;
         let mut total = 0;
@@ -235,13 +273,15 @@ impl Kernel {
     /// `Auto` resolved for counting; a kernel that splits (a symmetric,
     /// lane or join kernel) counts through its [`Plan`] from
     /// [`SPLIT_FROM`] up, and any other kernel, or any kernel below, counts
-    /// on this thread. The same count for every number of threads. (It
-    /// does not check the memory a join count takes: see
-    /// [`Plan::memory_estimate`].)
+    /// on this thread. The same count for every number of threads, and
+    /// on fewer threads if the system refuses to start some. (It does not
+    /// check the memory a join count takes: see [`Plan::memory_estimate`]
+    /// and the crate's Memory section.)
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidThreads`] for 0 threads, else as
+    /// [`Error::InvalidThreads`] for 0 threads, [`Error::OutOfMemory`] if a
+    /// join's tables or buffers are refused, else as
     /// [`Kernel::solver_for`].
     pub fn count_on_threads(self, n: usize, threads: usize) -> Result<Count, Error> {
         if threads == 0 {
@@ -252,7 +292,7 @@ impl Kernel {
         if counts_through_plan(kernel, n) {
             let plan = Plan::for_kernel(n, kernel)?;
             let counter = counter(kernel, plan.method())?;
-            plan.run(plan.all(), counter, threads, |_, _| {})
+            Ok(plan.run(plan.all(), counter, threads, |_, _| {})?.count)
         } else {
             solver.count(n)
         }

@@ -14,6 +14,7 @@ use core::fmt;
 use super::join::{self, Joiner};
 use super::symmetric::{self, Walkers};
 use super::{Kernel, Method};
+use crate::workers::Ran;
 use crate::{Count, Error};
 
 /// One piece of a count: a share of the total, as its family cut it.
@@ -208,17 +209,20 @@ impl PieceCounter {
     /// Counts `pieces` (`(index, piece)` pairs, every piece of an `n`x`n`
     /// board by this counter's method) on `threads` threads (at least 1),
     /// calling `done(index, count)` on this thread as each finishes.
+    /// Returns how many threads counted (fewer than asked if the system
+    /// refused some, or if there were fewer pieces).
     ///
     /// # Errors
     ///
-    /// [`Error::WrongMethod`] for a piece of the other method's plans.
+    /// [`Error::WrongMethod`] for a piece of the other method's plans;
+    /// [`Error::OutOfMemory`] if a join's tables or buffers are refused.
     pub(crate) fn count(
         self,
         n: usize,
         pieces: &[(usize, &Piece)],
         threads: usize,
         done: &mut dyn FnMut(usize, Count),
-    ) -> Result<(), Error> {
+    ) -> Result<Ran, Error> {
         if let Some((_, other)) = pieces.iter().find(|(_, p)| p.method() != self.method()) {
             return Err(Error::WrongMethod {
                 kernel: self.kernel(),
@@ -234,8 +238,7 @@ impl PieceCounter {
                         Piece::Join { .. } => None,
                     })
                     .collect();
-                symmetric::pieces::count(walkers, &pieces, threads, done);
-                Ok(())
+                Ok(symmetric::pieces::count(walkers, &pieces, threads, done))
             }
             PieceCounter::Joiner(joiner) => {
                 let pieces: Vec<(usize, join::pieces::Piece)> = pieces
@@ -259,7 +262,8 @@ impl PieceCounter {
     /// # Errors
     ///
     /// [`Error::WrongMethod`] for walkers: only a join is sampled;
-    /// [`Error::InvalidThreads`] for no threads.
+    /// [`Error::InvalidThreads`] for no threads; [`Error::OutOfMemory`] if
+    /// the join's tables or buffers are refused.
     pub(crate) fn sample(
         self,
         n: usize,

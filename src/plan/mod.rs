@@ -152,6 +152,27 @@ pub struct Plan {
     fingerprint: u64,
 }
 
+/// What [`Plan::count_reporting`] counted, and on how many threads: what
+/// a program that asked for many threads can tell its user when the
+/// system started fewer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Counted {
+    /// The solutions of the subproblems counted: what [`Plan::count`]
+    /// returns.
+    pub count: Count,
+    /// How many threads counted: the threads asked for, no more than there
+    /// were subproblems to share, less those the system refused; 1 (the
+    /// calling thread) if it refused them all.
+    pub threads: usize,
+    /// How many of the threads asked for (no more than the subproblems)
+    /// the operating system refused to start (`ulimit -u`, or no memory
+    /// for their stacks; after the first refusal no more are tried): 0
+    /// unless some could not start. The others counted everything, so the
+    /// count is right either way; only the time grows.
+    pub refused: usize,
+}
+
 /// One subproblem of a [`Plan`]: for a symmetric plan, some queens
 /// pre-placed and some squares forbidden by its
 /// [`kind`](Subproblem::kind); for a join plan, a piece of the row sets of
@@ -326,14 +347,15 @@ impl Plan {
     /// [`Plan::count`] runs once the dispatcher has built the counter.
     ///
     /// Fails if `threads` is 0, if `counter` counts the other method's
-    /// plans, or if an index is out of range or given twice.
+    /// plans, if an index is out of range or given twice, or if a join's
+    /// tables or buffers are refused.
     pub(crate) fn run(
         &self,
         indices: &[usize],
         counter: PieceCounter,
         threads: usize,
         mut done: impl FnMut(usize, Count),
-    ) -> Result<Count, Error> {
+    ) -> Result<Counted, Error> {
         if threads == 0 {
             return Err(Error::InvalidThreads);
         }
@@ -349,11 +371,15 @@ impl Plan {
             .map(|sub| (sub.index, &sub.piece))
             .collect();
         let mut total: Count = 0;
-        counter.count(self.n, &pieces, threads, &mut |index, count| {
+        let ran = counter.count(self.n, &pieces, threads, &mut |index, count| {
             total += count;
             done(index, count);
         })?;
-        Ok(total)
+        Ok(Counted {
+            count: total,
+            threads: ran.threads,
+            refused: ran.refused,
+        })
     }
 
     /// The subproblems numbered `indices`, in that order, refusing an index

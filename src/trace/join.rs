@@ -702,10 +702,11 @@ fn trace_row_set(
     images: u32,
 ) -> RowSet {
     let (mut west, mut east) = (Filed::default(), Filed::default());
+    // The traced boards are small: their buffers fit.
     // SAFETY (both): `u64`'s instructions run on every CPU.
-    unsafe { west.join::<u64>(built, split::Side::West, rows) };
+    unsafe { west.join::<u64>(built, split::Side::West, rows) }.expect("the buffers fit");
     let east_rows = split.side_rows(split::Side::East, rows);
-    unsafe { east.join::<u64>(built, split::Side::East, east_rows) };
+    unsafe { east.join::<u64>(built, split::Side::East, east_rows) }.expect("the buffers fit");
     let halves = |side: Side, filed: &Filed, rows: u32| {
         let (north, south) = (
             &quarters[2 * side as usize],
@@ -744,8 +745,8 @@ fn trace_row_set(
     if split.diagonals {
         cuts = cuts.max(2);
     }
-    west.file(cuts);
-    east.file(cuts);
+    west.file(cuts).expect("the buffers fit");
+    east.file(cuts).expect("the buffers fit");
     let (w, e) = (west.group(), east.group());
     let (items, patterns, side) = if w.len() <= e.len() {
         (w, e, Side::West)
@@ -757,7 +758,8 @@ fn trace_row_set(
     // SAFETY: `Watched`'s instructions (`u64`'s) run on every CPU.
     set.pairs = unsafe {
         matcher::disjoint_pairs::<Watched>(items, patterns, split.diagonals, &mut scratch)
-    };
+    }
+    .expect("the buffers fit");
     set.cuts = cuts;
     set.items = side;
     set.item_classes = by_class(&items);

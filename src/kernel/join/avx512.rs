@@ -17,8 +17,8 @@ use super::matcher::Group;
 use super::split::{Chunk, Split};
 use super::words::{PatternWords, join_pairs_one_by_one};
 use super::{Joiner, Scratch, quarters::HeldQuarters};
-use crate::Count;
 use crate::kernel::Kernel;
+use crate::{Count, Error};
 
 /// The `join-avx512` kernel. Holding one proves this CPU (and its
 /// operating system) runs AVX-512 F and VPOPCNTDQ.
@@ -51,7 +51,7 @@ impl Joiner for JoinAvx512 {
         quarters: &mut HeldQuarters,
         chunk: &Chunk,
         scratch: &mut Scratch,
-    ) -> Count {
+    ) -> Result<Count, Error> {
         // SAFETY: `self` is a `JoinAvx512`, which `JoinAvx512::new` makes only where
         // the CPU and operating system run its features.
         unsafe { count_chunk(split, quarters, chunk, scratch) }
@@ -67,6 +67,7 @@ impl Joiner for JoinAvx512 {
     ) -> u64 {
         // SAFETY: as above.
         unsafe { disjoint_pairs(items, patterns, diagonals, scratch) }
+            .expect("the tests' masks fit in memory")
     }
 }
 
@@ -81,7 +82,7 @@ unsafe fn count_chunk(
     quarters: &mut HeldQuarters,
     chunk: &Chunk,
     scratch: &mut Scratch,
-) -> Count {
+) -> Result<Count, Error> {
     // SAFETY: this function's features are `__m512i`'s instructions.
     unsafe { super::count_chunk::<__m512i>(split, quarters, chunk, scratch) }
 }
@@ -98,7 +99,7 @@ unsafe fn disjoint_pairs(
     patterns: Group<'_>,
     diagonals: bool,
     scratch: &mut Scratch,
-) -> u64 {
+) -> Result<u64, Error> {
     // SAFETY: as for `count_chunk`.
     unsafe {
         super::matcher::disjoint_pairs::<__m512i>(items, patterns, diagonals, &mut scratch.matcher)

@@ -13,10 +13,12 @@
 
 use alloc::vec::Vec;
 
+use super::grow;
 use super::matcher::Group;
 use super::quarters::Quarters;
 use super::split::Side;
 use super::words::PatternWords;
+use crate::Error;
 
 /// Half-boards of one side, filed by class: those of class `c` are
 /// `masks[starts[c]..starts[c + 1]]`.
@@ -40,6 +42,11 @@ pub(crate) struct Filed {
 impl Filed {
     /// Joins the half-boards of `side` on rows `rows` (a board row set).
     ///
+    /// # Errors
+    ///
+    /// [`Error::OutOfMemory`] if the room for the pairs is refused (they
+    /// grow about three times per N: `memory::half_boards`).
+    ///
     /// # Safety
     ///
     /// The CPU runs `W`'s instructions.
@@ -49,21 +56,21 @@ impl Filed {
         quarters: &Quarters,
         side: Side,
         rows: u32,
-    ) {
+    ) -> Result<(), Error> {
         let (north, south) = quarters.of(side);
         let (north_set, south_set) = (north.compact(rows), south.compact(rows));
         let all = north.all_columns();
         // Room for every pair, so that the joins below may write each
-        // before they know whether to keep it, and 8 more. The buffer only
-        // grows: what it held before is overwritten, not cleared.
+        // before they know whether to keep it, and 8 more; and for one
+        // class. The buffer only grows: what it held before is
+        // overwritten, not cleared.
         let mut room = 8;
         for &columns in north.columns_of(north_set) {
             room +=
                 north.range(north_set, columns).len() * south.range(south_set, all ^ columns).len();
         }
-        if self.joined.len() < room {
-            self.joined.resize(room, 0);
-        }
+        grow::at_least(&mut self.joined, room, 0)?;
+        grow::reserve(&mut self.starts, 2)?;
         let out = self.joined.as_mut_ptr();
         let mut len = 0;
         for &columns in north.columns_of(north_set) {
@@ -94,6 +101,7 @@ impl Filed {
         self.cuts = 0;
         self.starts.clear();
         self.starts.extend([0, len]);
+        Ok(())
     }
 
     /// How many half-boards the last join found.
@@ -105,19 +113,28 @@ impl Filed {
     /// one class, as joined): a count of each class (four counts in turn,
     /// so that no increment waits for the one before), then each mask to
     /// its class's next place.
-    pub(crate) fn file(&mut self, cuts: usize) {
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OutOfMemory`] if the room for the filed half-boards (as
+    /// many as joined) is refused, or that of the counts, starts and next
+    /// places (`2^cuts` each: kilobytes, but asked for between the large
+    /// buffers, where the memory may just have run out).
+    pub(crate) fn file(&mut self, cuts: usize) -> Result<(), Error> {
+        let classes = 1 << cuts;
+        grow::reserve(&mut self.starts, classes + 1)?;
         self.cuts = cuts;
         self.starts.clear();
         self.starts.push(0);
         if cuts == 0 {
             self.starts.push(self.len);
-            return;
+            return Ok(());
         }
+        grow::at_least(&mut self.masks, self.len, 0)?;
         let joined = &self.joined[..self.len];
         let shift = 64 - cuts as u32;
         let counts = &mut self.counts;
-        counts.clear();
-        counts.resize(1 << cuts, [0; 4]);
+        grow::refill(counts, classes, [0; 4])?;
         let mut fours = joined.chunks_exact(4);
         for four in &mut fours {
             for (lane, &mask) in four.iter().enumerate() {
@@ -133,15 +150,14 @@ impl Filed {
         }
         let next = &mut self.next;
         next.clear();
+        grow::reserve(next, classes + 1)?;
         next.extend_from_slice(&self.starts);
-        if self.masks.len() < joined.len() {
-            self.masks.resize(joined.len(), 0);
-        }
         for &mask in joined {
             let slot = &mut next[(mask >> shift) as usize];
             self.masks[*slot] = mask;
             *slot += 1;
         }
+        Ok(())
     }
 
     /// The half-boards, by class.

@@ -45,7 +45,9 @@
 
 use alloc::vec::Vec;
 
+use super::grow;
 use super::words::PatternWords;
+use crate::Error;
 
 /// Masks filed by class, their top cut bits read as a number (the top
 /// `cuts` of the [`CUTS`] cut bits, where [`sieve_cuts`] says how many):
@@ -146,6 +148,16 @@ fn padded<W: PatternWords>(words: usize) -> usize {
 /// `#[target_feature]` function, and a helper that was not inlined there
 /// would lose the kernel's instructions.
 ///
+/// Its buffers grow fallibly: the slices (`sliced`, `gathered`: as large
+/// as the patterns, megabytes from N = 20), and the lists per class
+/// (`first_word`, `unions`, `matched`: at most `2^CUTS + 1` entries),
+/// small, but asked for between the large ones, where the memory may just
+/// have run out.
+///
+/// # Errors
+///
+/// [`Error::OutOfMemory`] if the room for a buffer is refused.
+///
 /// # Safety
 ///
 /// The CPU runs `W`'s instructions.
@@ -155,11 +167,11 @@ pub(crate) unsafe fn disjoint_pairs<W: PatternWords>(
     patterns: Group<'_>,
     diagonals: bool,
     scratch: &mut Scratch,
-) -> u64 {
+) -> Result<u64, Error> {
     debug_assert_eq!(items.cuts, patterns.cuts);
     debug_assert!(!diagonals || items.cuts >= 2);
     if items.len() == 0 || patterns.len() == 0 {
-        return 0;
+        return Ok(0);
     }
     // The patterns, bit-sliced.
     let classes = patterns.classes();
@@ -167,15 +179,21 @@ pub(crate) unsafe fn disjoint_pairs<W: PatternWords>(
         core::mem::take(&mut scratch.first_word),
         core::mem::take(&mut scratch.unions),
     );
-    let union = classes_of(&patterns, &mut first_word, &mut unions);
+    let union = classes_of(&patterns, &mut first_word, &mut unions)?;
     let mut row = [0usize; 64];
+    // On an error the lists taken from `scratch` are dropped: it stays
+    // usable, its buffers empty.
     // SAFETY: the caller's CPU.
     let stride =
-        unsafe { slice_patterns::<W>(&patterns, &first_word, &unions, union, &mut row, scratch) };
+        unsafe { slice_patterns::<W>(&patterns, &first_word, &unions, union, &mut row, scratch)? };
     let nonempty = (0..classes)
         .filter(|&v| !patterns.class(v).is_empty())
         .count();
     let mut matched = core::mem::take(&mut scratch.matched);
+    // Room for every class, so that `matched_classes` never allocates.
+    matched
+        .iter_mut()
+        .try_for_each(|by_weight| grow::reserve(by_weight, classes))?;
     let mut pairs = 0;
     for u in 0..items.classes() {
         let items_u = items.class(u);
@@ -192,32 +210,15 @@ pub(crate) unsafe fn disjoint_pairs<W: PatternWords>(
             }
             let reach = matched.iter().fold(0, |all, &v| all | unions[v]);
             let every_class = matched.len() == nonempty;
-            let (run, run_stride, run_words, run_row) = if every_class {
-                (&scratch.sliced[..], stride, first_word[classes], row)
-            } else {
-                let (words, gathered_row) = gather(
-                    &scratch.sliced,
-                    stride,
-                    &row,
-                    &first_word,
-                    matched,
-                    reach,
-                    &mut scratch.gathered,
-                    padded::<W>,
-                );
-                (
-                    &scratch.gathered[..],
-                    padded::<W>(words),
-                    words,
-                    gathered_row,
-                )
-            };
-            // Each bit's row, as an offset from the run's start.
-            let mut offset = [0u32; 64];
-            for (bit, slot) in offset.iter_mut().enumerate() {
-                *slot = (run_row[bit] * run_stride) as u32;
-            }
-            let vectors = run_words.div_ceil(W::WORDS);
+            let (run, offset, vectors) = run_of::<W>(
+                scratch,
+                stride,
+                &row,
+                &first_word,
+                matched,
+                reach,
+                every_class,
+            )?;
             // SAFETY: the CPU runs `W`'s instructions; every bit of `reach`
             // has a row of the run, which holds `vectors` whole vectors.
             let conflicts = unsafe { scan::<W>(run.as_ptr(), vectors, items_u, reach, &offset) };
@@ -225,30 +226,90 @@ pub(crate) unsafe fn disjoint_pairs<W: PatternWords>(
         }
     }
     (scratch.first_word, scratch.unions, scratch.matched) = (first_word, unions, matched);
-    pairs
+    Ok(pairs)
+}
+
+/// The run of slices that the items of one class scan, against the
+/// pattern classes `matched` (whose bits are `reach`): all of
+/// `scratch.sliced` (rows `stride` words apart, bit `b` in row `row[b]`,
+/// class `c` from word `first_word[c]`) if those are every class with
+/// patterns, else just them gathered into `scratch.gathered`. Returns the
+/// run, each bit's row as an offset in words from the run's start, and the
+/// vectors of `W` a row holds.
+///
+/// # Errors
+///
+/// [`Error::OutOfMemory`] if the room for the gathered run is refused.
+#[inline(always)]
+fn run_of<'a, W: PatternWords>(
+    scratch: &'a mut Scratch,
+    stride: usize,
+    row: &[usize; 64],
+    first_word: &[usize],
+    matched: &[usize],
+    reach: u64,
+    every_class: bool,
+) -> Result<(&'a [u64], [u32; 64], usize), Error> {
+    let (run, run_stride, run_words, run_row) = if every_class {
+        let words = first_word[first_word.len() - 1];
+        (&scratch.sliced[..], stride, words, *row)
+    } else {
+        let (words, gathered_row) = gather(
+            &scratch.sliced,
+            stride,
+            row,
+            first_word,
+            matched,
+            reach,
+            &mut scratch.gathered,
+            padded::<W>,
+        )?;
+        let run = &scratch.gathered[..];
+        (run, padded::<W>(words), words, gathered_row)
+    };
+    // Each bit's row, as an offset from the run's start.
+    let mut offset = [0u32; 64];
+    for (bit, slot) in offset.iter_mut().enumerate() {
+        *slot = (run_row[bit] * run_stride) as u32;
+    }
+    Ok((run, offset, run_words.div_ceil(W::WORDS)))
 }
 
 /// Where each class of `patterns` starts in a row of the slices, in words,
 /// into `first_word` (one more than the classes: the last, the words of
 /// every class), and the bits each class's patterns have, into `unions`;
 /// returns the bits of every pattern.
+///
+/// # Errors
+///
+/// [`Error::OutOfMemory`] if the room for the lists is refused.
 #[inline(always)]
-fn classes_of(patterns: &Group<'_>, first_word: &mut Vec<usize>, unions: &mut Vec<u64>) -> u64 {
+fn classes_of(
+    patterns: &Group<'_>,
+    first_word: &mut Vec<usize>,
+    unions: &mut Vec<u64>,
+) -> Result<u64, Error> {
     first_word.clear();
-    first_word.push(0);
     unions.clear();
+    grow::reserve(first_word, patterns.classes() + 1)?;
+    grow::reserve(unions, patterns.classes())?;
+    first_word.push(0);
     for class in 0..patterns.classes() {
         let masks = patterns.class(class);
         unions.push(masks.iter().fold(0, |union, &m| union | m));
         first_word.push(first_word[class] + masks.len().div_ceil(64));
     }
-    unions.iter().fold(0, |all, &u| all | u)
+    Ok(unions.iter().fold(0, |all, &u| all | u))
 }
 
 /// Slices `patterns` into `scratch.sliced`: only the rows of the bits some
 /// pattern has (`union`, numbered into `row`), each class from its word of
 /// `first_word` (the bits of class `c` are `unions[c]`). Returns the words
 /// from one row to the next.
+///
+/// # Errors
+///
+/// [`Error::OutOfMemory`] if the room for the slices is refused.
 ///
 /// # Safety
 ///
@@ -261,7 +322,7 @@ unsafe fn slice_patterns<W: PatternWords>(
     union: u64,
     row: &mut [usize; 64],
     scratch: &mut Scratch,
-) -> usize {
+) -> Result<usize, Error> {
     let mut rows = 0;
     for (bit, slot) in row.iter_mut().enumerate() {
         if union >> bit & 1 != 0 {
@@ -270,8 +331,7 @@ unsafe fn slice_patterns<W: PatternWords>(
         }
     }
     let stride = padded::<W>(first_word[patterns.classes()]);
-    scratch.sliced.clear();
-    scratch.sliced.resize(rows * stride, 0);
+    grow::refill(&mut scratch.sliced, rows * stride, 0)?;
     for class in 0..patterns.classes() {
         for (i, chunk) in patterns.class(class).chunks(64).enumerate() {
             let word = first_word[class] + i;
@@ -289,7 +349,7 @@ unsafe fn slice_patterns<W: PatternWords>(
             };
         }
     }
-    stride
+    Ok(stride)
 }
 
 /// The classes with patterns that items of class `u` can match (those
@@ -318,6 +378,10 @@ fn matched_classes(
 /// into `out`: only the rows of the bits of `reach`, each row the classes'
 /// words one after another. Returns the words per row and each bit's row
 /// in `out`, whose rows are `stride_of(words)` apart.
+///
+/// # Errors
+///
+/// [`Error::OutOfMemory`] if the room for `out` is refused.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn gather(
@@ -329,15 +393,14 @@ fn gather(
     reach: u64,
     out: &mut Vec<u64>,
     stride_of: fn(usize) -> usize,
-) -> (usize, [usize; 64]) {
+) -> Result<(usize, [usize; 64]), Error> {
     let words: usize = matched
         .iter()
         .map(|&v| first_word[v + 1] - first_word[v])
         .sum();
     let out_stride = stride_of(words);
     let mut out_row = [0usize; 64];
-    out.clear();
-    out.resize(reach.count_ones() as usize * out_stride, 0);
+    grow::refill(out, reach.count_ones() as usize * out_stride, 0)?;
     let mut rest = reach;
     let mut at = 0;
     while rest != 0 {
@@ -354,7 +417,7 @@ fn gather(
         }
         at += 1;
     }
-    (words, out_row)
+    Ok((words, out_row))
 }
 
 /// The conflicts of every item with `vectors` vectors of the rows at

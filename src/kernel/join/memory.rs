@@ -33,7 +33,6 @@ pub(crate) const TABLE_TARGET: u64 = 32 << 20;
 
 /// Bytes of a thread's buffers besides the tables, beyond the half-boards
 /// of one row set: the matcher's slices and the lists of row sets.
-#[cfg(feature = "std")]
 const BUFFERS: u64 = 4 << 20;
 
 /// How a join count of an `n`x`n` board cuts its quarter-boards: the depth
@@ -101,7 +100,6 @@ static KNOWN_BYTES: [AtomicU64; MAX_N + 1] = [const { AtomicU64::new(0) }; MAX_N
 /// half-boards of one row set ([`half_boards`]) and its other buffers, and
 /// the process itself (the plan, the program, the allocator's arenas).
 /// Measured peaks are below it: BENCHMARKS.md.
-#[cfg(feature = "std")]
 pub(crate) fn estimate(n: usize, threads: usize) -> u64 {
     let tables = Tables::of(n).bytes;
     let per_thread = tables
@@ -116,7 +114,6 @@ pub(crate) fn estimate(n: usize, threads: usize) -> u64 {
 
 /// What the process holds besides the threads' work: the program, the
 /// plan and its records, the allocator's arenas.
-#[cfg(feature = "std")]
 const PROCESS: u64 = 16 << 20;
 
 /// Bytes of the half-boards of the largest row set of an `n`x`n` board: the
@@ -130,7 +127,6 @@ const PROCESS: u64 = 16 << 20;
 /// estimate (at 2.7 they had passed it by up to a sixth), and 2.7 for odd
 /// N, whose measured peaks stay a third of the estimate or less
 /// (BENCHMARKS.md).
-#[cfg(feature = "std")]
 pub(crate) fn half_boards(n: usize) -> u64 {
     let growth = if n.is_multiple_of(2) { 2.9 } else { 2.7 };
     // A loop, not `powi`: this module builds without `std`.
@@ -289,7 +285,7 @@ mod tests {
                     }
                     for (rows, west) in seen {
                         let decided = crate::kernel::join::split::Decided { rows, west };
-                        most = most.max(Quarters::restricted(split, decided).bytes());
+                        most = most.max(Quarters::restricted(split, decided).unwrap().bytes());
                     }
                 }
                 assert!(most <= bound, "n = {n}, depth {depth}: {most} > {bound}");

@@ -66,8 +66,11 @@
 //! ([`Error::CountOnly`]). Memory is each thread's quarter-boards, only
 //! those that agree with the first choices of the row set it joins
 //! (`quarters::HeldQuarters`), and its half-boards of one row set
-//! (`memory::estimate` says how much before a count starts).
+//! (`memory::estimate` says how much before a count starts). Those buffers
+//! grow fallibly (`grow.rs`): a refused allocation stops the count with
+//! [`Error::OutOfMemory`] rather than aborting the program that links it.
 
+mod grow;
 pub(crate) mod halves;
 pub(crate) mod matcher;
 pub(crate) mod memory;
@@ -122,13 +125,17 @@ pub(crate) trait Joiner: Send + Sync {
 
     /// The solutions of the row sets of `chunk` and of those they stand
     /// for ([`count_chunk`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OutOfMemory`] if a large buffer's allocation is refused.
     fn count_chunk(
         &self,
         split: &Split,
         quarters: &mut HeldQuarters,
         chunk: &Chunk,
         scratch: &mut Scratch,
-    ) -> Count;
+    ) -> Result<Count, Error>;
 
     /// The matcher alone ([`matcher::disjoint_pairs`]), for the tests.
     #[cfg(test)]
@@ -152,7 +159,7 @@ impl Joiner for Join {
         quarters: &mut HeldQuarters,
         chunk: &Chunk,
         scratch: &mut Scratch,
-    ) -> Count {
+    ) -> Result<Count, Error> {
         // SAFETY: `u64`'s instructions run on every CPU.
         unsafe { count_chunk::<u64>(split, quarters, chunk, scratch) }
     }
@@ -167,6 +174,7 @@ impl Joiner for Join {
     ) -> u64 {
         // SAFETY: as above.
         unsafe { matcher::disjoint_pairs::<u64>(items, patterns, diagonals, &mut scratch.matcher) }
+            .expect("the tests' masks fit in memory")
     }
 }
 
@@ -178,7 +186,7 @@ impl<J: Joiner> Solver for J {
 
     fn count(&self, n: usize) -> Result<Count, Error> {
         Joiner::kernel(self).check_size(n)?;
-        Ok(count(self, n))
+        count(self, n)
     }
 
     fn for_each_solution(&self, n: usize, _visit: Visit<'_>) -> Result<ControlFlow<()>, Error> {
@@ -200,6 +208,12 @@ pub(crate) struct Scratch {
 /// The solutions of the row sets of `chunk`, and of those they stand for
 /// ([`split::orbit`]), with vectors of `W`.
 ///
+/// # Errors
+///
+/// [`Error::OutOfMemory`] if a large buffer's allocation is refused (the
+/// tables, the half-boards, the slices: `grow.rs`); what the chunk had
+/// counted is dropped, and `scratch` and `quarters` stay usable.
+///
 /// # Safety
 ///
 /// The CPU runs `W`'s instructions.
@@ -209,51 +223,75 @@ pub(crate) unsafe fn count_chunk<W: PatternWords>(
     quarters: &mut HeldQuarters,
     chunk: &Chunk,
     scratch: &mut Scratch,
-) -> Count {
-    let mut total: Count = 0;
+) -> Result<Count, Error> {
     // A loop, not a closure: a closure would be compiled apart from the
     // kernel's `#[target_feature]` function, without its instructions.
     let mut row_sets = core::mem::take(&mut scratch.row_sets);
     chunk.row_sets(split, &mut row_sets);
+    let mut total: Count = 0;
     for &(rows, images) in &row_sets {
-        let quarters = quarters.for_rows(split, rows);
-        // SAFETY (both blocks): the caller's.
-        unsafe { scratch.west.join::<W>(quarters, Side::West, rows) };
-        if scratch.west.len() == 0 {
-            continue;
-        }
-        let east_rows = split.side_rows(Side::East, rows);
-        unsafe { scratch.east.join::<W>(quarters, Side::East, east_rows) };
-        if scratch.east.len() == 0 {
-            continue;
-        }
-        let mut cuts = matcher::sieve_cuts(scratch.west.len().min(scratch.east.len()));
-        if split.diagonals {
-            // The two long diagonals must be classes of their own.
-            cuts = cuts.max(2);
-        }
-        scratch.west.file(cuts);
-        scratch.east.file(cuts);
-        let (west, east) = (scratch.west.group(), scratch.east.group());
-        // The larger set is sliced: fewer lanes of its last vector are empty.
-        let (items, patterns) = if west.len() <= east.len() {
-            (west, east)
-        } else {
-            (east, west)
-        };
         // SAFETY: the caller's.
-        let pairs = unsafe {
-            matcher::disjoint_pairs::<W>(items, patterns, split.diagonals, &mut scratch.matcher)
-        };
+        let pairs = unsafe { join_row_set::<W>(split, quarters, rows, scratch)? };
         total += Count::from(images * split.weight) * Count::from(pairs);
     }
     scratch.row_sets = row_sets;
-    total
+    Ok(total)
+}
+
+/// The pairs of a west and an east half-board on row set `rows` (and its
+/// complement) that attack nowhere, with vectors of `W`.
+///
+/// # Errors
+///
+/// As [`count_chunk`].
+///
+/// # Safety
+///
+/// The CPU runs `W`'s instructions.
+#[inline(always)]
+unsafe fn join_row_set<W: PatternWords>(
+    split: &Split,
+    quarters: &mut HeldQuarters,
+    rows: u32,
+    scratch: &mut Scratch,
+) -> Result<u64, Error> {
+    let quarters = quarters.for_rows(split, rows)?;
+    // SAFETY (both blocks): the caller's.
+    unsafe { scratch.west.join::<W>(quarters, Side::West, rows)? };
+    if scratch.west.len() == 0 {
+        return Ok(0);
+    }
+    let east_rows = split.side_rows(Side::East, rows);
+    unsafe { scratch.east.join::<W>(quarters, Side::East, east_rows)? };
+    if scratch.east.len() == 0 {
+        return Ok(0);
+    }
+    let mut cuts = matcher::sieve_cuts(scratch.west.len().min(scratch.east.len()));
+    if split.diagonals {
+        // The two long diagonals must be classes of their own.
+        cuts = cuts.max(2);
+    }
+    scratch.west.file(cuts)?;
+    scratch.east.file(cuts)?;
+    let (west, east) = (scratch.west.group(), scratch.east.group());
+    // The larger set is sliced: fewer lanes of its last vector are empty.
+    let (items, patterns) = if west.len() <= east.len() {
+        (west, east)
+    } else {
+        (east, west)
+    };
+    // SAFETY: the caller's.
+    unsafe { matcher::disjoint_pairs::<W>(items, patterns, split.diagonals, &mut scratch.matcher) }
 }
 
 /// The number of solutions on an `n`x`n` board, `n` up to 32, on this
 /// thread.
-pub(crate) fn count(joiner: &impl Joiner, n: usize) -> Count {
+///
+/// # Errors
+///
+/// [`Error::OutOfMemory`] if a large buffer's allocation is refused (about
+/// [`memory::estimate`]`(n, 1)` bytes in all).
+pub(crate) fn count(joiner: &impl Joiner, n: usize) -> Result<Count, Error> {
     let mut scratch = Scratch::default();
     let mut quarters = HeldQuarters::new(memory::Tables::of(n).depth);
     let mut total = 0;
@@ -262,10 +300,10 @@ pub(crate) fn count(joiner: &impl Joiner, n: usize) -> Count {
             continue;
         }
         for chunk in Chunk::all(split, split.piece_len()) {
-            total += joiner.count_chunk(split, &mut quarters, &chunk, &mut scratch);
+            total += joiner.count_chunk(split, &mut quarters, &chunk, &mut scratch)?;
         }
     }
-    total
+    Ok(total)
 }
 
 /// Says that a test of `kernel` is skipped because this CPU lacks it, or
@@ -370,7 +408,9 @@ mod tests {
             let mut scratch = Scratch::default();
             let mut quarters = HeldQuarters::new(0);
             for (&(s, chunk), &want) in chunks.iter().zip(&expected) {
-                let got = Join(()).count_chunk(&splits[s], &mut quarters, &chunk, &mut scratch);
+                let got = Join(())
+                    .count_chunk(&splits[s], &mut quarters, &chunk, &mut scratch)
+                    .unwrap();
                 assert_eq!(got, want, "n = {n}, middle row {s}, chunk {chunk:?}");
             }
         }

@@ -12,6 +12,7 @@ use alloc::vec::Vec;
 
 use super::split::{Chunk, Split};
 use super::{Joiner, Scratch, quarters::HeldQuarters};
+use crate::workers::Ran;
 use crate::{Count, Error};
 
 /// The first word of a join plan's fingerprint: its method ("JOIN") and
@@ -217,15 +218,23 @@ fn grouped(pieces: &[(usize, Piece)], depth: usize) -> Vec<(usize, Piece)> {
 /// each finishes. The threads take the pieces from a shared cursor, those
 /// that share tables together ([`grouped`]); each builds the quarter-boards
 /// its piece reads ([`HeldQuarters`]), keeping them for the next piece
-/// that shares them.
+/// that shares them. Returns how many threads counted: fewer than asked if
+/// the system refused some (`crate::workers`).
+///
+/// # Errors
+///
+/// [`Error::InvalidThreads`] for no threads; [`Error::OutOfMemory`] if a
+/// thread's tables or buffers are refused: the first such error, once
+/// every thread has stopped (none takes another piece after it; the
+/// pieces finished before it are reported to `done`).
 pub(crate) fn count(
     joiner: &dyn Joiner,
     n: usize,
     pieces: &[(usize, Piece)],
     threads: usize,
     done: &mut dyn FnMut(usize, Count),
-) -> Result<(), Error> {
-    use core::sync::atomic::{AtomicUsize, Ordering};
+) -> Result<Ran, Error> {
+    use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
     if threads == 0 {
         return Err(Error::InvalidThreads);
@@ -243,21 +252,37 @@ pub(crate) fn count(
     if threads <= 1 {
         let (mut quarters, mut scratch) = (HeldQuarters::new(depth), Scratch::default());
         for (index, piece) in pieces {
-            done(*index, count_one(piece, &mut quarters, &mut scratch));
+            done(*index, count_one(piece, &mut quarters, &mut scratch)?);
         }
-        return Ok(());
+        return Ok(Ran::ONE);
     }
     let next = AtomicUsize::new(0);
-    let worker = |send: &mut dyn FnMut(usize, Count)| {
+    // Set by the first thread whose count fails: the others finish the
+    // piece they hold and take no other.
+    let failed = AtomicBool::new(false);
+    let worker = |send: &mut dyn FnMut(Result<(usize, Count), Error>)| {
         let (mut quarters, mut scratch) = (HeldQuarters::new(depth), Scratch::default());
         // Relaxed: the cursor only hands out positions; the pieces were
-        // written before the threads started.
-        while let Some((index, piece)) = pieces.get(next.fetch_add(1, Ordering::Relaxed)) {
-            send(*index, count_one(piece, &mut quarters, &mut scratch));
+        // written before the threads started. The flag only stops early.
+        while !failed.load(Ordering::Relaxed) {
+            let Some((index, piece)) = pieces.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                break;
+            };
+            let counted = count_one(piece, &mut quarters, &mut scratch);
+            if counted.is_err() {
+                failed.store(true, Ordering::Relaxed);
+            }
+            send(counted.map(|count| (*index, count)));
         }
     };
-    crate::workers::run(threads, worker, done);
-    Ok(())
+    let mut first_error = None;
+    let ran = crate::workers::run(threads, worker, &mut |counted| match counted {
+        Ok((index, count)) => done(index, count),
+        Err(error) => {
+            first_error.get_or_insert(error);
+        }
+    });
+    first_error.map_or(Ok(ran), Err)
 }
 
 #[cfg(test)]
@@ -266,28 +291,45 @@ mod tests {
     use crate::kernel::join::split::Side;
 
     /// The pieces' counts add up to the board's (the portable kernel's),
-    /// whatever the threads.
+    /// whatever the threads, and whatever the system refuses of them:
+    /// `allowed` threads started of those asked, none at all (the calling
+    /// thread counts), or all.
     #[test]
     fn the_pieces_add_up_to_the_board() {
         for n in 0..=12 {
             let all: Vec<(usize, Piece)> = pieces(n).into_iter().enumerate().collect();
             let expected = crate::Kernel::Portable.count(n).unwrap();
-            for threads in [1, 2, 3] {
+            for (threads, allowed) in [(1, 0), (2, usize::MAX), (3, usize::MAX), (3, 1), (3, 0)] {
                 let mut total = 0;
                 let mut seen = alloc::vec![false; all.len()];
-                count(
-                    &crate::kernel::join::Join(()),
-                    n,
-                    &all,
-                    threads,
-                    &mut |index, count| {
-                        assert!(!core::mem::replace(&mut seen[index], true));
-                        total += count;
-                    },
-                )
+                let ran = crate::workers::refusing_after(allowed, || {
+                    count(
+                        &crate::kernel::join::Join(()),
+                        n,
+                        &all,
+                        threads,
+                        &mut |index, count| {
+                            assert!(!core::mem::replace(&mut seen[index], true));
+                            total += count;
+                        },
+                    )
+                })
                 .unwrap();
-                assert_eq!(total, expected, "n = {n}, {threads} threads");
+                let asked = threads.min(all.len());
+                assert_eq!(total, expected, "n = {n}, {allowed} of {threads} threads");
                 assert!(seen.iter().all(|&s| s));
+                let started = if asked <= 1 {
+                    1
+                } else {
+                    allowed.clamp(1, asked)
+                };
+                assert_eq!(ran.threads, started, "n = {n}, {allowed} of {threads}");
+                let refused = if asked <= 1 {
+                    0
+                } else {
+                    asked - allowed.min(asked)
+                };
+                assert_eq!(ran.refused, refused, "n = {n}, {allowed} of {threads}");
             }
         }
     }

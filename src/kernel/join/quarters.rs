@@ -30,10 +30,11 @@
 //! the decided rows as it must and leaves the others empty, so it visits
 //! little more than what it keeps.
 
-use alloc::vec;
 use alloc::vec::Vec;
 
+use super::grow;
 use super::split::{Decided, Side, Split};
+use crate::Error;
 
 /// Bytes per quarter-board: its inner (`u32`) and crossing (`u64`) bits.
 pub(crate) const BYTES_PER_QUARTER_BOARD: usize = 12;
@@ -73,13 +74,23 @@ impl Quarter {
     /// Every quarter-board of `side`'s `half` of `split`.
     #[cfg(test)]
     pub(crate) fn new(split: &Split, side: Side, half: Half) -> Quarter {
-        Quarter::restricted(split, side, half, Decided::NONE)
+        Quarter::restricted(split, side, half, Decided::NONE).expect("a test's quarter fits")
     }
 
     /// The quarter-boards of `side`'s `half` of `split` that agree with
     /// `decided`: a queen in each decided row of `side`, none in the other
     /// decided rows.
-    pub(crate) fn restricted(split: &Split, side: Side, half: Half, decided: Decided) -> Quarter {
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OutOfMemory`] if a table's allocation is refused
+    /// (`grow.rs`): they are a join count's largest buffers.
+    pub(crate) fn restricted(
+        split: &Split,
+        side: Side,
+        half: Half,
+        decided: Decided,
+    ) -> Result<Quarter, Error> {
         let (first, end) = split.columns(side);
         let band = match half {
             Half::North => all_below(split.line),
@@ -102,23 +113,26 @@ impl Quarter {
         let undecided = quarter.undecided.count_ones() as usize;
         let keys = 1usize << (undecided + quarter.width);
         // First the sizes of every (rows, columns), then the places.
-        let mut starts = vec![0u32; keys + 1];
-        quarter.search(split, |key, _, _| starts[key + 1] += 1);
+        let mut starts = grow::zeroed::<u32>(keys + 1)?;
+        quarter.search(split, |key, _, _| starts[key + 1] += 1)?;
         for key in 0..keys {
             starts[key + 1] += starts[key];
         }
         let total = starts[keys] as usize;
-        let (mut inner, mut crossing) = (vec![0u32; total], vec![0u64; total]);
-        let mut next = starts.clone();
+        let (mut inner, mut crossing) = (grow::zeroed::<u32>(total)?, grow::zeroed::<u64>(total)?);
+        let mut next = grow::copied(&starts[..keys])?;
         quarter.search(split, |key, i, c| {
             let at = next[key] as usize;
             inner[at] = i;
             crossing[at] = c;
             next[key] += 1;
-        });
+        })?;
+        drop(next);
         let row_sets = 1usize << undecided;
-        let mut present_starts = vec![0u32; row_sets + 1];
+        let mut present_starts = grow::zeroed::<u32>(row_sets + 1)?;
+        let keys_present = starts.windows(2).filter(|key| key[0] != key[1]).count();
         let mut present = Vec::new();
+        grow::reserve(&mut present, keys_present)?;
         for set in 0..row_sets {
             for columns in 0..1usize << quarter.width {
                 let key = set << quarter.width | columns;
@@ -133,7 +147,7 @@ impl Quarter {
         quarter.crossing = crossing;
         quarter.present_starts = present_starts;
         quarter.present = present;
-        quarter
+        Ok(quarter)
     }
 
     /// How many quarter-boards it holds.
@@ -190,8 +204,14 @@ impl Quarter {
     /// search row by row down the quarter, each row left empty or given a
     /// queen on a square no queen above attacks and the middle queen
     /// leaves open (a decided row only as decided).
-    fn search(&self, split: &Split, mut found: impl FnMut(usize, u32, u64)) {
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OutOfMemory`] if the room for its rows is refused (a few
+    /// KiB, but asked for between the tables).
+    fn search(&self, split: &Split, mut found: impl FnMut(usize, u32, u64)) -> Result<(), Error> {
         let mut rows = Vec::new();
+        grow::reserve(&mut rows, self.rows.count_ones() as usize)?;
         let mut next_bit = 0;
         for row in 0..split.n {
             if self.rows >> row & 1 == 0 {
@@ -224,6 +244,7 @@ impl Quarter {
             width: self.width,
         };
         search.place(0, Placed::default(), &mut found);
+        Ok(())
     }
 }
 
@@ -346,20 +367,40 @@ impl HeldQuarters {
 
     /// The quarters that the join of row set `rows` of `split` reads (and
     /// more: all that agree with its first choices).
-    pub(crate) fn for_rows(&mut self, split: &Split, rows: u32) -> &Quarters {
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OutOfMemory`] if a table's allocation is refused. The
+    /// tables held are then dropped (a rebuild may have replaced some of
+    /// them and not the others), which frees their memory too; the next
+    /// call builds them anew.
+    pub(crate) fn for_rows(&mut self, split: &Split, rows: u32) -> Result<&Quarters, Error> {
         let decided = split.decided(self.depth, rows);
         let key = (split.n, split.free_rows);
-        match &mut self.held {
+        let built = match &mut self.held {
             Some((held, was, quarters)) if *held == key => {
-                if *was != decided {
-                    quarters.rebuild(split, *was, decided);
-                    *was = decided;
-                }
+                let rebuilt = if *was != decided {
+                    quarters.rebuild(split, *was, decided)
+                } else {
+                    Ok(())
+                };
+                *was = decided;
+                rebuilt
             }
-            held => *held = Some((key, decided, Quarters::restricted(split, decided))),
+            held => {
+                // The old split's tables go before the new ones are built.
+                *held = None;
+                Quarters::restricted(split, decided).map(|quarters| {
+                    *held = Some((key, decided, quarters));
+                })
+            }
+        };
+        if let Err(error) = built {
+            self.held = None;
+            return Err(error);
         }
         let (_, _, quarters) = self.held.as_ref().expect("just built");
-        quarters
+        Ok(quarters)
     }
 }
 
@@ -375,25 +416,40 @@ impl Quarters {
     /// The whole quarters of `split`.
     #[cfg(feature = "trace")]
     pub(crate) fn new(split: &Split) -> Quarters {
-        Quarters::restricted(split, Decided::NONE)
+        Quarters::restricted(split, Decided::NONE).expect("a traced board's quarters fit")
     }
 
     /// The parts of the quarters of `split` that agree with `decided`.
-    pub(crate) fn restricted(split: &Split, decided: Decided) -> Quarters {
-        let [north_west, south_west, north_east, south_east] =
-            QUARTERS.map(|(side, half)| Quarter::restricted(split, side, half, decided));
-        Quarters {
-            north_west,
-            south_west,
-            north_east,
-            south_east,
-        }
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OutOfMemory`] if a table's allocation is refused.
+    pub(crate) fn restricted(split: &Split, decided: Decided) -> Result<Quarters, Error> {
+        // One after the other, so that the first refused stops the rest.
+        let quarter = |(side, half)| Quarter::restricted(split, side, half, decided);
+        let [north_west, south_west, north_east, south_east] = QUARTERS;
+        Ok(Quarters {
+            north_west: quarter(north_west)?,
+            south_west: quarter(south_west)?,
+            north_east: quarter(north_east)?,
+            south_east: quarter(south_east)?,
+        })
     }
 
     /// Rebuilds for `decided` (of the same split) only the halves, north
     /// or south, whose decided rows differ from `was`: pieces that share
     /// their first rows share their north quarters.
-    pub(crate) fn rebuild(&mut self, split: &Split, was: Decided, decided: Decided) {
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OutOfMemory`] if a table's allocation is refused; some
+    /// quarters may then be rebuilt and others not.
+    pub(crate) fn rebuild(
+        &mut self,
+        split: &Split,
+        was: Decided,
+        decided: Decided,
+    ) -> Result<(), Error> {
         let north = all_below(split.line);
         for (half, band) in [(Half::North, north), (Half::South, !north)] {
             if was.within(band) == decided.within(band) {
@@ -403,9 +459,10 @@ impl Quarters {
                 Half::North => (&mut self.north_west, &mut self.north_east),
                 Half::South => (&mut self.south_west, &mut self.south_east),
             };
-            *west = Quarter::restricted(split, Side::West, half, decided);
-            *east = Quarter::restricted(split, Side::East, half, decided);
+            *west = Quarter::restricted(split, Side::West, half, decided)?;
+            *east = Quarter::restricted(split, Side::East, half, decided)?;
         }
+        Ok(())
     }
 
     /// Bytes the four hold.
@@ -467,7 +524,8 @@ mod tests {
                         for depth in [1, 2, 3, 5] {
                             for west in [0u32, 0b1011, 0b10_0110, u32::MAX] {
                                 let decided = split.decided(depth, west);
-                                let part = Quarter::restricted(&split, side, half, decided);
+                                let part =
+                                    Quarter::restricted(&split, side, half, decided).unwrap();
                                 let mut kept = 0;
                                 for set in 0..1usize << whole.undecided.count_ones() {
                                     let rows = expand(whole.undecided, set);

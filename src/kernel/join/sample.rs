@@ -61,7 +61,15 @@ pub(crate) struct Drawn {
 /// `draws` row sets of the join `pieces` of an `n`x`n` board, drawn with
 /// `seed` and joined by `joiner` on `threads` threads, those that share
 /// tables together (in the order of their choices: the same for the same
-/// seed).
+/// seed). Threads the system refuses are done without (`crate::workers`):
+/// each group is joined on one thread and timed there, so fewer threads
+/// change the time the sample takes, not what it measures.
+///
+/// # Errors
+///
+/// [`Error::InvalidThreads`] for no threads; [`Error::OutOfMemory`] if a
+/// group's tables or buffers are refused (the first such error; no thread
+/// takes another group after it).
 pub(crate) fn sample(
     joiner: &dyn Joiner,
     n: usize,
@@ -70,7 +78,7 @@ pub(crate) fn sample(
     seed: u64,
     threads: usize,
 ) -> Result<Drawn, Error> {
-    use core::sync::atomic::{AtomicUsize, Ordering};
+    use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
     if threads == 0 {
         return Err(Error::InvalidThreads);
@@ -86,28 +94,36 @@ pub(crate) fn sample(
     drawn.sort_by_key(|piece| (group(piece), piece.chunk));
     let groups: Vec<&[Piece]> = drawn.chunk_by(|a, b| group(a) == group(b)).collect();
     let next = AtomicUsize::new(0);
-    let mut by_group: Vec<(usize, Vec<Observation>)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads.min(groups.len()))
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut scratch = Scratch::default();
-                    let mut mine = Vec::new();
-                    // Relaxed: the cursor only hands out positions.
-                    loop {
-                        let at = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&group) = groups.get(at) else { break };
-                        let split = &splits[group[0].split];
-                        mine.push((at, join_group(joiner, split, group, depth, &mut scratch)));
-                    }
-                    mine
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|worker| worker.join().expect("a sampling thread panicked"))
-            .collect()
-    });
+    let failed = AtomicBool::new(false);
+    let worker = |send: &mut dyn FnMut(Joined)| {
+        let mut scratch = Scratch::default();
+        // Relaxed: the cursor only hands out positions; the flag only
+        // stops early.
+        while !failed.load(Ordering::Relaxed) {
+            let at = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&group) = groups.get(at) else { break };
+            let split = &splits[group[0].split];
+            let joined = join_group(joiner, split, group, depth, &mut scratch);
+            if joined.is_err() {
+                failed.store(true, Ordering::Relaxed);
+            }
+            send(joined.map(|observations| (at, observations)));
+        }
+    };
+    let (mut by_group, mut first_error) = (Vec::new(), None);
+    crate::workers::run(
+        threads.min(groups.len()).max(1),
+        worker,
+        &mut |joined| match joined {
+            Ok(group) => by_group.push(group),
+            Err(error) => {
+                first_error.get_or_insert(error);
+            }
+        },
+    );
+    if let Some(error) = first_error {
+        return Err(error);
+    }
     by_group.sort_by_key(|&(at, _)| at);
     Ok(Drawn {
         total_weight: weights.iter().sum(),
@@ -115,23 +131,31 @@ pub(crate) fn sample(
     })
 }
 
+/// A group of draws joined, by its place among the groups: what a
+/// sampling thread reports.
+type Joined = Result<(usize, Vec<Observation>), Error>;
+
 /// Builds the tables that the row sets of `group` (of `split`, each a
 /// piece that decides all of its choices, all with the same first choices)
 /// share, then joins each, timing each step.
+///
+/// # Errors
+///
+/// [`Error::OutOfMemory`] if the tables or the join's buffers are refused.
 fn join_group(
     joiner: &dyn Joiner,
     split: &Split,
     group: &[Piece],
     depth: usize,
     scratch: &mut Scratch,
-) -> Vec<Observation> {
+) -> Result<Vec<Observation>, Error> {
     let Some(first) = group.first() else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
     let mut quarters = HeldQuarters::new(depth);
     let start = Instant::now();
     // Built here, apart: the joins below find them held.
-    let _ = quarters.for_rows(split, first.rows_in(split).0);
+    quarters.for_rows(split, first.rows_in(split).0)?;
     let tables = start.elapsed();
     let shared = Piece {
         split: first.split,
@@ -146,19 +170,19 @@ fn join_group(
             // them, and would weigh a small row set's time many times over.
             let mut join = |quarters: &mut HeldQuarters| {
                 let start = Instant::now();
-                let count = joiner.count_chunk(split, quarters, &row_set.chunk, scratch);
-                (count, start.elapsed())
+                let count = joiner.count_chunk(split, quarters, &row_set.chunk, scratch)?;
+                Ok::<_, Error>((count, start.elapsed()))
             };
-            let (count, first) = join(&mut quarters);
-            let (_, second) = join(&mut quarters);
-            Observation {
+            let (count, first) = join(&mut quarters)?;
+            let (_, second) = join(&mut quarters)?;
+            Ok(Observation {
                 // A piece of one row set: its one way is its weight.
                 weight: piece_weight(split, row_set),
                 group_weight,
                 count,
                 join: first.min(second),
                 tables,
-            }
+            })
         })
         .collect()
 }

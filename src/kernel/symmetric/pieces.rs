@@ -15,6 +15,7 @@ use super::Walkers;
 use super::subproblem::{Kind, Subproblem, unsplit_subproblems};
 use crate::Count;
 use crate::board::MAX_N;
+use crate::workers::Ran;
 
 /// Changes whenever the way a symmetric plan splits a board changes, so
 /// that shards and checkpoints of another split are refused: the first
@@ -240,13 +241,15 @@ fn drain(
 /// threads (at least 1), calling `done(index, count)` on this thread as
 /// each finishes. Scoped threads claim the pieces in the order given from
 /// a shared cursor, so that a thread that drew small pieces takes more and
-/// all finish together; ties come after the rest.
+/// all finish together; ties come after the rest. Returns how many threads
+/// counted: fewer than asked if the system refused some
+/// (`crate::workers`).
 pub(crate) fn count(
     walkers: &dyn Walkers,
     pieces: &[(usize, &Piece)],
     threads: usize,
     done: &mut dyn FnMut(usize, Count),
-) {
+) -> Ran {
     let mut rest = Vec::new();
     let mut ties = Vec::new();
     for &(index, piece) in pieces {
@@ -260,7 +263,12 @@ pub(crate) fn count(
     let threads = threads.min(rest.subproblems.len() + ties.subproblems.len());
     if threads <= 1 {
         drain(walkers, &rest, &ties, done);
-        return;
+        return Ran::ONE;
     }
-    crate::workers::run(threads, |send| drain(walkers, &rest, &ties, send), done);
+    let worker = |send: &mut dyn FnMut((usize, Count))| {
+        drain(walkers, &rest, &ties, &mut |index, count| {
+            send((index, count))
+        });
+    };
+    crate::workers::run(threads, worker, &mut |(index, count)| done(index, count))
 }

@@ -1,0 +1,190 @@
+//! Growing the join's large buffers without aborting the process.
+//!
+//! The join's tables of quarter-boards (`quarters.rs`), its half-boards
+//! (`halves.rs`) and the matcher's slices (`matcher.rs`) grow with N, to
+//! tens or hundreds of MiB a thread ([`super::memory::estimate`]). A
+//! refused allocation there must reach the caller as
+//! [`Error::OutOfMemory`], not abort the program that linked the kernel,
+//! so each of them reserves its room with `try_reserve` first, here; the
+//! `resize` that follows then never allocates.
+//!
+//! So do the small buffers asked for between the large ones, while a
+//! table or a row set is built (a quarter's rows, the sieve's lists per
+//! class: kilobytes), where the memory may just have run out.
+//!
+//! What stays infallible is allocated once per count or per piece, before
+//! any table, and is bounded whatever the memory limit: the lists of
+//! splits (`Split::all`, at most 17), of a split's chunks (`Chunk::all`,
+//! 16 bytes each: its pieces, 2 MiB for the 131,483 of N = 32) and of a
+//! plan's pieces, and a chunk's row sets (`Chunk::row_sets`, a few
+//! thousand). A
+//! process that cannot get them has no room to report an error either,
+//! and checking them would cost code on every path for nothing.
+
+use alloc::vec::Vec;
+use core::alloc::Layout;
+
+use crate::Error;
+
+/// A new vector of `len` zeros, allocated zeroed, as `vec![0; len]` is:
+/// memory fresh from the system (a large table's) is zero already, so
+/// nothing is written until the table is filled.
+///
+/// # Errors
+///
+/// [`Error::OutOfMemory`] if the allocation is refused.
+pub(crate) fn zeroed<T: Zeroable>(len: usize) -> Result<Vec<T>, Error> {
+    let layout = Layout::array::<T>(len).map_err(|_| refused::<T>(len))?;
+    if layout.size() == 0 {
+        return Ok(Vec::new());
+    }
+    // SAFETY: the layout's size is not zero.
+    let words = unsafe { alloc::alloc::alloc_zeroed(layout) };
+    if words.is_null() {
+        return Err(refused::<T>(len));
+    }
+    // SAFETY: the global allocator allocated `words` with the layout of
+    // `len` values of `T` (its alignment, and `len` times its size: a
+    // capacity of `len`), and zero bytes are a `T` (`Zeroable`): all `len`
+    // are initialised.
+    Ok(unsafe { Vec::from_raw_parts(words.cast::<T>(), len, len) })
+}
+
+/// The types [`zeroed`] makes: those whose all-zero bytes are a value.
+///
+/// # Safety
+///
+/// Every byte of the type's value zero is a valid value of the type.
+pub(crate) unsafe trait Zeroable: Copy {}
+
+// SAFETY: every bit pattern of an integer is a value, zero too.
+unsafe impl Zeroable for u32 {}
+// SAFETY: as above.
+unsafe impl Zeroable for u64 {}
+
+/// A new vector holding a copy of `values`, allocated to their size.
+///
+/// # Errors
+///
+/// [`Error::OutOfMemory`] if the allocation is refused.
+pub(crate) fn copied<T: Copy>(values: &[T]) -> Result<Vec<T>, Error> {
+    let mut vector = Vec::new();
+    vector
+        .try_reserve_exact(values.len())
+        .map_err(|_| refused::<T>(values.len()))?;
+    vector.extend_from_slice(values);
+    Ok(vector)
+}
+
+/// Makes `vector` at least `len` long, the new places holding `value`
+/// (it never shrinks): the buffers that only grow, reused from one row set
+/// to the next.
+///
+/// # Errors
+///
+/// [`Error::OutOfMemory`] if the allocation is refused; `vector` is left
+/// as it was.
+#[inline(always)]
+pub(crate) fn at_least<T: Clone>(vector: &mut Vec<T>, len: usize, value: T) -> Result<(), Error> {
+    if vector.len() < len {
+        reserve(vector, len - vector.len())?;
+        vector.resize(len, value);
+    }
+    Ok(())
+}
+
+/// Empties `vector`, then fills it with `len` copies of `value`.
+///
+/// # Errors
+///
+/// [`Error::OutOfMemory`] if the allocation is refused; `vector` is left
+/// empty.
+#[inline(always)]
+pub(crate) fn refill<T: Clone>(vector: &mut Vec<T>, len: usize, value: T) -> Result<(), Error> {
+    vector.clear();
+    reserve(vector, len)?;
+    vector.resize(len, value);
+    Ok(())
+}
+
+/// Room for `additional` more elements in `vector`. Where it has the room
+/// already (nearly always, once the buffers have grown), one comparison.
+///
+/// # Errors
+///
+/// [`Error::OutOfMemory`] if the allocation is refused.
+#[inline(always)]
+pub(crate) fn reserve<T>(vector: &mut Vec<T>, additional: usize) -> Result<(), Error> {
+    if vector.capacity() - vector.len() >= additional {
+        return Ok(());
+    }
+    reserve_more(vector, additional)
+}
+
+/// [`reserve`] where the room must be allocated: amortised, as
+/// `Vec::reserve` would (twice the capacity), and if that is refused, just
+/// the room asked for, which may still fit.
+#[cold]
+#[inline(never)]
+fn reserve_more<T>(vector: &mut Vec<T>, additional: usize) -> Result<(), Error> {
+    if vector.try_reserve(additional).is_ok() || vector.try_reserve_exact(additional).is_ok() {
+        return Ok(());
+    }
+    Err(refused::<T>(vector.len().saturating_add(additional)))
+}
+
+/// The error for a refused buffer of `len` elements of `T`.
+#[cold]
+fn refused<T>(len: usize) -> Error {
+    Error::OutOfMemory {
+        bytes: (len as u64).saturating_mul(core::mem::size_of::<T>() as u64),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A buffer larger than any address space is refused with its size,
+    /// and the vector asked to grow is left as it was.
+    #[test]
+    fn an_impossible_buffer_is_an_error_not_an_abort() {
+        let huge = usize::MAX / 16;
+        let expected = Error::OutOfMemory {
+            bytes: huge as u64 * 8,
+        };
+        assert_eq!(zeroed::<u64>(huge).err(), Some(expected.clone()));
+        let mut vector = alloc::vec![1u64, 2, 3];
+        assert_eq!(at_least(&mut vector, huge, 0).err(), Some(expected.clone()));
+        assert_eq!(vector, [1, 2, 3]);
+        assert_eq!(refill(&mut vector, huge, 0).err(), Some(expected));
+        assert!(vector.is_empty());
+        // Past `isize::MAX` bytes: a capacity overflow, the same error.
+        assert!(matches!(
+            zeroed::<u64>(usize::MAX),
+            Err(Error::OutOfMemory { bytes: u64::MAX })
+        ));
+    }
+
+    #[test]
+    fn buffers_grow_and_refill_as_asked() {
+        let mut vector = alloc::vec![7u32; 3];
+        assert_eq!(vector, [7, 7, 7]);
+        at_least(&mut vector, 2, 0).unwrap();
+        assert_eq!(vector, [7, 7, 7], "never shrinks");
+        at_least(&mut vector, 5, 0).unwrap();
+        assert_eq!(vector, [7, 7, 7, 0, 0]);
+        refill(&mut vector, 2, 9).unwrap();
+        assert_eq!(vector, [9, 9]);
+        assert_eq!(copied(&vector).unwrap(), [9, 9]);
+        assert_eq!(zeroed::<u64>(3).unwrap(), [0, 0, 0]);
+        assert!(zeroed::<u32>(0).unwrap().is_empty());
+        // Large enough to come fresh from the system, and zero all the same.
+        assert!(
+            zeroed::<u64>(1 << 20)
+                .unwrap()
+                .iter()
+                .all(|&word| word == 0)
+        );
+    }
+}

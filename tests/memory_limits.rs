@@ -1,0 +1,196 @@
+//! A join count whose memory is refused reports it: `queens_simd::count`
+//! returns `Error::OutOfMemory`, where it used to abort the process
+//! ("memory allocation of ... bytes failed").
+//!
+//! The test runs this test binary again, as a child (selected by
+//! [`CHILD`]), which lowers its own limit on its address space
+//! (`RLIMIT_AS`, as `ulimit -v` does) to a little more than it holds, then
+//! counts N = 22 with `auto` (a join kernel): the first tables of
+//! quarter-boards do not fit. The limit is set in the child, not in this
+//! process, so that an abort kills only the child, and the other tests of
+//! this binary keep their memory. Linux only: the child reads what it
+//! holds from `/proc/self/status`.
+#![cfg(target_os = "linux")]
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use queens_simd::plan::{Options, Plan};
+use queens_simd::{Error, Kernel};
+
+/// The variable that makes a run of this binary the child.
+const CHILD: &str = "QUEENS_SIMD_MEMORY_LIMITS_CHILD";
+
+/// What the child prints when the count reported the refusal, and when
+/// the system would not let it lower its limit.
+const REPORTED: &str = "OUT OF MEMORY REPORTED";
+const SKIPPED: &str = "SKIPPED";
+
+/// How far past what it holds the child may grow: room for the count's
+/// small lists (splits, chunks, row sets: kilobytes) and two threads'
+/// stacks, less than the tables of N = 22 (tens of MiB). Anything from
+/// 256 KiB to 32 MiB was measured to work.
+const HEADROOM: u64 = 8 << 20;
+
+/// A child that has not finished by then ran past its limit (the count of
+/// N = 22 takes hours): the limit did not bite.
+const CHILD_TIME: Duration = Duration::from_secs(300);
+
+#[test]
+fn a_join_count_whose_memory_is_refused_returns_an_error() {
+    let child = Command::new(std::env::current_exe().expect("the test binary"))
+        .args([
+            "count_under_a_memory_limit",
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(CHILD, "1")
+        // One arena for every thread (glibc), all of it grown under the
+        // limit: a thread's own arena reserves 64 MiB of address space at
+        // its first allocation, before the limit, which would let the
+        // tables grow there for minutes before they are refused.
+        .env("GLIBC_TUNABLES", "glibc.malloc.arena_max=1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the test binary runs again");
+    let (status, stdout, stderr) = wait_for(child, CHILD_TIME);
+    if stdout.contains(SKIPPED) {
+        eprintln!("SKIPPED: {}", after(&stdout, SKIPPED));
+        return;
+    }
+    let status = status.unwrap_or_else(|| {
+        panic!(
+            "the count under a memory limit ran past {CHILD_TIME:?}: the limit did not \
+             bite\n{stdout}\n{stderr}"
+        )
+    });
+    assert!(
+        status.success() && stdout.matches(REPORTED).count() == 2,
+        "the counts under a memory limit did not report it ({status}):\n{stdout}\n{stderr}"
+    );
+    for line in stdout.lines().filter(|line| line.contains(REPORTED)) {
+        eprintln!("{line}");
+    }
+}
+
+/// The child's half: under its limit, `count(22)` returns the error, and
+/// so does the count of a plan on two threads (whose workers fail, or
+/// which counts on the calling thread if the system refuses to start
+/// them: their stacks need address space too).
+#[test]
+fn count_under_a_memory_limit() {
+    if std::env::var_os(CHILD).is_none() {
+        // Only as the child.
+        return;
+    }
+    let n = 22;
+    // The depth of the tables is found (and remembered) and the plan
+    // listed before the limit, with the memory they take.
+    let estimate = Kernel::Auto.memory_estimate(n).unwrap();
+    let plan = Plan::for_kernel(n, Kernel::Auto).unwrap();
+    let held = held_bytes();
+    let limit = held + HEADROOM;
+    if let Err(why) = lower_address_space_limit(limit) {
+        println!("{SKIPPED}: the address space cannot be limited here: {why}");
+        return;
+    }
+    let counted = queens_simd::count(n);
+    let Err(error @ Error::OutOfMemory { .. }) = counted else {
+        panic!("count({n}) under a limit of {limit} bytes: {counted:?}");
+    };
+    println!(
+        "{REPORTED}: count({n}) under a limit of {} MiB (held {} MiB, estimate {} MiB): {error:?}: \
+         {error}",
+        limit >> 20,
+        held >> 20,
+        estimate >> 20,
+    );
+    let mut finished = 0;
+    let counted = plan.count_reporting(plan.all(), &Options::threads(2), |_, _| finished += 1);
+    let Err(error @ Error::OutOfMemory { .. }) = counted else {
+        panic!("the plan of {n} on two threads under a limit of {limit} bytes: {counted:?}");
+    };
+    println!(
+        "{REPORTED} (plan): the plan of {n} on two threads, {finished} subproblems finished: \
+         {error:?}"
+    );
+}
+
+/// The bytes of address space this process holds (`VmSize`).
+fn held_bytes() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
+    let line = status
+        .lines()
+        .find(|line| line.starts_with("VmSize:"))
+        .expect("a VmSize line");
+    let kib: u64 = line
+        .trim_start_matches("VmSize:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .expect("VmSize in kB");
+    kib << 10
+}
+
+/// Lowers the soft limit on this process's address space to `bytes` (the
+/// hard limit stays: lowering the soft one needs no privilege).
+fn lower_address_space_limit(bytes: u64) -> Result<(), String> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `getrlimit` writes the one `rlimit` it is given.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } != 0 {
+        return Err(std::io::Error::last_os_error().to_string());
+    }
+    if limit.rlim_max != libc::RLIM_INFINITY && limit.rlim_max < bytes {
+        return Err(format!("the hard limit is {} bytes", limit.rlim_max));
+    }
+    limit.rlim_cur = bytes;
+    // SAFETY: `setrlimit` reads the one `rlimit` it is given.
+    if unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) } != 0 {
+        return Err(std::io::Error::last_os_error().to_string());
+    }
+    Ok(())
+}
+
+/// Waits for `child` up to `time`, killing it past that: its exit status
+/// (`None` if it was killed), its output and its errors.
+fn wait_for(
+    mut child: std::process::Child,
+    time: Duration,
+) -> (Option<std::process::ExitStatus>, String, String) {
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("the child's status") {
+            break Some(status);
+        }
+        if start.elapsed() > time {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let read = |pipe: Option<&mut dyn Read>| {
+        let mut text = String::new();
+        if let Some(pipe) = pipe {
+            let _ = pipe.read_to_string(&mut text);
+        }
+        text
+    };
+    let stdout = read(child.stdout.as_mut().map(|p| p as &mut dyn Read));
+    let stderr = read(child.stderr.as_mut().map(|p| p as &mut dyn Read));
+    (status, stdout, stderr)
+}
+
+/// The rest of the line of `text` that starts with `marker`.
+fn after<'a>(text: &'a str, marker: &str) -> &'a str {
+    text.lines()
+        .find_map(|line| line.split_once(marker).map(|(_, rest)| rest))
+        .unwrap_or("")
+}
