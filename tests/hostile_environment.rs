@@ -305,3 +305,95 @@ fn a_link_to_a_checkpoint_shares_its_lock_and_stays_a_link() {
     assert!(fs::read_to_string(&twelve).unwrap().contains("\"count\""));
     assert!(!dir.join("twelve-link.json.lock").exists());
 }
+
+/// `queens-simd ARGS` with its address space limited to `limit` bytes
+/// (`ulimit -v`) and the variables `env` set, killed after `seconds`
+/// (`None` then).
+fn run_limited(args: &[&str], limit: u64, env: &[(&str, &str)], seconds: u64) -> Option<Output> {
+    use std::os::unix::process::CommandExt;
+    let mut command = Process::new(binary());
+    command
+        .args(args)
+        .envs(env.iter().copied())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: between fork and exec the closure calls only setrlimit, which
+    // is async-signal-safe, and allocates nothing.
+    unsafe {
+        command.pre_exec(move || {
+            let rlimit = libc::rlimit {
+                rlim_cur: limit,
+                rlim_max: limit,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &rlimit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed().as_secs() >= seconds {
+            child.kill().unwrap();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    Some(child.wait_with_output().unwrap())
+}
+
+/// Threads the system refuses (here: each asks for a stack of 64 MiB, or
+/// of 1 TiB, under a limit of 1 GiB) are a warning, and the count goes on
+/// with those it started, or on the calling thread alone.
+#[test]
+fn refused_threads_leave_a_right_count_and_a_warning() {
+    for (stack, threads) in [("67108864", "64"), ("1099511627776", "8")] {
+        for kernel in ["symmetric", "join"] {
+            let args = ["14", "--count", "--kernel", kernel, "--threads", threads];
+            let out = run_limited(&args, 1 << 30, &[("RUST_MIN_STACK", stack)], 120)
+                .expect("a count of N = 14 ends in seconds");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(code(&out), 0, "{args:?}: {err}");
+            assert_eq!(String::from_utf8_lossy(&out.stdout), "365596\n", "{args:?}");
+            assert!(
+                err.contains("warning: the system refused to start")
+                    && err.contains(&format!("of the {threads} asked for")),
+                "{args:?}: {err}"
+            );
+            assert_eq!(err.lines().count(), 1, "{err}");
+        }
+    }
+}
+
+/// A join count whose memory the system refuses (an address-space limit,
+/// with `--max-memory` set past it so that the estimate does not refuse
+/// first) ends with status 4 and one line. The limit that bites depends on
+/// what the binary holds before it counts, so limits are tried from 16 MiB
+/// up: below the first that bites, the process may still abort in one of
+/// the small lists left infallible (kilobytes; see `kernel/join/grow.rs`),
+/// but it never panics, and some limit must give status 4 before one lets
+/// the count run.
+#[test]
+fn memory_refused_is_status_4() {
+    let args = ["18", "--count", "--threads", "1", "--max-memory", "100G"];
+    for mib in (16..=64).step_by(4) {
+        let Some(out) = run_limited(&args, mib << 20, &[], 20) else {
+            panic!("at {mib} MiB the count ran on: no limit gave status 4");
+        };
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_ne!(out.status.code(), Some(101), "a panic at {mib} MiB: {err}");
+        assert_ne!(out.status.code(), Some(0), "it fit {mib} MiB: {err}");
+        if out.status.code() == Some(i32::from(Status::OutOfMemory.code())) {
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(
+                err.starts_with("queens-simd: error: out of memory"),
+                "{err}"
+            );
+            assert!(out.stdout.is_empty());
+            return;
+        }
+    }
+    panic!("no limit from 16 to 64 MiB gave status 4");
+}

@@ -265,12 +265,13 @@ fn spot_check(
         plan.len()
     ));
     let mut wrong: Option<(usize, Count)> = None;
-    plan.count(&chosen, &options, |index, count| {
+    let counted = plan.count_reporting(&chosen, &options, |index, count| {
         let (_, record) = &records[owners.get(index).expect("every subproblem has an owner")];
         if record.tally.get(index) != Some(count) && wrong.is_none() {
             wrong = Some((index, count));
         }
     })?;
+    super::warn_of_refused_threads(messages, &counted, options.threads);
     if let Some((index, count)) = wrong {
         let (path, record) = &records[owners.get(index).expect("checked above")];
         return Err(Failure::Refused(format!(

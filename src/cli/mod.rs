@@ -101,6 +101,12 @@ impl Failure {
     /// Says why on stderr, in one line, and gives the exit status.
     fn report(self, messages: &Messages) -> Status {
         match self {
+            Failure::Input(e @ Error::OutOfMemory { .. }) => messages.error(
+                format_args!(
+                    "{e}; fewer --threads, a --shard of the count, or more memory (ulimit -v) may fit"
+                ),
+                Status::OutOfMemory,
+            ),
             Failure::Input(e) => messages.error(e, Status::Refused),
             Failure::Refused(why) => messages.error(why, Status::Refused),
             Failure::Checkpoint(why) => messages.error(why, Status::OutputFailed),
@@ -227,6 +233,18 @@ fn report_time(
         timing.median_us, timing.samples, timing.batch, timing.warm_up_solves, timing.min_us
     ));
     Ok(())
+}
+
+/// Says on stderr that the system refused some of the threads asked for
+/// (`ulimit -u`, no memory for their stacks): the count is right, on
+/// fewer threads.
+fn warn_of_refused_threads(messages: &Messages, counted: &crate::plan::Counted, asked: usize) {
+    if counted.refused > 0 {
+        messages.say(format_args!(
+            "warning: the system refused to start {} threads; counted on {} of the {asked} asked for",
+            counted.refused, counted.threads
+        ));
+    }
 }
 
 /// The options of a count through a plan: the kernel, and the threads if

@@ -59,14 +59,23 @@ pub fn count(
     // Written before counting, so that a path that cannot be written fails
     // now rather than after hours of work.
     saver.save_first(&mut progress)?;
-    let seconds = count_the_rest(
+    let counted = count_the_rest(
         &plan,
         &mine,
         &options,
         request.quiet,
         &mut progress,
         &mut saver,
-    )?;
+    );
+    let (seconds, threads) = match counted {
+        Ok(counted) => counted,
+        Err(failure) => {
+            // What was counted before memory ran out is right: kept for a
+            // resume with fewer threads or more memory.
+            saver.save_after_failure(&mut progress);
+            return Err(failure);
+        }
+    };
     saver.save_last(&mut progress, seconds);
     if let Some(shard) = request.shard {
         let record = ShardRecord {
@@ -75,7 +84,7 @@ pub fn count(
             count: progress.count,
             tally: progress.tally,
             kernel: kernel.to_string(),
-            threads: options.threads,
+            threads,
             seconds,
         };
         out.write_all(&record.to_bytes())?;
@@ -124,7 +133,8 @@ fn starting_point(
 /// Counts the subproblems of `mine` that `progress` does not hold yet,
 /// adding each to it as it finishes (with a progress bar, and the
 /// checkpoint saved as often as asked); returns the seconds counted in
-/// all, those of earlier runs included.
+/// all, those of earlier runs included, and the threads that counted (a
+/// warning on stderr says so if the system refused some).
 fn count_the_rest(
     plan: &Plan,
     mine: &[usize],
@@ -132,7 +142,7 @@ fn count_the_rest(
     quiet: bool,
     progress: &mut Checkpoint,
     saver: &mut Saver<'_>,
-) -> Result<f64, Failure> {
+) -> Result<(f64, usize), Failure> {
     let todo: Vec<usize> = mine
         .iter()
         .copied()
@@ -141,7 +151,7 @@ fn count_the_rest(
     let bar = progress_bar(quiet, plan, mine, &todo);
     let started = Instant::now();
     let previous_seconds = progress.seconds;
-    plan.count(&todo, options, |index, count| {
+    let counted = plan.count_reporting(&todo, options, |index, count| {
         progress.tally.insert(index, count);
         // At most N! in the checkpoint (checked when it is read) and N! in
         // this run's counts: no overflow.
@@ -156,9 +166,14 @@ fn count_the_rest(
         }
         let elapsed = || previous_seconds + started.elapsed().as_secs_f64();
         saver.save_if_due(progress, elapsed, &bar);
-    })?;
+    });
     bar.finish_and_clear();
-    Ok(previous_seconds + started.elapsed().as_secs_f64())
+    let counted = counted?;
+    super::warn_of_refused_threads(saver.messages, &counted, options.threads);
+    Ok((
+        previous_seconds + started.elapsed().as_secs_f64(),
+        counted.threads,
+    ))
 }
 
 /// The checkpoint of a count, if it has one: where, how often it is
@@ -229,6 +244,22 @@ impl<'a> Saver<'a> {
                 });
             }
             self.failed.get_or_insert(e);
+        }
+    }
+
+    /// The save of a count that stopped on an error (memory refused): what
+    /// it holds is right, and a rerun resumes from it. One that fails is
+    /// said on stderr.
+    fn save_after_failure(&mut self, progress: &mut Checkpoint) {
+        let Some(path) = self.path else {
+            return;
+        };
+        let seconds = progress.seconds;
+        if let Err(e) = self.save(progress, seconds) {
+            self.messages.say(format_args!(
+                "warning: checkpoint {} could not be saved ({e}); it may show an earlier state",
+                path_text(path)
+            ));
         }
     }
 
