@@ -397,3 +397,52 @@ fn memory_refused_is_status_4() {
     }
     panic!("no limit from 16 to 64 MiB gave status 4");
 }
+
+/// `ulimit -u`: a limit on the user's processes, which threads count
+/// against. Root is exempt from it, so a run as root drops to `nobody`
+/// (65534) for the child, and skips if that user cannot run the binary.
+#[test]
+fn a_process_limit_leaves_a_right_count_and_a_warning() {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: getuid cannot fail and touches no memory.
+    let root = unsafe { libc::getuid() } == 0;
+    for kernel in ["symmetric", "join"] {
+        let mut command = Process::new(binary());
+        command.args(["14", "--count", "--kernel", kernel, "--threads", "16"]);
+        // SAFETY: between fork and exec the closure calls only setrlimit,
+        // setgid and setuid, which are async-signal-safe, and allocates
+        // nothing.
+        unsafe {
+            command.pre_exec(move || {
+                // Root's child and two threads as `nobody`; any other user
+                // has this process at least, so it starts no thread.
+                let most = if root { 3 } else { 1 };
+                let rlimit = libc::rlimit {
+                    rlim_cur: most,
+                    rlim_max: most,
+                };
+                if libc::setrlimit(libc::RLIMIT_NPROC, &rlimit) != 0
+                    || (root && (libc::setgid(65534) != 0 || libc::setuid(65534) != 0))
+                {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let out = match command.output() {
+            Ok(out) => out,
+            Err(e) => {
+                eprintln!("SKIPPED: cannot run the binary under a process limit here: {e}");
+                return;
+            }
+        };
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(code(&out), 0, "{kernel}: {err}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "365596\n", "{kernel}");
+        assert!(
+            err.contains("warning: the system refused to start")
+                && err.contains("of the 16 asked for"),
+            "{kernel}: {err}"
+        );
+    }
+}
