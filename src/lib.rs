@@ -53,10 +53,10 @@
 //! quarter-boards (cut to about 32 MiB), the half-boards of the row set it
 //! joins (growing about three times per N) and the matcher's slices:
 //! about [`plan::Plan::memory_estimate`]`(threads)` bytes in all, on one
-//! thread [`Kernel::memory_estimate`]`(n)` (also without `std`): 106 MiB
-//! at N = 22, 410 MiB at N = 24, 2.9 GiB at N = 26 on one thread
-//! (BENCHMARKS.md has the peaks measured). Every other kernel counts
-//! without the heap; listing solutions holds them ([`solutions`]).
+//! thread [`Kernel::memory_estimate`]`(n)` (also without `std`); it grows
+//! from tens of MiB at N = 20 to GiB past N = 25 (BENCHMARKS.md has the
+//! estimates beside the peaks measured). Every other kernel counts without
+//! the heap; listing solutions holds them ([`solutions`]).
 //!
 //! When an allocation of those buffers is refused (a limit on the address
 //! space, `ulimit -v`; a memory cgroup's allocation that fails), these
