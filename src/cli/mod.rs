@@ -12,6 +12,11 @@
 //! disagreement, 4 when memory is refused. A closed pipe (`| head`) ends
 //! the output quietly with status 0; no path panics.
 
+// Every line for stdout goes through the writer that `serve` is given, and
+// every line for stderr through `status::Messages`: `println!` and
+// `eprintln!` panic when the write fails.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 pub mod args;
 pub mod files;
 pub mod memory;
