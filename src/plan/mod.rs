@@ -150,11 +150,21 @@ pub struct Plan {
     subproblems: Vec<Subproblem>,
     all: Vec<usize>,
     fingerprint: u64,
-    /// A join plan's subproblems in the order of their pieces' choices,
-    /// sorted once, when [`Plan::owners`] first needs it: `merge` deals
-    /// every record's shard, and sorting again for each took 90% of a merge
-    /// of 600 records of N = 31.
-    in_choice_order: std::sync::OnceLock<Vec<usize>>,
+    /// The owners of the last number of shards [`Plan::owners`] dealt:
+    /// `merge` checks every record's shard, all of the same number, and
+    /// dealing them again for each took 90% of a merge of 600 records of
+    /// N = 31.
+    last_owners: OwnersCache,
+}
+
+/// The cache behind [`Plan::owners`]: a copy of the plan starts empty.
+#[derive(Debug, Default)]
+struct OwnersCache(std::sync::Mutex<Option<(usize, std::sync::Arc<[usize]>)>>);
+
+impl Clone for OwnersCache {
+    fn clone(&self) -> OwnersCache {
+        OwnersCache::default()
+    }
 }
 
 /// What [`Plan::count_reporting`] counted, and on how many threads: what
@@ -234,7 +244,7 @@ impl Plan {
             subproblems,
             all,
             fingerprint,
-            in_choice_order: std::sync::OnceLock::new(),
+            last_owners: OwnersCache::default(),
         })
     }
 
@@ -305,8 +315,26 @@ impl Plan {
     }
 
     /// Which of `m` shards ([`Plan::shard`]) holds each subproblem, by
-    /// number.
-    pub(crate) fn owners(&self, m: usize) -> Vec<usize> {
+    /// number: dealt once for the same `m` in a row.
+    pub(crate) fn owners(&self, m: usize) -> std::sync::Arc<[usize]> {
+        // A poisoned lock only held a cache: deal again.
+        let mut last = self
+            .last_owners
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match &*last {
+            Some((dealt, owners)) if *dealt == m => owners.clone(),
+            _ => {
+                let owners: std::sync::Arc<[usize]> = self.deal(m).into();
+                *last = Some((m, owners.clone()));
+                owners
+            }
+        }
+    }
+
+    /// [`Plan::owners`], dealt.
+    fn deal(&self, m: usize) -> Vec<usize> {
         let mut owners = vec![0; self.len()];
         match self.method {
             Method::Symmetric => {
@@ -317,15 +345,12 @@ impl Plan {
             Method::Join => {
                 // Runs: each subproblem's shard is where the middle of its
                 // estimate falls, in the order of the pieces' choices.
-                let in_order = self.in_choice_order.get_or_init(|| {
-                    let mut in_order: Vec<usize> = (0..self.len()).collect();
-                    in_order.sort_by_key(|&index| self.subproblems[index].piece.choice_order());
-                    in_order
-                });
+                let mut in_order: Vec<usize> = (0..self.len()).collect();
+                in_order.sort_by_key(|&index| self.subproblems[index].piece.choice_order());
                 let weight = |index: usize| u128::from(self.subproblems[index].estimate.max(1));
                 let total: u128 = in_order.iter().map(|&index| weight(index)).sum();
                 let mut before = 0u128;
-                for &index in in_order {
+                for index in in_order {
                     let middle = 2 * before + weight(index);
                     owners[index] = (middle * m as u128 / (2 * total)) as usize;
                     before += weight(index);
