@@ -37,8 +37,8 @@ use std::{env, fs, process};
 
 use queens_simd::cli::memory::show as bytes;
 use queens_simd::dispatch::{
-    JOIN_FROM, SYMMETRIC_FROM, SYMMETRIC_FUNDAMENTAL_FROM, auto_kernel, auto_preference,
-    counts_through_plan,
+    JOIN_FROM, LANES_FROM, SYMMETRIC_FROM, SYMMETRIC_FUNDAMENTAL_FROM, auto_kernel,
+    auto_preference, counts_through_plan,
 };
 use queens_simd::kernel::{Method, Role, Task};
 use queens_simd::plan::{Options, Plan, SPLIT_FROM};
@@ -598,7 +598,7 @@ fn auto_table(md: &mut String) {
     heading(md, "`auto`'s choices");
     let _ = writeln!(
         md,
-        "What `auto` picks on this run's CPU for each task and N (`dispatch::auto_kernel`), and what a count on threads goes through (`dispatch::counts_through_plan`, `Plan::for_kernel(n, Kernel::Auto)`, `Plan::counting_kernel`): asked of the library, not measured. The thresholds: `dispatch::SYMMETRIC_FROM` = {SYMMETRIC_FROM}, `dispatch::JOIN_FROM` = {JOIN_FROM}, `dispatch::SYMMETRIC_FUNDAMENTAL_FROM` = {SYMMETRIC_FUNDAMENTAL_FROM}, `plan::SPLIT_FROM` = {SPLIT_FROM}.\n"
+        "What `auto` picks on this run's CPU for each task and N (`dispatch::auto_kernel`), and what a count on threads goes through (`dispatch::counts_through_plan`, `Plan::for_kernel(n, Kernel::Auto)`, `Plan::counting_kernel`): asked of the library, not measured. The thresholds: `dispatch::LANES_FROM` = {LANES_FROM}, `dispatch::SYMMETRIC_FROM` = {SYMMETRIC_FROM}, `dispatch::JOIN_FROM` = {JOIN_FROM}, `dispatch::SYMMETRIC_FUNDAMENTAL_FROM` = {SYMMETRIC_FUNDAMENTAL_FROM}, `plan::SPLIT_FROM` = {SPLIT_FROM}.\n"
     );
     let _ = writeln!(
         md,

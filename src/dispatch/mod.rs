@@ -66,7 +66,30 @@ use crate::reference::heap_permutations::HeapPermutations;
 use crate::reference::threat_masks::ThreatMasks;
 use crate::{Count, Error};
 
-/// Kernels `auto` may choose to count below N = [`SYMMETRIC_FROM`],
+/// Kernels `auto` may choose to count below N = [`LANES_FROM`], fastest
+/// first: the portable kernel, whose search of a board this small costs
+/// less than filling the lanes' stacks and reducing them; then the rest in
+/// the order of [`SMALL_N_PREFERENCE`]. Measured on Zen 5 (one `--time`
+/// each, BENCHMARKS.md "auto at small N") and by the issue that asked for
+/// it on an Intel Xeon with AVX-512: at N = 4, 23 ns against 157 ns for
+/// `lanes-avx512` (Zen 5), 25 ns against 197 ns (Xeon).
+const TINY_N_PREFERENCE: &[Kernel] = &[
+    Kernel::Portable,
+    Kernel::AsmAvx,
+    Kernel::Avx,
+    Kernel::AsmSse41,
+    Kernel::Sse41,
+    Kernel::LanesAvx512,
+    Kernel::LanesAvx2,
+    Kernel::SymmetricBmi,
+    Kernel::Symmetric,
+    Kernel::JoinAvx512,
+    Kernel::JoinAvx2,
+    Kernel::Join,
+];
+
+/// Kernels `auto` may choose to count from N = [`LANES_FROM`] up to below
+/// N = [`SYMMETRIC_FROM`],
 /// fastest first (`simd/count` and `lanes/` in BENCHMARKS.md): the lane
 /// kernels (mirror starts, no set-up), then the portable kernel, which is
 /// ahead of davidad's machine, whose path from one queen to the next
@@ -158,6 +181,11 @@ const JOIN_PREFERENCE: &[Kernel] = &[
 /// for the quarter-boards of one split per row of the middle queen.
 pub const JOIN_FROM: usize = 14;
 
+/// The smallest N for which `auto` counts with the lane kernels: below
+/// it the portable kernel is faster (the crossover is N = 7 on Zen 5 and
+/// on an Intel Xeon with AVX-512 alike).
+pub const LANES_FROM: usize = 7;
+
 /// The smallest N for which `auto` prefers the symmetric kernels: below it,
 /// their fixed cost outweighs the eighth of the search they save (the
 /// crossover in BENCHMARKS.md).
@@ -179,11 +207,13 @@ pub const FORCED_BECAUSE: &str =
 
 /// The kernels `auto` may choose for `task` at size `n`, fastest first on
 /// the reference machine; `auto` takes the first that runs here and
-/// accepts `n`. The join kernels lead counting from N = [`JOIN_FROM`] up;
-/// the symmetric kernels lead from N = [`SYMMETRIC_FROM`] up
-/// (from [`SYMMETRIC_FUNDAMENTAL_FROM`] for fundamental solutions); below,
-/// `portable` counts fastest and davidad's machine, where built, enumerates
-/// fastest. `n` from 0 to [`MAX_N`].
+/// accepts `n`. The join kernels lead counting from N = [`JOIN_FROM`] up,
+/// the lane kernels from N = [`LANES_FROM`] and `portable` below it; the
+/// symmetric kernels lead from N = [`SYMMETRIC_FROM`] up for the other
+/// tasks and where no lane kernel runs (from [`SYMMETRIC_FUNDAMENTAL_FROM`]
+/// for fundamental solutions); below, `portable` counts fastest and
+/// davidad's machine, where built, enumerates fastest. `n` from 0 to
+/// [`MAX_N`].
 ///
 /// # Errors
 ///
@@ -198,7 +228,8 @@ pub fn auto_preference(n: usize, task: Task) -> Result<&'static [Kernel], Error>
     Ok(match task {
         Task::Count if n >= JOIN_FROM => JOIN_PREFERENCE,
         _ if n >= symmetric_from => LARGE_N_PREFERENCE,
-        Task::Count => SMALL_N_PREFERENCE,
+        Task::Count if n >= LANES_FROM => SMALL_N_PREFERENCE,
+        Task::Count => TINY_N_PREFERENCE,
         Task::Enumerate | Task::Fundamental => SMALL_N_ENUMERATION_PREFERENCE,
     })
 }

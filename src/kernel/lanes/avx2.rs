@@ -27,6 +27,10 @@ use super::simd::{Entry, Simd, slot_above, slot_below};
 // trait.
 impl Simd for __m256i {
     const LANES: usize = 8;
+    // Measured on Zen 5 (`Kernel::count`, one thread, medians): at N = 11
+    // mirror starts take 76 µs against 188 µs for the subproblems, at
+    // N = 12 366 µs against 330 µs.
+    const MIRROR_UP_TO: usize = 11;
     type Mask = __m256i;
 
     #[inline(always)]

@@ -16,8 +16,9 @@
 //!
 //! # What they count
 //!
-//! * **Small boards** (N up to [`MIRROR_UP_TO`]): no symmetric subproblems
-//!   to build, no symmetry to check. Each start places rows 0 and 1, row 0
+//! * **Small boards** (N up to 11 in 8 lanes, 13 in 16: see
+//!   [`MIRROR_UP_TO`]): no symmetric subproblems to build, no symmetry to
+//!   check. Each start places rows 0 and 1, row 0
 //!   in the left half (with odd N, also row 0 in the middle and row 1 in
 //!   the left half), and each solution found counts twice: its mirror
 //!   image starts in the right half.
@@ -53,11 +54,13 @@ mod avx512;
 use simd::Simd;
 use walk::Start;
 
-/// The largest N whose whole board is counted over mirror starts rather
-/// than the symmetric subproblems: below it the symmetric kernel's set-up
-/// (its subproblems, the checks of the ties' leaves) costs more than the
-/// search it saves (`lanes/` in BENCHMARKS.md).
-pub const MIRROR_UP_TO: usize = 9;
+/// The largest N whose whole board both lane kernels count over mirror
+/// starts rather than the symmetric subproblems (each kernel's own bound,
+/// `Simd::MIRROR_UP_TO`, is 11 for `lanes-avx2` and 13 for
+/// `lanes-avx512`): up to it the symmetric kernel's set-up (its
+/// subproblems, the checks of the ties' leaves) costs more than the search
+/// it saves.
+pub const MIRROR_UP_TO: usize = 11;
 
 /// The starts of a whole `n`x`n` board by mirror symmetry (`n` from 4 to
 /// [`walk::MAX_N`]): rows 0 and 1 placed, row 0 in the left half, or for
@@ -101,7 +104,7 @@ unsafe fn count_board<V: Simd>(n: usize, classes: bool) -> Count {
 unsafe fn watch_board<V: Simd, W: walk::Watch>(n: usize, classes: bool, watch: &mut W) -> Count {
     let mut total: Count = 0;
     let mut add = |_, count| total += count;
-    if !classes && n <= MIRROR_UP_TO {
+    if !classes && n <= V::MIRROR_UP_TO {
         // Only a watcher tells the starts apart: a count names them all 0,
         // and so never computes their names.
         let mut starts =

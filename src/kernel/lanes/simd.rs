@@ -70,6 +70,13 @@ pub(crate) trait Simd: Copy {
     /// `u32` lanes per vector.
     const LANES: usize;
 
+    /// The largest N whose whole board these lanes count over mirror
+    /// starts rather than the symmetric subproblems ([`super::count_board`]):
+    /// more lanes keep more starts in flight, so the mirror search, which
+    /// needs no set-up but walks twice the symmetric kernel's boards, wins
+    /// further up.
+    const MIRROR_UP_TO: usize;
+
     /// A set of lanes: a vector of all-ones and all-zeros lanes for AVX2,
     /// a mask register for AVX-512.
     type Mask: Copy;
