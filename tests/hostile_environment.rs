@@ -247,30 +247,7 @@ fn a_link_to_a_checkpoint_shares_its_lock_and_stays_a_link() {
     let checkpoint = dir.join("count.json");
     let link = dir.join("link.json");
     std::os::unix::fs::symlink(&checkpoint, &link).unwrap();
-    let n = if cfg!(debug_assertions) { "15" } else { "17" };
-    let mut first = Process::new(binary())
-        .args([n, "--count", "--threads", "1", "--checkpoint"])
-        .arg(&checkpoint)
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = std::time::Instant::now();
-    while !checkpoint.exists() {
-        assert!(started.elapsed().as_secs() < 60, "no checkpoint");
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    let second = queens()
-        .args([n, "--count", "--checkpoint"])
-        .arg(&link)
-        .output()
-        .unwrap();
-    let still_running = first.try_wait().unwrap().is_none();
-    first.kill().unwrap();
-    let _ = first.wait();
-    assert!(
-        still_running,
-        "the first run ended before the second started"
-    );
+    let second = common::second_run_while_first_holds(&checkpoint, &link);
     assert_eq!(code(&second), 2, "{second:?}");
     let err = String::from_utf8_lossy(&second.stderr);
     assert!(err.contains("is in use by another run"), "{err}");

@@ -7,7 +7,7 @@ mod common;
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command as Process, Stdio};
+use std::process::Command as Process;
 use std::time::{Duration, Instant};
 
 use common::{A000170, binary, merge, queens, scratch, shard_files, stdout_of};
@@ -554,33 +554,8 @@ fn a_finished_count_survives_a_failed_last_write() {
 fn two_runs_on_one_checkpoint_are_kept_apart() {
     let dir = scratch("two-runs");
     let checkpoint = dir.join("count.json");
-    // Long enough to still be running when the second one starts.
-    let n = if cfg!(debug_assertions) { 15 } else { 17 };
-    let mut first = Process::new(binary())
-        .args([&n.to_string(), "--count", "--threads", "1", "--checkpoint"])
-        .arg(&checkpoint)
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while !checkpoint.exists() {
-        assert!(started.elapsed() < Duration::from_secs(60), "no checkpoint");
-        assert!(first.try_wait().unwrap().is_none(), "finished too soon");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let second = queens()
-        .args([&n.to_string(), "--count", "--checkpoint"])
-        .arg(&checkpoint)
-        .assert()
-        .get_output()
-        .clone();
-    let still_running = first.try_wait().unwrap().is_none();
-    first.kill().unwrap();
-    let _ = first.wait();
-    assert!(
-        still_running,
-        "the first run ended before the second started"
-    );
+    let n = common::slow_n();
+    let second = common::second_run_while_first_holds(&checkpoint, &checkpoint);
     assert_eq!(second.status.code(), Some(2), "{second:?}");
     let err = String::from_utf8_lossy(&second.stderr);
     assert!(err.contains("is in use by another run"), "{err}");

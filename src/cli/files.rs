@@ -94,6 +94,15 @@ fn kind_of(kind: &fs::FileType) -> &'static str {
     }
 }
 
+/// The directory a file named `path` is in: its parent, or `.` for a bare
+/// name.
+fn directory_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
+}
+
 /// Replaces `path` with `bytes`: written in one call to a new temporary
 /// file in the same directory (a random name, created exclusively, so no
 /// link or file planted there is followed or reused), flushed to disk, then
@@ -101,10 +110,7 @@ fn kind_of(kind: &fs::FileType) -> &'static str {
 /// the new one; on error the temporary file is removed. A link at `path`
 /// itself is replaced, not followed.
 pub fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let directory = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
+    let directory = directory_of(path);
     let name = path
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the path names no file"))?;
@@ -158,10 +164,7 @@ pub fn checkpoint_file(path: &Path) -> Result<PathBuf, String> {
         },
         Ok(_) => path.to_path_buf(),
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            let directory = match path.parent() {
-                Some(dir) if !dir.as_os_str().is_empty() => dir,
-                _ => Path::new("."),
-            };
+            let directory = directory_of(path);
             if !fs::metadata(directory).is_ok_and(|m| m.is_dir()) {
                 return refuse(&format!(
                     "cannot be created: {} is not a directory",

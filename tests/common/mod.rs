@@ -178,3 +178,46 @@ where
     assert!(err.starts_with("queens-simd: error: "), "{err}");
     err
 }
+
+/// A count that takes long enough to still be running when a second run
+/// starts: N = 15 in debug builds, 17 in release builds, on one thread.
+pub fn slow_n() -> usize {
+    if cfg!(debug_assertions) { 15 } else { 17 }
+}
+
+/// Starts a count of [`slow_n`] on one thread with `--checkpoint held`,
+/// waits for its checkpoint, runs `queens-simd N --count --checkpoint
+/// second` while it still runs, then kills the first and returns what the
+/// second did. Fails if the first ended before the second started.
+pub fn second_run_while_first_holds(
+    held: &std::path::Path,
+    second: &std::path::Path,
+) -> std::process::Output {
+    use std::time::{Duration, Instant};
+    let n = slow_n().to_string();
+    let mut first = std::process::Command::new(binary())
+        .args([n.as_str(), "--count", "--threads", "1", "--checkpoint"])
+        .arg(held)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !held.exists() {
+        assert!(started.elapsed() < Duration::from_secs(60), "no checkpoint");
+        assert!(first.try_wait().unwrap().is_none(), "finished too soon");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let out = queens()
+        .args([n.as_str(), "--count", "--checkpoint"])
+        .arg(second)
+        .output()
+        .unwrap();
+    let still_running = first.try_wait().unwrap().is_none();
+    first.kill().unwrap();
+    let _ = first.wait();
+    assert!(
+        still_running,
+        "the first run ended before the second started"
+    );
+    out
+}
