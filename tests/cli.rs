@@ -331,7 +331,7 @@ fn join_kernels() -> Vec<&'static str> {
         if kernel.is_available() {
             runs.push(kernel.name());
         } else {
-            assert!(!common::require_all(), "{kernel} does not run here");
+            common::skip_unavailable(kernel);
         }
     }
     runs

@@ -48,19 +48,13 @@ pub fn kernels_under_test() -> Vec<Kernel> {
         ],
         Err(_) => Kernel::ALL.to_vec(),
     };
-    let require_all = require_all();
     selected
         .into_iter()
         .filter(|kernel| {
             if kernel.is_available() {
                 return true;
             }
-            assert!(
-                !require_all || allowed_missing(*kernel),
-                "kernel {kernel} is not available here and QUEENS_SIMD_REQUIRE_ALL=1 \
-                 (and QUEENS_SIMD_ALLOW_MISSING does not name it)"
-            );
-            eprintln!("SKIPPED: kernel {kernel} is not available on this CPU");
+            skip_unavailable(*kernel);
             false
         })
         .collect()
@@ -83,6 +77,18 @@ pub fn listing_kernels_under_test() -> Vec<Kernel> {
 pub fn allowed_missing(kernel: Kernel) -> bool {
     std::env::var("QUEENS_SIMD_ALLOW_MISSING")
         .is_ok_and(|names| names.split(',').any(|name| name.trim() == kernel.name()))
+}
+
+/// Says that a test skips `kernel`, which this CPU does not run; panics
+/// instead when CI requires every kernel (`QUEENS_SIMD_REQUIRE_ALL=1`) and
+/// `QUEENS_SIMD_ALLOW_MISSING` does not name it.
+pub fn skip_unavailable(kernel: Kernel) {
+    assert!(
+        !require_all() || allowed_missing(kernel),
+        "kernel {kernel} is not available here and QUEENS_SIMD_REQUIRE_ALL=1 \
+         (and QUEENS_SIMD_ALLOW_MISSING does not name it)"
+    );
+    eprintln!("SKIPPED: kernel {kernel} is not available on this CPU");
 }
 
 /// Whether this run must cover everything (`QUEENS_SIMD_REQUIRE_ALL=1`, set
