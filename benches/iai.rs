@@ -30,6 +30,8 @@ fn solver(kernel: Kernel, n: usize) -> &'static dyn Solver {
 }
 
 #[library_benchmark]
+#[bench::blocks_bmi(solver(Kernel::BlocksBmi, 8))]
+#[bench::blocks(solver(Kernel::Blocks, 8))]
 #[bench::lanes_avx2(solver(Kernel::LanesAvx2, 8))]
 #[bench::symmetric_bmi(solver(Kernel::SymmetricBmi, 8))]
 #[bench::symmetric(solver(Kernel::Symmetric, 8))]
@@ -49,6 +51,7 @@ fn count_8(solver: &'static dyn Solver) -> Count {
 }
 
 #[library_benchmark]
+#[bench::blocks_bmi(solver(Kernel::BlocksBmi, 8))]
 #[bench::symmetric_bmi(solver(Kernel::SymmetricBmi, 8))]
 #[bench::symmetric(solver(Kernel::Symmetric, 8))]
 #[bench::portable(solver(Kernel::Portable, 8))]

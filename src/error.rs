@@ -158,10 +158,13 @@ impl fmt::Display for Error {
                     f,
                     "kernel '{kernel}' counts solutions only; to list them (or --unique), use "
                 )?;
-                // The fast kernels that list solutions on every target,
-                // and `auto`.
+                // The fast kernels that list solutions on every target
+                // and every size this one takes, and `auto`.
                 let everywhere = Kernel::ALL.iter().copied().filter(|k| {
-                    k.role() == Role::Fast && k.enumerates() && k.build() == Build::Everywhere
+                    k.role() == Role::Fast
+                        && k.enumerates()
+                        && k.build() == Build::Everywhere
+                        && k.sizes().end() >= kernel.sizes().end()
                 });
                 write_names(f, everywhere.chain([Kernel::Auto]))
             }

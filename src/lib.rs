@@ -8,8 +8,10 @@
 //! eight symmetries without a branch near the leaves (`symmetric`
 //! anywhere, `symmetric-bmi` with BMI1/BMI2/LZCNT/POPCNT; see
 //! [`kernel::symmetric`]), and their walkers in the lanes of vector
-//! registers (`lanes-avx2`, `lanes-avx512`; see `kernel::lanes`); a
-//! portable bitmask solver that runs everywhere and is the oracle for all
+//! registers (`lanes-avx2`, `lanes-avx512`; see `kernel::lanes`); the
+//! blocks kernels for boards up to N = 8, two rows a step as sets of their
+//! placements (`blocks` anywhere, `blocks-bmi` with BMI1/POPCNT; see
+//! [`kernel::blocks`]); a portable bitmask solver that runs everywhere and is the oracle for all
 //! others; the x86-64 SIMD ports of davidad's register-only state machine
 //! (`sse41` and `avx` in intrinsics, see `kernel::davidad`; `asm-sse41` and
 //! `asm-avx` by hand in `global_asm!`, resumable, see `kernel::asm`); the
@@ -21,7 +23,8 @@
 //! (counting, enumerating, fundamental solutions), the fastest kernel this
 //! CPU supports, as measured (BENCHMARKS.md): to count, the join kernels
 //! from [`dispatch::JOIN_FROM`], the lane kernels below where the CPU has
-//! them; to enumerate, the symmetric kernels from
+//! them, the blocks kernels from [`dispatch::BLOCKS_FROM`] to N = 8; to
+//! enumerate, the symmetric kernels from
 //! [`dispatch::SYMMETRIC_FROM`] and davidad's machine below.
 //!
 //! ```

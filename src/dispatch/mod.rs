@@ -53,6 +53,7 @@ mod plans;
 pub use plans::counts_through_plan;
 
 use crate::board::MAX_N;
+use crate::kernel::blocks::Blocks;
 #[cfg(feature = "alloc")]
 use crate::kernel::join::{Join, Joiner};
 #[cfg(feature = "std")]
@@ -66,21 +67,48 @@ use crate::reference::heap_permutations::HeapPermutations;
 use crate::reference::threat_masks::ThreatMasks;
 use crate::{Count, Error};
 
-/// Kernels `auto` may choose to count below N = [`LANES_FROM`], fastest
+/// Kernels `auto` may choose to count below N = [`BLOCKS_FROM`], fastest
 /// first: the portable kernel, whose search of a board this small costs
-/// less than filling the lanes' stacks and reducing them; then the rest in
-/// the order of [`SMALL_N_PREFERENCE`]. Measured on Zen 5 (one `--time`
-/// each, BENCHMARKS.md "auto at small N") and by the issue that asked for
-/// it on an Intel Xeon with AVX-512: at N = 4, 23 ns against 157 ns for
-/// `lanes-avx512` (Zen 5), 25 ns against 197 ns (Xeon).
+/// less than building the blocks kernel's tables or filling the lanes'
+/// stacks; then the rest in the order of [`SMALL_N_PREFERENCE`]. Measured
+/// (one `--time` each, BENCHMARKS.md "auto at small N" and "The blocks
+/// kernel") on Zen 5, on Zen 3 and by the issue that asked for it on an
+/// Intel Xeon with AVX-512: at N = 4, 23 ns against 157 ns for
+/// `lanes-avx512` (Zen 5), 25 ns against 197 ns (Xeon), 47 ns against
+/// 88 ns for `blocks-bmi` (Zen 3).
 const TINY_N_PREFERENCE: &[Kernel] = &[
     Kernel::Portable,
     Kernel::AsmAvx,
     Kernel::Avx,
     Kernel::AsmSse41,
     Kernel::Sse41,
+    Kernel::BlocksBmi,
+    Kernel::Blocks,
     Kernel::LanesAvx512,
     Kernel::LanesAvx2,
+    Kernel::SymmetricBmi,
+    Kernel::Symmetric,
+    Kernel::JoinAvx512,
+    Kernel::JoinAvx2,
+    Kernel::Join,
+];
+
+/// Kernels `auto` may choose to count from N = [`BLOCKS_FROM`] up to
+/// [`crate::kernel::blocks::MAX_N`], fastest first: the blocks kernels,
+/// which search two rows a step and count the last two with one `popcnt`
+/// (at N = 8 on Zen 3: 0.63 µs against 1.56 µs for `lanes-avx2`,
+/// BENCHMARKS.md "The blocks kernel"); then the rest in the order of
+/// [`SMALL_N_PREFERENCE`].
+const BLOCKS_PREFERENCE: &[Kernel] = &[
+    Kernel::BlocksBmi,
+    Kernel::Blocks,
+    Kernel::LanesAvx512,
+    Kernel::LanesAvx2,
+    Kernel::Portable,
+    Kernel::AsmAvx,
+    Kernel::Avx,
+    Kernel::AsmSse41,
+    Kernel::Sse41,
     Kernel::SymmetricBmi,
     Kernel::Symmetric,
     Kernel::JoinAvx512,
@@ -99,6 +127,8 @@ const TINY_N_PREFERENCE: &[Kernel] = &[
 const SMALL_N_PREFERENCE: &[Kernel] = &[
     Kernel::LanesAvx512,
     Kernel::LanesAvx2,
+    Kernel::BlocksBmi,
+    Kernel::Blocks,
     Kernel::Portable,
     Kernel::AsmAvx,
     Kernel::Avx,
@@ -121,6 +151,8 @@ const SMALL_N_ENUMERATION_PREFERENCE: &[Kernel] = &[
     Kernel::AsmAvx,
     Kernel::Avx,
     Kernel::AsmSse41,
+    Kernel::BlocksBmi,
+    Kernel::Blocks,
     Kernel::Portable,
     Kernel::SymmetricBmi,
     Kernel::Symmetric,
@@ -149,6 +181,8 @@ const LARGE_N_PREFERENCE: &[Kernel] = &[
     Kernel::Avx,
     Kernel::AsmSse41,
     Kernel::Sse41,
+    Kernel::BlocksBmi,
+    Kernel::Blocks,
     Kernel::JoinAvx512,
     Kernel::JoinAvx2,
     Kernel::Join,
@@ -173,6 +207,8 @@ const JOIN_PREFERENCE: &[Kernel] = &[
     Kernel::Avx,
     Kernel::AsmSse41,
     Kernel::Sse41,
+    Kernel::BlocksBmi,
+    Kernel::Blocks,
 ];
 
 /// The smallest N for which `auto` counts with the join kernels: the first
@@ -181,10 +217,16 @@ const JOIN_PREFERENCE: &[Kernel] = &[
 /// for the quarter-boards of one split per row of the middle queen.
 pub const JOIN_FROM: usize = 14;
 
-/// The smallest N for which `auto` counts with the lane kernels: below
-/// it the portable kernel is faster (the crossover is N = 7 on Zen 5 and
-/// on an Intel Xeon with AVX-512 alike).
-pub const LANES_FROM: usize = 7;
+/// The smallest N for which `auto` counts with the lane kernels: the first
+/// past the blocks kernels' sizes (below it the blocks kernels are faster
+/// from N = 5 to 8, and the portable kernel below that).
+pub const LANES_FROM: usize = crate::kernel::blocks::MAX_N + 1;
+
+/// The smallest N for which `auto` counts with the blocks kernels: below
+/// it the portable kernel is faster (the crossover is N = 5 on Zen 3,
+/// where `blocks-bmi` takes 120 ns and `portable` 129 ns; at N = 4 47 ns
+/// against 88).
+pub const BLOCKS_FROM: usize = 5;
 
 /// The smallest N for which `auto` prefers the symmetric kernels: below it,
 /// their fixed cost outweighs the eighth of the search they save (the
@@ -229,6 +271,7 @@ pub fn auto_preference(n: usize, task: Task) -> Result<&'static [Kernel], Error>
         Task::Count if n >= JOIN_FROM => JOIN_PREFERENCE,
         _ if n >= symmetric_from => LARGE_N_PREFERENCE,
         Task::Count if n >= LANES_FROM => SMALL_N_PREFERENCE,
+        Task::Count if n >= BLOCKS_FROM => BLOCKS_PREFERENCE,
         Task::Count => TINY_N_PREFERENCE,
         Task::Enumerate | Task::Fundamental => SMALL_N_ENUMERATION_PREFERENCE,
     })
@@ -321,6 +364,11 @@ fn build(kernel: Kernel) -> Option<Built> {
         Kernel::Auto | Kernel::Asm => None,
         Kernel::Portable => Portable::new().map(|k| Built::solver(k.as_static())),
         Kernel::Symmetric => Symmetric::new().map(|k| Built::walkers(k.as_static())),
+        Kernel::Blocks => Blocks::new().map(|k| Built::solver(k.as_static())),
+        #[cfg(x86_kernels)]
+        Kernel::BlocksBmi => {
+            crate::kernel::blocks::BlocksBmi::new().map(|k| Built::solver(k.as_static()))
+        }
         #[cfg(x86_kernels)]
         Kernel::SymmetricBmi => {
             crate::kernel::symmetric::SymmetricBmi::new().map(|k| Built::walkers(k.as_static()))

@@ -35,6 +35,7 @@
 //! of the command line read the table. The dispatcher's tests fail while a
 //! kernel is missing from `build` or from a preference list.
 
+pub mod blocks;
 #[cfg(feature = "alloc")]
 pub mod join;
 #[cfg(feature = "std")]
@@ -260,6 +261,13 @@ pub enum Kernel {
     /// The symmetric kernel's walkers, 8 at once in the lanes of ymm
     /// registers with AVX2 (`kernel::lanes`, x86-64 only). Counts only.
     LanesAvx2,
+    /// [`Kernel::Blocks`] compiled with BMI1 and POPCNT (x86-64 only).
+    BlocksBmi,
+    /// Boards up to N = 8 searched two rows at a time, each choice an AND
+    /// of 64-bit sets of the next blocks' placements, the last two rows
+    /// counted by one `popcnt`; plain Rust, runs everywhere
+    /// (`kernel::blocks`).
+    Blocks,
     /// [`Kernel::Symmetric`] compiled with BMI1, BMI2, LZCNT and POPCNT
     /// (x86-64 only).
     SymmetricBmi,
@@ -350,6 +358,8 @@ const ALL_SIZES: RangeInclusive<usize> = RangeInclusive::new(0, crate::MAX_N);
 /// The sizes of the lane kernels: a lane's squares below bit 24 (see
 /// `kernel::lanes`).
 const LANES_SIZES: RangeInclusive<usize> = RangeInclusive::new(0, 24);
+/// The sizes of the blocks kernels: a block's placements in one `u64`.
+const BLOCKS_SIZES: RangeInclusive<usize> = RangeInclusive::new(0, blocks::MAX_N);
 const BMI: &[Feature] = &[
     Feature::Bmi1,
     Feature::Bmi2,
@@ -359,7 +369,7 @@ const BMI: &[Feature] = &[
 
 /// One row per kernel, in the order of [`Kernel`]'s variants (checked at
 /// compile time below).
-const FACTS: [Facts; 18] = [
+const FACTS: [Facts; 20] = [
     Facts {
         kernel: Kernel::Auto,
         name: "auto",
@@ -416,6 +426,28 @@ const FACTS: [Facts; 18] = [
             Feature::Lzcnt,
             Feature::Popcnt,
         ],
+    },
+    Facts {
+        kernel: Kernel::BlocksBmi,
+        name: "blocks-bmi",
+        description: "the blocks kernel built with BMI1 and POPCNT",
+        sizes: BLOCKS_SIZES,
+        role: Role::Fast,
+        method: None,
+        enumerates: true,
+        build: Build::X86,
+        cpu: &[Feature::Bmi1, Feature::Popcnt],
+    },
+    Facts {
+        kernel: Kernel::Blocks,
+        name: "blocks",
+        description: "boards to N = 8, two rows at a time as sets of their placements",
+        sizes: BLOCKS_SIZES,
+        role: Role::Fast,
+        method: None,
+        enumerates: true,
+        build: Build::Everywhere,
+        cpu: &[],
     },
     Facts {
         kernel: Kernel::SymmetricBmi,
@@ -785,6 +817,8 @@ mod tests {
             Kernel::Asm,
             Kernel::LanesAvx512,
             Kernel::LanesAvx2,
+            Kernel::BlocksBmi,
+            Kernel::Blocks,
             Kernel::SymmetricBmi,
             Kernel::Symmetric,
             Kernel::JoinAvx512,
@@ -806,6 +840,8 @@ mod tests {
                 | Kernel::Asm
                 | Kernel::LanesAvx512
                 | Kernel::LanesAvx2
+                | Kernel::BlocksBmi
+                | Kernel::Blocks
                 | Kernel::SymmetricBmi
                 | Kernel::Symmetric
                 | Kernel::JoinAvx512
