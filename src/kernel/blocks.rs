@@ -117,10 +117,7 @@ impl Tables {
             }
         }
         let (mut two, mut four) = ([0; 64], [0; 64]);
-        let mut shapes = every;
-        while shapes != 0 {
-            let x = shapes.trailing_zeros() as usize;
-            shapes &= shapes - 1;
+        for x in bits(every) {
             let (x0, x1) = (x / 8, x % 8);
             two[x] = free[2][x0] & free[1][x1];
             four[x] = free[4][x0] & free[3][x1];
@@ -178,25 +175,16 @@ impl Tables {
             1 => Count::from(sets[0].count_ones()),
             2 => {
                 let mut total = 0u32;
-                let mut second = sets[0];
-                while second != 0 {
-                    let b = second.trailing_zeros() as usize;
-                    second &= second - 1;
+                for b in bits(sets[0]) {
                     total += (sets[1] & self.two[b]).count_ones();
                 }
                 Count::from(total)
             }
             _ => {
                 let mut total = 0u32;
-                let mut second = sets[0];
-                while second != 0 {
-                    let b = second.trailing_zeros() as usize;
-                    second &= second - 1;
-                    let mut third = sets[1] & self.two[b];
+                for b in bits(sets[0]) {
                     let fourth = sets[2] & self.four[b];
-                    while third != 0 {
-                        let c = third.trailing_zeros() as usize;
-                        third &= third - 1;
+                    for c in bits(sets[1] & self.two[b]) {
                         total += (fourth & self.two[c]).count_ones();
                     }
                 }
@@ -223,6 +211,11 @@ fn bits(mut set: u64) -> impl Iterator<Item = usize> {
     })
 }
 
+/// The columns of the two queens of block shape `shape`.
+fn queens(shape: usize) -> [u8; 2] {
+    [(shape / 8) as u8, (shape % 8) as u8]
+}
+
 /// The solutions of an `n`x`n` board, `n` from 0 to [`MAX_N`].
 #[inline(always)]
 fn count_board(n: usize) -> Count {
@@ -231,11 +224,9 @@ fn count_board(n: usize) -> Count {
     }
     let tables = Tables::new(n);
     let below = tables.blocks_below();
-    let (mut twice, once) = tables.firsts();
+    let (twice, once) = tables.firsts();
     let mut total = 0;
-    while twice != 0 {
-        let first = twice.trailing_zeros() as usize;
-        twice &= twice - 1;
+    for first in bits(twice) {
         total += 2 * tables.count_below(tables.below_first(first), below);
     }
     if let Some(first) = once {
@@ -259,7 +250,7 @@ fn for_each_board(n: usize, visit: Visit<'_>) -> ControlFlow<()> {
         if odd {
             columns[0] = first as u8;
         } else {
-            columns[..2].copy_from_slice(&[(first / 8) as u8, (first % 8) as u8]);
+            columns[..2].copy_from_slice(&queens(first));
         }
         let sets = tables.below_first(first);
         visit_below(&tables, &mut columns, sets, tables.blocks_below(), visit)?;
@@ -282,7 +273,7 @@ fn visit_below(
     // The first row of the block being filled.
     let top = tables.n - 2 * blocks;
     for x in bits(sets[0]) {
-        columns[top..top + 2].copy_from_slice(&[(x / 8) as u8, (x % 8) as u8]);
+        columns[top..top + 2].copy_from_slice(&queens(x));
         let below = [sets[1] & tables.two[x], sets[2] & tables.four[x], 0];
         visit_below(tables, columns, below, blocks - 1, visit)?;
     }
