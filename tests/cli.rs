@@ -144,8 +144,9 @@ fn kernels_lists_every_kernel_and_the_auto_choice() {
             "{kernel}: {text}"
         );
     }
-    // The list starts at N = 0 (`portable` on every CPU: the lane kernels
-    // lead only from `dispatch::LANES_FROM`).
+    // The list starts at N = 0 (`portable` on every CPU: the blocks kernels
+    // lead only from `dispatch::BLOCKS_FROM`, the lane kernels from
+    // `dispatch::LANES_FROM`).
     let auto = Kernel::Auto.resolve(0);
     assert!(
         text.contains(&format!("auto picks: {auto} for N 0-")),

@@ -88,7 +88,7 @@ fn auto_plans() -> String {
     }
     choices
         .iter()
-        .map(|(kernel, note, first, last)| format!("{kernel} for N {first}-{last} {note}"))
+        .map(|(kernel, note, first, last)| format!("{kernel} for {} {note}", sizes(*first, *last)))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -106,9 +106,18 @@ fn auto_choices(task: Task) -> String {
     }
     choices
         .iter()
-        .map(|(k, first, last)| format!("{k} for N {first}-{last}"))
+        .map(|(k, first, last)| format!("{k} for {}", sizes(*first, *last)))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The sizes from `first` to `last`: "N 0-9", or "N 9" for one.
+fn sizes(first: usize, last: usize) -> String {
+    if first == last {
+        format!("N {first}")
+    } else {
+        format!("N {first}-{last}")
+    }
 }
 
 /// `--verify`: one row per N, one column per subject, streamed as each row is

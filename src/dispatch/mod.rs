@@ -27,7 +27,8 @@
 //!   `simd_kernels` (and vector registers: `sse41`, `avx`) and
 //!   `asm_kernels` (and Linux: `asm-sse41`, `asm-avx`). A build with
 //!   `--cfg queens_simd_force_portable` (or `QUEENS_SIMD_FORCE_PORTABLE=1`
-//!   at build time) has only the portable, symmetric and reference kernels.
+//!   at build time) has only the plain-Rust kernels (`portable`,
+//!   `symmetric`, `blocks`, `join`) and the reference kernels.
 //!
 //! Holding the fastest counter for one size, with no dispatch per call:
 //!
@@ -151,11 +152,11 @@ const SMALL_N_ENUMERATION_PREFERENCE: &[Kernel] = &[
     Kernel::AsmAvx,
     Kernel::Avx,
     Kernel::AsmSse41,
-    Kernel::BlocksBmi,
-    Kernel::Blocks,
     Kernel::Portable,
     Kernel::SymmetricBmi,
     Kernel::Symmetric,
+    Kernel::BlocksBmi,
+    Kernel::Blocks,
     Kernel::JoinAvx512,
     Kernel::JoinAvx2,
     Kernel::Join,
@@ -239,7 +240,8 @@ pub const SYMMETRIC_FROM: usize = 10;
 pub const SYMMETRIC_FUNDAMENTAL_FROM: usize = 7;
 
 /// Whether this build was made with `queens_simd_force_portable`, which
-/// leaves `auto` only the portable and symmetric kernels.
+/// leaves `auto` only the plain-Rust kernels: `portable`, `symmetric`,
+/// `blocks` and `join`.
 pub const PORTABLE_FORCED: bool = cfg!(queens_simd_force_portable);
 
 /// What `--kernels` says of such a build, and why a SIMD or asm kernel is
@@ -702,9 +704,13 @@ mod tests {
                 } else {
                     SYMMETRIC_FROM
                 };
+                let blocks = BLOCKS_FROM..=crate::kernel::blocks::MAX_N;
                 let expected = if task == Task::Count && n >= JOIN_FROM {
                     // The portable join: the AVX2 matcher is not built.
                     Kernel::Join
+                } else if task == Task::Count && blocks.contains(&n) {
+                    // The blocks kernel without BMI: `blocks-bmi` is not built.
+                    Kernel::Blocks
                 } else if n < symmetric_from {
                     Kernel::Portable
                 } else {
