@@ -3,8 +3,10 @@
 //! Seven kinds of group, named so that criterion's reports put kernels side
 //! by side:
 //! - `simd/count/<N>/<kernel>`: every fast kernel this CPU runs, counting,
-//!   N = 4..=12 (N = 8 is davidad's headline);
-//! - `simd/enumerate/<N>/<kernel>`: the same kernels visiting every solution;
+//!   N = 0..=13 (N = 8 is davidad's headline): the report checks `auto`'s
+//!   choice against the fastest of each N;
+//! - `simd/enumerate/<N>/<kernel>`: the same kernels visiting every
+//!   solution, N = 4..=12;
 //! - `seeds/8/<seed>-<algorithm>`: the seed articles' own comparison at
 //!   N = 8 (brute force, Heap's permutations, the bitboard, threat masks with
 //!   symmetry dedup) beside every fast kernel (`ours-<kernel>`; seed 002,
@@ -59,8 +61,13 @@ use queens_simd::{Count, Kernel, fundamental};
 mod common;
 use common::{A000170, A002562, count, enumerate, fast_kernels, solver};
 
-/// The sizes of the `simd` groups.
-const SIZES: core::ops::RangeInclusive<usize> = 4..=12;
+/// The sizes of `simd/count`: every N up to the last that `auto` counts
+/// with a search (`dispatch::JOIN_FROM` is 14), so that the report can
+/// hold `auto`'s choice against the fastest kernel at each.
+const COUNT_SIZES: core::ops::RangeInclusive<usize> = 0..=13;
+
+/// The sizes of `simd/enumerate`.
+const ENUMERATE_SIZES: core::ops::RangeInclusive<usize> = 4..=12;
 
 /// The size of the seeds' comparison.
 const SEEDS_N: usize = 8;
@@ -72,9 +79,13 @@ fn solutions(count: Count) -> Throughput {
 
 fn simd(c: &mut Criterion) {
     type Solve = fn(&dyn Solver, usize) -> Count;
-    for (mode, solve) in [("count", count as Solve), ("enumerate", enumerate)] {
+    let modes = [
+        ("count", count as Solve, COUNT_SIZES),
+        ("enumerate", enumerate, ENUMERATE_SIZES),
+    ];
+    for (mode, solve, sizes) in modes {
         let mut group = c.benchmark_group(format!("simd/{mode}"));
-        for n in SIZES {
+        for n in sizes {
             group.throughput(solutions(A000170[n]));
             // The join kernels only count.
             let fits = |k: &Kernel| k.sizes().contains(&n) && (mode == "count" || k.enumerates());
