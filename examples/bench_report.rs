@@ -37,8 +37,8 @@ use std::{env, fs, process};
 
 use queens_simd::cli::memory::show as bytes;
 use queens_simd::dispatch::{
-    JOIN_FROM, LANES_FROM, SYMMETRIC_FROM, SYMMETRIC_FUNDAMENTAL_FROM, auto_kernel,
-    auto_preference, counts_through_plan,
+    JOIN_FROM, LANES_FROM, SPLIT_512_LANES_AVX2_UP_TO, SYMMETRIC_FROM, SYMMETRIC_FUNDAMENTAL_FROM,
+    auto_kernel, auto_preference, counts_through_plan,
 };
 use queens_simd::kernel::{Method, Role, Task};
 use queens_simd::plan::{Options, Plan, SPLIT_FROM};
@@ -666,7 +666,7 @@ fn auto_table(md: &mut String) {
     }
     let _ = writeln!(
         md,
-        "\nThe lists `auto` takes the first kernel from that this CPU runs and that accepts N (`dispatch::auto_preference`), the same on every CPU and build; a CPU without AVX-512 or AVX2 gets the next kernel of its list:\n"
+        "\nThe lists `auto` takes the first kernel from that this CPU runs and that accepts N (`dispatch::auto_preference`) on this run's CPU, the same on every CPU and build but one that runs each 512-bit instruction as two halves (AMD Zen 4), whose counting list puts `lanes-avx2` first from N = {LANES_FROM} to {SPLIT_512_LANES_AVX2_UP_TO}; a CPU without AVX-512 or AVX2 gets the next kernel of its list:\n"
     );
     let _ = writeln!(md, "| task | N | preference, fastest first |");
     let _ = writeln!(md, "|---|---|---|");

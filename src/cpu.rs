@@ -89,6 +89,50 @@ pub(crate) fn has(feature: Feature) -> bool {
     }
 }
 
+/// Whether this CPU executes each 512-bit vector instruction as two
+/// 256-bit halves, so that 16 lanes of a zmm register cost about what two
+/// steps of 8 in a ymm register do: AMD's family 19h (Zen 4), the one core
+/// with AVX-512 we have measured so. There `lanes-avx2` counts the boards
+/// of N = 7 to 11 14% to 22% faster than `lanes-avx512` (BENCHMARKS.md,
+/// "`auto` on Zen 4"), where Zen 5 and Intel's cores, which run zmm
+/// instructions whole, favour `lanes-avx512`. Read from CPUID once, and only
+/// on a CPU with AVX-512 F: false everywhere else.
+pub(crate) fn splits_512_bit_vectors() -> bool {
+    cfg_if::cfg_if! {
+        if #[cfg(all(x86_kernels, not(miri)))] {
+            use core::sync::atomic::{AtomicU8, Ordering};
+            const UNKNOWN: u8 = 0;
+            static SPLITS: AtomicU8 = AtomicU8::new(UNKNOWN);
+            match SPLITS.load(Ordering::Relaxed) {
+                UNKNOWN => {
+                    let splits = has(Feature::Avx512F) && is_amd_family(0x19);
+                    // Racing threads compute the same answer.
+                    SPLITS.store(1 + u8::from(splits), Ordering::Relaxed);
+                    splits
+                }
+                known => known == 2,
+            }
+        } else {
+            false
+        }
+    }
+}
+
+/// Whether CPUID names this CPU AMD's (leaf 0: "AuthenticAMD") and its
+/// family `family` (leaf 1 EAX: the base family in bits 8-11, plus the
+/// extended family in bits 20-27 when the base is 0xF, as AMD documents).
+#[cfg(all(x86_kernels, not(miri)))]
+fn is_amd_family(family: u32) -> bool {
+    use core::arch::x86_64::__cpuid;
+    let vendor = __cpuid(0);
+    // "Auth" "enti" "cAMD" in EBX, EDX, ECX, little-endian.
+    let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6E65, 0x444D_4163);
+    let eax = __cpuid(1).eax;
+    let base = eax >> 8 & 0xF;
+    let extended = if base == 0xF { eax >> 20 & 0xFF } else { 0 };
+    amd && base + extended == family
+}
+
 /// [`by_cpuid`]'s answer, asked once: bit 31 marks it known.
 #[cfg(all(x86_kernels, not(feature = "std")))]
 fn cached() -> u32 {
@@ -188,10 +232,36 @@ mod tests {
         }
     }
 
+    /// The family and vendor read from CPUID agree with what Linux reads
+    /// (`/proc/cpuinfo`), and a CPU splits 512-bit vectors exactly when it
+    /// is AMD's family 19h with AVX-512 F.
+    #[cfg(all(x86_kernels, feature = "std", target_os = "linux"))]
+    #[cfg_attr(miri, ignore = "Miri runs no inline assembly")]
+    #[test]
+    fn the_cpu_family_is_the_one_linux_reads() {
+        let info = std::fs::read_to_string("/proc/cpuinfo").expect("Linux has /proc/cpuinfo");
+        let field = |name: &str| {
+            info.lines()
+                .find(|l| l.split(':').next().is_some_and(|k| k.trim() == name))
+                .and_then(|l| l.split(':').nth(1))
+                .map(str::trim)
+                .expect("every x86 CPU lists it")
+        };
+        let amd = field("vendor_id") == "AuthenticAMD";
+        let family: u32 = field("cpu family").parse().expect("a number");
+        for asked in [0x17, 0x19, 0x1A, 6] {
+            assert_eq!(is_amd_family(asked), amd && family == asked, "{asked:#x}");
+        }
+        let zen4 = amd && family == 0x19 && has(Feature::Avx512F);
+        assert_eq!(splits_512_bit_vectors(), zen4);
+        assert_eq!(splits_512_bit_vectors(), zen4, "the cached answer");
+    }
+
     #[cfg(not(x86_kernels))]
     #[test]
     fn no_feature_is_reported_without_x86_kernels() {
         assert!(Feature::ALL.iter().all(|&f| !has(f)));
         assert!(has_all(&[]));
+        assert!(!splits_512_bit_vectors());
     }
 }

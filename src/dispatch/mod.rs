@@ -19,7 +19,9 @@
 //!   first, and takes the first kernel that this build carries, this CPU
 //!   runs, that accepts the size and that does the task (the join kernels
 //!   only count). The lists are the same in every build:
-//!   a kernel the build lacks is skipped like one the CPU lacks. Why each
+//!   a kernel the build lacks is skipped like one the CPU lacks; and on
+//!   every CPU, but for one list on a CPU that runs each 512-bit
+//!   instruction as two halves (AMD Zen 4, `cpu::splits_512_bit_vectors`). Why each
 //!   list is in its order is measured in BENCHMARKS.md (`simd/count`,
 //!   `simd/enumerate`); the doc comments below keep only the decision.
 //! * **Which builds carry which kernel** comes from `build.rs`'s cfg
@@ -142,6 +144,59 @@ const SMALL_N_PREFERENCE: &[Kernel] = &[
     Kernel::Join,
 ];
 
+/// [`SMALL_N_PREFERENCE`] on a CPU that runs each 512-bit instruction as
+/// two 256-bit halves (`cpu::splits_512_bit_vectors`: AMD Zen 4), from
+/// N = [`LANES_FROM`] up to below [`SYMMETRIC_FROM`] (and
+/// [`SPLIT_512_LARGE_N_PREFERENCE`] from there to
+/// [`SPLIT_512_LANES_AVX2_UP_TO`]): there 16 lanes
+/// cost about twice 8 a step, and a board this small has too few starts to
+/// keep 16 lanes busy, so `lanes-avx2` leads (on Zen 4, N = 9: 4.2 µs
+/// against 5.1 µs for `lanes-avx512`; N = 11: 71 µs against 82 µs,
+/// BENCHMARKS.md "`auto` on Zen 4"). On Zen 5, which runs them whole,
+/// `lanes-avx512` is 1.6 to 1.8 times faster at the same N.
+const SPLIT_512_SMALL_N_PREFERENCE: &[Kernel] = &[
+    Kernel::LanesAvx2,
+    Kernel::LanesAvx512,
+    Kernel::BlocksBmi,
+    Kernel::Blocks,
+    Kernel::Portable,
+    Kernel::AsmAvx,
+    Kernel::Avx,
+    Kernel::AsmSse41,
+    Kernel::Sse41,
+    Kernel::SymmetricBmi,
+    Kernel::Symmetric,
+    Kernel::JoinAvx512,
+    Kernel::JoinAvx2,
+    Kernel::Join,
+];
+
+/// [`LARGE_N_PREFERENCE`] on a CPU that runs each 512-bit instruction as
+/// two halves, from N = [`SYMMETRIC_FROM`] to
+/// [`SPLIT_512_LANES_AVX2_UP_TO`]: `lanes-avx2` first, as in
+/// [`SPLIT_512_SMALL_N_PREFERENCE`].
+const SPLIT_512_LARGE_N_PREFERENCE: &[Kernel] = &[
+    Kernel::LanesAvx2,
+    Kernel::LanesAvx512,
+    Kernel::SymmetricBmi,
+    Kernel::Symmetric,
+    Kernel::Portable,
+    Kernel::AsmAvx,
+    Kernel::Avx,
+    Kernel::AsmSse41,
+    Kernel::Sse41,
+    Kernel::BlocksBmi,
+    Kernel::Blocks,
+    Kernel::JoinAvx512,
+    Kernel::JoinAvx2,
+    Kernel::Join,
+];
+
+/// The largest N at which the split-512 lists apply: the
+/// last that `lanes-avx2` counts over mirror starts. Past it, on Zen 4,
+/// `lanes-avx512` is ahead again (N = 12: 395 µs against 412 µs).
+pub const SPLIT_512_LANES_AVX2_UP_TO: usize = 11;
+
 /// Kernels `auto` may choose to enumerate below N = [`SYMMETRIC_FROM`]
 /// (and to find fundamental solutions below [`SYMMETRIC_FUNDAMENTAL_FROM`]),
 /// fastest first (`simd/enumerate` in BENCHMARKS.md): davidad's machine,
@@ -250,10 +305,13 @@ pub const FORCED_BECAUSE: &str =
     "this build forces the portable kernel (queens_simd_force_portable)";
 
 /// The kernels `auto` may choose for `task` at size `n`, fastest first on
-/// the reference machine; `auto` takes the first that runs here and
+/// the machines measured; `auto` takes the first that runs here and
 /// accepts `n`. The join kernels lead counting from N = [`JOIN_FROM`] up,
-/// the lane kernels from N = [`LANES_FROM`] and `portable` below it; the
-/// symmetric kernels lead from N = [`SYMMETRIC_FROM`] up for the other
+/// the lane kernels from N = [`LANES_FROM`] (`lanes-avx2` ahead of
+/// `lanes-avx512` up to N = [`SPLIT_512_LANES_AVX2_UP_TO`] on a CPU that
+/// runs 512-bit instructions as two halves, the one list that depends on
+/// more than the CPU's features), the blocks kernels from
+/// [`BLOCKS_FROM`] and `portable` below; the symmetric kernels lead from N = [`SYMMETRIC_FROM`] up for the other
 /// tasks and where no lane kernel runs (from [`SYMMETRIC_FUNDAMENTAL_FROM`]
 /// for fundamental solutions); below, `portable` counts fastest and
 /// davidad's machine, where built, enumerates fastest. `n` from 0 to
@@ -264,6 +322,12 @@ pub const FORCED_BECAUSE: &str =
 /// [`Error::SizeOutOfRange`] (for `auto`) if `n` is over [`MAX_N`]: no
 /// kernel accepts it, so `auto` has nothing to prefer.
 pub fn auto_preference(n: usize, task: Task) -> Result<&'static [Kernel], Error> {
+    preference(n, task, crate::cpu::splits_512_bit_vectors())
+}
+
+/// [`auto_preference`] on a CPU that does (`splits_512`) or does not run
+/// each 512-bit instruction as two halves.
+fn preference(n: usize, task: Task, splits_512: bool) -> Result<&'static [Kernel], Error> {
     Kernel::Auto.check_size(n)?;
     let symmetric_from = match task {
         Task::Fundamental => SYMMETRIC_FUNDAMENTAL_FROM,
@@ -271,6 +335,13 @@ pub fn auto_preference(n: usize, task: Task) -> Result<&'static [Kernel], Error>
     };
     Ok(match task {
         Task::Count if n >= JOIN_FROM => JOIN_PREFERENCE,
+        Task::Count if splits_512 && (LANES_FROM..=SPLIT_512_LANES_AVX2_UP_TO).contains(&n) => {
+            if n >= SYMMETRIC_FROM {
+                SPLIT_512_LARGE_N_PREFERENCE
+            } else {
+                SPLIT_512_SMALL_N_PREFERENCE
+            }
+        }
         _ if n >= symmetric_from => LARGE_N_PREFERENCE,
         Task::Count if n >= LANES_FROM => SMALL_N_PREFERENCE,
         Task::Count if n >= BLOCKS_FROM => BLOCKS_PREFERENCE,
@@ -785,9 +856,9 @@ mod tests {
 
     #[test]
     fn every_preference_lists_every_fast_kernel_once() {
-        for n in [0, SYMMETRIC_FUNDAMENTAL_FROM, SYMMETRIC_FROM, MAX_N] {
+        for (n, splits_512) in (0..=MAX_N).flat_map(|n| [(n, false), (n, true)]) {
             for task in Task::ALL {
-                let mut listed = auto_preference(n, task).unwrap().to_vec();
+                let mut listed = preference(n, task, splits_512).unwrap().to_vec();
                 listed.sort();
                 let mut fast: Vec<Kernel> = Kernel::ALL
                     .iter()
@@ -795,7 +866,7 @@ mod tests {
                     .filter(|k| k.role() == Role::Fast)
                     .collect();
                 fast.sort();
-                assert_eq!(listed, fast, "N = {n}, {task:?}");
+                assert_eq!(listed, fast, "N = {n}, {task:?}, {splits_512}");
             }
         }
     }
@@ -839,11 +910,11 @@ mod tests {
             }
         }
         // `auto` counts a symmetric plan with the first kernel of its
-        // large-N list that does: the one it counts boards below the join
-        // with; and a join plan with the one it counts large boards with.
+        // large-N list that does: the one it counts the largest boards
+        // below the join with; and a join plan with the one it counts large boards with.
         assert_eq!(
             counter(Kernel::Auto, Method::Symmetric).map(PieceCounter::kernel),
-            auto_kernel(SYMMETRIC_FROM, Task::Count)
+            auto_kernel(JOIN_FROM - 1, Task::Count)
         );
         assert_eq!(
             counter(Kernel::Auto, Method::Join).map(PieceCounter::kernel),
@@ -872,6 +943,38 @@ mod tests {
                 assert_eq!(counted, Ok(expected), "{method:?}, {allowed} allowed");
             }
         }
+    }
+
+    /// On a CPU that splits 512-bit instructions, `lanes-avx2` leads
+    /// counting from N = `LANES_FROM` to `SPLIT_512_LANES_AVX2_UP_TO`, and
+    /// every other list is the one any CPU gets.
+    #[test]
+    fn a_split_512_cpu_counts_small_boards_in_8_lanes() {
+        for task in Task::ALL {
+            for n in 0..=MAX_N {
+                let whole = preference(n, task, false).unwrap();
+                let split = preference(n, task, true).unwrap();
+                let moved =
+                    task == Task::Count && (LANES_FROM..=SPLIT_512_LANES_AVX2_UP_TO).contains(&n);
+                if !moved {
+                    assert_eq!(whole, split, "N = {n}, {task:?}");
+                    continue;
+                }
+                assert_eq!(split[..2], [Kernel::LanesAvx2, Kernel::LanesAvx512]);
+                assert_eq!(whole[..2], [Kernel::LanesAvx512, Kernel::LanesAvx2]);
+                // The same kernels, the rest in the same order.
+                assert_eq!(split[2..], whole[2..], "N = {n}");
+            }
+        }
+        assert_eq!(
+            auto_preference(LANES_FROM, Task::Count).unwrap(),
+            preference(
+                LANES_FROM,
+                Task::Count,
+                crate::cpu::splits_512_bit_vectors()
+            )
+            .unwrap()
+        );
     }
 
     #[test]
