@@ -94,9 +94,10 @@ pub(crate) fn has(feature: Feature) -> bool {
 /// steps of 8 in a ymm register do: AMD's family 19h (Zen 4), the one core
 /// with AVX-512 we have measured so. There `lanes-avx2` counts the boards
 /// of N = 7 to 11 14% to 22% faster than `lanes-avx512` (BENCHMARKS.md,
-/// "`auto` on Zen 4"), where Zen 5 and Intel's cores, which run zmm
-/// instructions whole, favour `lanes-avx512`. Read from CPUID once, and only
-/// on a CPU with AVX-512 F: false everywhere else.
+/// "Zen 4: N = 8 against the peer, and `auto`"), where Zen 5, which runs
+/// zmm instructions whole, favours `lanes-avx512` (and issue 29's Intel
+/// Xeon timed the two alike at N = 8). Read from CPUID once, and only on a
+/// CPU with AVX-512 F: false everywhere else.
 pub(crate) fn splits_512_bit_vectors() -> bool {
     cfg_if::cfg_if! {
         if #[cfg(all(x86_kernels, not(miri)))] {

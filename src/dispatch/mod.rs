@@ -151,9 +151,10 @@ const SMALL_N_PREFERENCE: &[Kernel] = &[
 /// [`SPLIT_512_LANES_AVX2_UP_TO`]): there 16 lanes
 /// cost about twice 8 a step, and a board this small has too few starts to
 /// keep 16 lanes busy, so `lanes-avx2` leads (on Zen 4, N = 9: 4.2 µs
-/// against 5.1 µs for `lanes-avx512`; N = 11: 71 µs against 82 µs,
-/// BENCHMARKS.md "`auto` on Zen 4"). On Zen 5, which runs them whole,
-/// `lanes-avx512` is 1.6 to 1.8 times faster at the same N.
+/// against 5.1 µs for `lanes-avx512`; N = 11: 71 µs against 82 µs;
+/// BENCHMARKS.md, "Zen 4: N = 8 against the peer, and `auto`"). On Zen 5,
+/// which runs them whole, `lanes-avx512` is 1.6 to 1.8 times faster at the
+/// same N.
 const SPLIT_512_SMALL_N_PREFERENCE: &[Kernel] = &[
     Kernel::LanesAvx2,
     Kernel::LanesAvx512,
