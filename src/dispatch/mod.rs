@@ -525,14 +525,30 @@ static AUTO_CHOICE: [[AtomicU8; MAX_N + 1]; 3] =
 pub fn auto_kernel(n: usize, task: Task) -> Result<Kernel, Error> {
     // Past MAX_N there is no choice, and no slot of the cache.
     Kernel::Auto.check_size(n)?;
-    let slot = Task::ALL.iter().position(|&t| t == task).unwrap_or(0);
-    let cached = &AUTO_CHOICE[slot][n];
+    Ok(cached_auto_kernel(n, task))
+}
+
+/// [`auto_kernel`] for an `n` already checked against `auto`'s sizes (0 to
+/// [`MAX_N`]): the path of every call through `auto` after the first, kept
+/// to a load and a compare (BENCHMARKS.md, "Dispatch cost": a call of
+/// `queens_simd::count` may cost at most 2% more than a held solver).
+#[inline]
+fn cached_auto_kernel(n: usize, task: Task) -> Kernel {
+    // The slots follow `Task::ALL`, the tasks' order of declaration.
+    let cached = &AUTO_CHOICE[task as usize][n];
     if let Some(&kernel) =
         Kernel::ALL.get(usize::from(cached.load(Ordering::Relaxed)).wrapping_sub(1))
     {
-        return Ok(kernel);
+        return kernel;
     }
-    let kernel = auto_preference(n, task)?
+    choose_auto_kernel(n, task, cached)
+}
+
+/// `auto`'s choice for `task` at `n`, made and stored in `cached`.
+#[cold]
+fn choose_auto_kernel(n: usize, task: Task, cached: &AtomicU8) -> Kernel {
+    let kernel = auto_preference(n, task)
+        .unwrap_or(&[])
         .iter()
         .copied()
         .find(|k| {
@@ -546,7 +562,7 @@ pub fn auto_kernel(n: usize, task: Task) -> Result<Kernel, Error> {
         // Racing threads compute the same choice; either store is right.
         cached.store(index as u8 + 1, Ordering::Relaxed);
     }
-    Ok(kernel)
+    kernel
 }
 
 impl Kernel {
@@ -638,8 +654,14 @@ impl Kernel {
     /// counting asked of a kernel that only counts.
     pub fn solver_for(self, n: usize, task: Task) -> Result<&'static dyn Solver, Error> {
         self.check_size(n)?;
-        let kernel = self.resolve_for(n, task);
-        kernel.check_size(n)?;
+        let kernel = if self == Kernel::Auto {
+            // `auto` picks only a kernel that accepts `n`.
+            cached_auto_kernel(n, task)
+        } else {
+            let kernel = self.resolve_for(n, task);
+            kernel.check_size(n)?;
+            kernel
+        };
         let solver = try_solver(kernel).ok_or_else(|| unavailable(kernel))?;
         if task != Task::Count && !kernel.enumerates() {
             return Err(Error::CountOnly(kernel));
@@ -976,6 +998,16 @@ mod tests {
             )
             .unwrap()
         );
+    }
+
+    /// The cache of `auto`'s choices has a slot per task, by its place in
+    /// `Task::ALL`, which is its discriminant.
+    #[test]
+    fn each_task_has_its_own_slot() {
+        for (slot, &task) in Task::ALL.iter().enumerate() {
+            assert_eq!(task as usize, slot, "{task:?}");
+        }
+        assert_eq!(AUTO_CHOICE.len(), Task::ALL.len());
     }
 
     #[test]
