@@ -340,9 +340,9 @@ fn dispatch(c: &mut Criterion) {
 }
 
 fn config() -> Criterion {
-    // Shorter than criterion's defaults (3 s + 5 s), so that the ~100
-    // benchmarks take about 7 minutes; one second of warm-up is thousands
-    // of solves even at N = 12.
+    // Shorter than criterion's defaults (3 s + 5 s), so that the ~350
+    // benchmarks take about half an hour; one second of warm-up is
+    // thousands of solves even at N = 12.
     Criterion::default()
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3))
