@@ -144,54 +144,41 @@ const SMALL_N_PREFERENCE: &[Kernel] = &[
     Kernel::Join,
 ];
 
-/// [`SMALL_N_PREFERENCE`] on a CPU that runs each 512-bit instruction as
-/// two 256-bit halves (`cpu::splits_512_bit_vectors`: AMD Zen 4), from
-/// N = [`LANES_FROM`] up to below [`SYMMETRIC_FROM`] (and
-/// [`SPLIT_512_LARGE_N_PREFERENCE`] from there to
-/// [`SPLIT_512_LANES_AVX2_UP_TO`]): there 16 lanes
-/// cost about twice 8 a step, and a board this small has too few starts to
-/// keep 16 lanes busy, so `lanes-avx2` leads (on Zen 4, N = 9: 4.2 µs
-/// against 5.1 µs for `lanes-avx512`; N = 11: 71 µs against 82 µs;
-/// BENCHMARKS.md, "Zen 4: N = 8 against the peer, and `auto`"). On Zen 5,
-/// which runs them whole, `lanes-avx512` is 1.6 to 1.8 times faster at the
-/// same N.
-const SPLIT_512_SMALL_N_PREFERENCE: &[Kernel] = &[
-    Kernel::LanesAvx2,
-    Kernel::LanesAvx512,
-    Kernel::BlocksBmi,
-    Kernel::Blocks,
-    Kernel::Portable,
-    Kernel::AsmAvx,
-    Kernel::Avx,
-    Kernel::AsmSse41,
-    Kernel::Sse41,
-    Kernel::SymmetricBmi,
-    Kernel::Symmetric,
-    Kernel::JoinAvx512,
-    Kernel::JoinAvx2,
-    Kernel::Join,
-];
+/// `list` with its first two kernels, `lanes-avx512` then `lanes-avx2`,
+/// the other way round, and the rest as it is: a list for a CPU that runs
+/// each 512-bit instruction as two 256-bit halves (`cpu::splits_512_bit_vectors`:
+/// AMD Zen 4), from N = [`LANES_FROM`] to [`SPLIT_512_LANES_AVX2_UP_TO`].
+/// There 16 lanes cost about twice 8 a step, and a board this small has too
+/// few starts to keep 16 lanes busy, so `lanes-avx2` leads (on Zen 4,
+/// N = 9: 4.2 µs against 5.1 µs for `lanes-avx512`; N = 11: 71 µs against
+/// 82 µs; BENCHMARKS.md, "Zen 4: N = 8 against the peer, and `auto`"). On
+/// Zen 5, which runs them whole, `lanes-avx512` is 1.6 to 1.8 times faster
+/// at the same N. `L` is `list`'s length; a list that does not start with
+/// the two lane kernels fails the build.
+const fn lanes_avx2_first<const L: usize>(list: &[Kernel]) -> [Kernel; L] {
+    assert!(list.len() == L);
+    assert!(matches!(list, [Kernel::LanesAvx512, Kernel::LanesAvx2, ..]));
+    let mut swapped = [Kernel::LanesAvx2; L];
+    let mut i = 1;
+    while i < L {
+        swapped[i] = list[i];
+        i += 1;
+    }
+    swapped[1] = Kernel::LanesAvx512;
+    swapped
+}
 
-/// [`LARGE_N_PREFERENCE`] on a CPU that runs each 512-bit instruction as
-/// two halves, from N = [`SYMMETRIC_FROM`] to
-/// [`SPLIT_512_LANES_AVX2_UP_TO`]: `lanes-avx2` first, as in
-/// [`SPLIT_512_SMALL_N_PREFERENCE`].
-const SPLIT_512_LARGE_N_PREFERENCE: &[Kernel] = &[
-    Kernel::LanesAvx2,
-    Kernel::LanesAvx512,
-    Kernel::SymmetricBmi,
-    Kernel::Symmetric,
-    Kernel::Portable,
-    Kernel::AsmAvx,
-    Kernel::Avx,
-    Kernel::AsmSse41,
-    Kernel::Sse41,
-    Kernel::BlocksBmi,
-    Kernel::Blocks,
-    Kernel::JoinAvx512,
-    Kernel::JoinAvx2,
-    Kernel::Join,
-];
+/// [`SMALL_N_PREFERENCE`] on a CPU that splits 512-bit instructions
+/// ([`lanes_avx2_first`]), from N = [`LANES_FROM`] up to below
+/// [`SYMMETRIC_FROM`].
+const SPLIT_512_SMALL_N_PREFERENCE: &[Kernel] =
+    &lanes_avx2_first::<{ SMALL_N_PREFERENCE.len() }>(SMALL_N_PREFERENCE);
+
+/// [`LARGE_N_PREFERENCE`] on a CPU that splits 512-bit instructions
+/// ([`lanes_avx2_first`]), from N = [`SYMMETRIC_FROM`] to
+/// [`SPLIT_512_LANES_AVX2_UP_TO`].
+const SPLIT_512_LARGE_N_PREFERENCE: &[Kernel] =
+    &lanes_avx2_first::<{ LARGE_N_PREFERENCE.len() }>(LARGE_N_PREFERENCE);
 
 /// The largest N at which the split-512 lists apply: the
 /// last that `lanes-avx2` counts over mirror starts. Past it, on Zen 4,
@@ -311,10 +298,11 @@ pub const FORCED_BECAUSE: &str =
 /// the lane kernels from N = [`LANES_FROM`] (`lanes-avx2` ahead of
 /// `lanes-avx512` up to N = [`SPLIT_512_LANES_AVX2_UP_TO`] on a CPU that
 /// runs 512-bit instructions as two halves, the one list that depends on
-/// more than the CPU's features), the blocks kernels from
-/// [`BLOCKS_FROM`] and `portable` below; the symmetric kernels lead from N = [`SYMMETRIC_FROM`] up for the other
-/// tasks and where no lane kernel runs (from [`SYMMETRIC_FUNDAMENTAL_FROM`]
-/// for fundamental solutions); below, `portable` counts fastest and
+/// more than the CPU's features), the blocks kernels from [`BLOCKS_FROM`]
+/// and `portable` below; the symmetric kernels lead from
+/// N = [`SYMMETRIC_FROM`] up for the other tasks and where no lane kernel
+/// runs (from [`SYMMETRIC_FUNDAMENTAL_FROM`] for fundamental solutions);
+/// below, `portable` counts fastest and
 /// davidad's machine, where built, enumerates fastest. `n` from 0 to
 /// [`MAX_N`].
 ///
@@ -934,7 +922,8 @@ mod tests {
         }
         // `auto` counts a symmetric plan with the first kernel of its
         // large-N list that does: the one it counts the largest boards
-        // below the join with; and a join plan with the one it counts large boards with.
+        // below the join with; and a join plan with the one it counts
+        // large boards with.
         assert_eq!(
             counter(Kernel::Auto, Method::Symmetric).map(PieceCounter::kernel),
             auto_kernel(JOIN_FROM - 1, Task::Count)
