@@ -747,6 +747,21 @@ fn time_table(md: &mut String, medians: &Medians, task: Task) {
     }
 }
 
+/// A table cell per kernel of `kernels`: its time in `times`, and but for
+/// `base`'s own cell, in brackets, that time over `base`'s; "–" where it
+/// was not timed.
+fn relative_cells(kernels: &[Kernel], times: &BTreeMap<Kernel, f64>, base: Kernel) -> Vec<String> {
+    let base_time = times.get(&base).copied();
+    kernels
+        .iter()
+        .map(|k| match (times.get(k), base_time) {
+            (Some(&t), Some(b)) if *k != base => format!("{} ({:.2})", time(t), t / b),
+            (Some(&t), _) => time(t),
+            (None, _) => "–".into(),
+        })
+        .collect()
+}
+
 /// One row of a time table: N, each kernel's time (and its ratio to
 /// `portable`), the fastest kernel, `auto`'s, and `auto`'s time over the
 /// fastest's (also returned, where both were timed).
@@ -756,17 +771,7 @@ fn time_row(
     kernels: &[Kernel],
     times: &BTreeMap<Kernel, f64>,
 ) -> (String, Option<f64>) {
-    let base = times.get(&Kernel::Portable).copied();
-    let cells: Vec<String> = kernels
-        .iter()
-        .map(|k| match (times.get(k), base) {
-            (Some(&t), Some(b)) if *k != Kernel::Portable => {
-                format!("{} ({:.2})", time(t), t / b)
-            }
-            (Some(&t), _) => time(t),
-            (None, _) => "–".into(),
-        })
-        .collect();
+    let cells = relative_cells(kernels, times, Kernel::Portable);
     let label = if n == 8 {
         "**8**".into()
     } else {
@@ -834,17 +839,7 @@ fn lanes_table(md: &mut String, medians: &Medians, instructions: &Instructions) 
     }
     let kernels = kernel_columns(md, &table, &["`c-eightway`", "fastest", "`auto`"]);
     for (&n, times) in &table {
-        let base = times.get(&Kernel::SymmetricBmi).copied();
-        let cells: Vec<String> = kernels
-            .iter()
-            .map(|k| match (times.get(k), base) {
-                (Some(&t), Some(b)) if *k != Kernel::SymmetricBmi => {
-                    format!("{} ({:.2})", time(t), t / b)
-                }
-                (Some(&t), _) => time(t),
-                (None, _) => "–".into(),
-            })
-            .collect();
+        let cells = relative_cells(&kernels, times, Kernel::SymmetricBmi);
         let eightway = median(medians, "targets", &n.to_string(), "c-eightway");
         let _ = writeln!(
             md,
