@@ -54,12 +54,20 @@ mod eightway {
         let left = _mm_slli_epi16::<1>(placed);
         let right = _mm_srli_epi16::<1>(placed);
         let moved = _mm_blend_epi16::<0b010>(_mm_blend_epi16::<0b100>(placed, left), right);
+        (moved, free_squares(moved, board))
+    }
+
+    /// The free squares of the row whose attacks are `state`: its three
+    /// words gathered into word 0 (`psrldq`, `por`), then `pandn` with the
+    /// board's columns.
+    #[target_feature(enable = "sse4.1")]
+    #[inline]
+    fn free_squares(state: __m128i, board: __m128i) -> u64 {
         let attacked = _mm_or_si128(
-            _mm_or_si128(_mm_srli_si128::<4>(moved), _mm_srli_si128::<2>(moved)),
-            moved,
+            _mm_or_si128(_mm_srli_si128::<4>(state), _mm_srli_si128::<2>(state)),
+            state,
         );
-        let free = _mm_andnot_si128(attacked, board);
-        (moved, _mm_cvtsi128_si64(free) as u64)
+        _mm_cvtsi128_si64(_mm_andnot_si128(attacked, board)) as u64
     }
 
     /// Which squares each row may try, and the side boards' rules.
@@ -196,12 +204,7 @@ mod eightway {
         let mut stack_state = [0u64; MAX_N];
         let mut depth = row;
         let mut state = state;
-        let attacked = _mm_or_si128(
-            _mm_or_si128(_mm_srli_si128::<4>(state), _mm_srli_si128::<2>(state)),
-            state,
-        );
-        let mut free =
-            rules.row_mask[depth] & _mm_cvtsi128_si64(_mm_andnot_si128(attacked, board)) as u64;
+        let mut free = rules.row_mask[depth] & free_squares(state, board);
         loop {
             if free == 0 {
                 if depth == first {
