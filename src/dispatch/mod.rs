@@ -180,10 +180,13 @@ const SPLIT_512_SMALL_N_PREFERENCE: &[Kernel] =
 const SPLIT_512_LARGE_N_PREFERENCE: &[Kernel] =
     &lanes_avx2_first::<{ LARGE_N_PREFERENCE.len() }>(LARGE_N_PREFERENCE);
 
-/// The largest N at which the split-512 lists apply: the
-/// last that `lanes-avx2` counts over mirror starts. Past it, on Zen 4,
-/// `lanes-avx512` is ahead again (N = 12: 395 µs against 412 µs).
-pub const SPLIT_512_LANES_AVX2_UP_TO: usize = 11;
+/// The largest N at which the split-512 lists apply: the last that `auto`
+/// counts with a lane kernel (the join's [`JOIN_FROM`] is next). At N = 12
+/// and 13 `lanes-avx2` counts the symmetric subproblems, ties and all, in
+/// lanes, and on Zen 4 beats `lanes-avx512`'s mirror starts (N = 12:
+/// 366 µs against 416 µs; N = 13: 1.79 ms against 2.28 ms; BENCHMARKS.md,
+/// "Ties in lanes").
+pub const SPLIT_512_LANES_AVX2_UP_TO: usize = JOIN_FROM - 1;
 
 /// Kernels `auto` may choose to enumerate below N = [`SYMMETRIC_FROM`]
 /// (and to find fundamental solutions below [`SYMMETRIC_FUNDAMENTAL_FROM`]),
@@ -922,11 +925,17 @@ mod tests {
         }
         // `auto` counts a symmetric plan with the first kernel of its
         // large-N list that does: the one it counts the largest boards
-        // below the join with; and a join plan with the one it counts
-        // large boards with.
+        // below the join with, but on a CPU that splits 512-bit
+        // instructions, where a whole board of N = 12 or 13 counts fastest
+        // in 8 lanes and a plan's pieces, split further, in 16
+        // (BENCHMARKS.md, "Ties in lanes"); and a join plan with the one it
+        // counts large boards with.
+        let large = preference(JOIN_FROM - 1, Task::Count, false).unwrap();
         assert_eq!(
-            counter(Kernel::Auto, Method::Symmetric).map(PieceCounter::kernel),
-            auto_kernel(JOIN_FROM - 1, Task::Count)
+            counter(Kernel::Auto, Method::Symmetric)
+                .map(PieceCounter::kernel)
+                .ok(),
+            large.iter().copied().find(|k| k.is_available())
         );
         assert_eq!(
             counter(Kernel::Auto, Method::Join).map(PieceCounter::kernel),

@@ -9,7 +9,7 @@
 //! instructions are there.
 
 use core::arch::x86_64::{
-    __m256i, _mm_load_si128, _mm_store_si128, _mm256_add_epi32, _mm256_and_si256,
+    __m256i, _mm_load_si128, _mm_store_si128, _mm256_abs_epi32, _mm256_add_epi32, _mm256_and_si256,
     _mm256_andnot_si256, _mm256_blendv_epi8, _mm256_castps_si256, _mm256_castsi128_si256,
     _mm256_castsi256_ps, _mm256_castsi256_si128, _mm256_cmpeq_epi32, _mm256_cvtepi32_ps,
     _mm256_extracti128_si256, _mm256_inserti128_si256, _mm256_loadu_si256, _mm256_min_epu32,
@@ -105,6 +105,16 @@ impl Simd for __m256i {
     }
 
     #[inline(always)]
+    unsafe fn shr_by(self, counts: __m256i) -> __m256i {
+        unsafe { _mm256_srlv_epi32(self, counts) }
+    }
+
+    #[inline(always)]
+    unsafe fn abs(self) -> __m256i {
+        unsafe { _mm256_abs_epi32(self) }
+    }
+
+    #[inline(always)]
     unsafe fn spread_top_bit(self) -> __m256i {
         unsafe { _mm256_srai_epi32::<31>(self) }
     }
@@ -169,6 +179,15 @@ impl Simd for __m256i {
             let field = _mm256_srli_epi32::<23>(_mm256_castps_si256(_mm256_cvtepi32_ps(self)));
             let shift = _mm256_sub_epi32(_mm256_set1_epi32(158), field);
             _mm256_srlv_epi32(_mm256_set1_epi32(-1), shift)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn highest_bit(self) -> __m256i {
+        // The float's exponent field, 127 + the highest bit.
+        unsafe {
+            let field = _mm256_srli_epi32::<23>(_mm256_castps_si256(_mm256_cvtepi32_ps(self)));
+            _mm256_sub_epi32(field, _mm256_set1_epi32(127))
         }
     }
 

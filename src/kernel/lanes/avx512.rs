@@ -9,13 +9,13 @@
 //! checks that these instructions are there.
 
 use core::arch::x86_64::{
-    __m512i, __mmask16, _mm_cvtsi32_si128, _mm_load_si128, _mm_store_si128, _mm512_add_epi32,
-    _mm512_and_si512, _mm512_andnot_si512, _mm512_castps_si512, _mm512_castsi128_si512,
-    _mm512_castsi512_si128, _mm512_cmpeq_epi32_mask, _mm512_cvtepi32_ps, _mm512_extracti32x4_epi32,
-    _mm512_inserti32x4, _mm512_loadu_si512, _mm512_mask_add_epi32, _mm512_mask_blend_epi32,
-    _mm512_mask_set1_epi32, _mm512_mask_sub_epi32, _mm512_or_si512, _mm512_popcnt_epi32,
-    _mm512_set1_epi32, _mm512_sll_epi32, _mm512_sllv_epi32, _mm512_srai_epi32, _mm512_srl_epi32,
-    _mm512_srli_epi32, _mm512_srlv_epi32, _mm512_storeu_si512, _mm512_sub_epi32,
+    __m512i, __mmask16, _mm_cvtsi32_si128, _mm_load_si128, _mm_store_si128, _mm512_abs_epi32,
+    _mm512_add_epi32, _mm512_and_si512, _mm512_andnot_si512, _mm512_castps_si512,
+    _mm512_castsi128_si512, _mm512_castsi512_si128, _mm512_cmpeq_epi32_mask, _mm512_cvtepi32_ps,
+    _mm512_extracti32x4_epi32, _mm512_inserti32x4, _mm512_loadu_si512, _mm512_mask_add_epi32,
+    _mm512_mask_blend_epi32, _mm512_mask_set1_epi32, _mm512_mask_sub_epi32, _mm512_or_si512,
+    _mm512_popcnt_epi32, _mm512_set1_epi32, _mm512_sll_epi32, _mm512_sllv_epi32, _mm512_srai_epi32,
+    _mm512_srl_epi32, _mm512_srli_epi32, _mm512_srlv_epi32, _mm512_storeu_si512, _mm512_sub_epi32,
     _mm512_testn_epi32_mask, _mm512_unpackhi_epi32, _mm512_unpackhi_epi64, _mm512_unpacklo_epi32,
     _mm512_unpacklo_epi64, _mm512_xor_si512,
 };
@@ -101,6 +101,16 @@ impl Simd for __m512i {
     }
 
     #[inline(always)]
+    unsafe fn shr_by(self, counts: __m512i) -> __m512i {
+        unsafe { _mm512_srlv_epi32(self, counts) }
+    }
+
+    #[inline(always)]
+    unsafe fn abs(self) -> __m512i {
+        unsafe { _mm512_abs_epi32(self) }
+    }
+
+    #[inline(always)]
     unsafe fn spread_top_bit(self) -> __m512i {
         unsafe { _mm512_srai_epi32::<31>(self) }
     }
@@ -164,6 +174,15 @@ impl Simd for __m512i {
             let field = _mm512_srli_epi32::<23>(_mm512_castps_si512(_mm512_cvtepi32_ps(self)));
             let shift = _mm512_sub_epi32(_mm512_set1_epi32(158), field);
             _mm512_srlv_epi32(_mm512_set1_epi32(-1), shift)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn highest_bit(self) -> __m512i {
+        // The float's exponent field, 127 + the highest bit.
+        unsafe {
+            let field = _mm512_srli_epi32::<23>(_mm512_castps_si512(_mm512_cvtepi32_ps(self)));
+            _mm512_sub_epi32(field, _mm512_set1_epi32(127))
         }
     }
 

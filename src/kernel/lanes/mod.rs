@@ -22,12 +22,15 @@
 //!   in the left half (with odd N, also row 0 in the middle and row 1 in
 //!   the left half), and each solution found counts twice: its mirror
 //!   image starts in the right half.
-//! * **Larger boards**, and the classes: the symmetric kernel's corner and
-//!   edge subproblems, in lanes. Their forbidden squares take at most two
-//!   masks each (one set of columns for a set of rows), which the walk
-//!   applies per row. Tie subproblems, whose every leaf is compared with
-//!   its images, run on the scalar walkers, as do the plan's partial
-//!   boards whose forbidden squares need more than two masks.
+//! * **Larger boards**, and the classes: the symmetric kernel's
+//!   subproblems, in lanes. A corner's or an edge's forbidden squares take
+//!   at most two masks each (one set of columns for a set of rows), which
+//!   the walk applies per row. A tie's (up to N = 16, `ties.rs`) take two
+//!   masks and its queen fixed further down, whose squares each step
+//!   computes; its lane keeps its path, and each leaf it reaches is
+//!   compared with its images on the scalar side. The odd subproblem that
+//!   fits no lane (a plan's partial board whose forbidden squares take more
+//!   masks, a tie past N = 16) runs on the scalar walkers.
 //!
 //! Both kernels also count a symmetric [`crate::plan`]'s subproblems
 //! (threads, shards, checkpoints) the same way: they are the symmetric
@@ -46,13 +49,17 @@ use crate::kernel::{Kernel, Solver, Visit};
 use crate::{Count, Error};
 
 pub(crate) mod simd;
+mod start;
+mod ties;
 pub(crate) mod walk;
 
 mod avx2;
 mod avx512;
 
 use simd::Simd;
-use walk::Start;
+use start::Start;
+use ties::Checked;
+use walk::Counted;
 
 /// The largest N whose whole board both lane kernels count over mirror
 /// starts rather than the symmetric subproblems (each kernel's own bound,
@@ -111,15 +118,72 @@ unsafe fn watch_board<V: Simd, W: walk::Watch>(n: usize, classes: bool, watch: &
             mirror_starts(n).map(|(id, start)| (if W::WATCHING { id } else { 0 }, start));
         // One group: a small board has too few starts to keep two busy.
         // SAFETY: the caller's CPU.
-        unsafe { walk::count::<V, false, 1, W>(n, &mut starts, &mut add, watch) };
+        unsafe { walk::count::<V, false, 1, W, _>(n, &mut starts, &mut Counted, &mut add, watch) };
     } else {
         let mut listed = subproblems(n, Some(false));
         let mut listed = (&mut listed).map(|sub| (0, sub));
         // SAFETY: the caller's CPU.
         unsafe { count_subproblems::<V, Subproblem, W>(n, &mut listed, classes, &mut add, watch) };
-        walker::count_with::<true, _>(subproblems(n, Some(true)).map(|s| (0, s)), classes, add);
+        // The ties split one row further: a board has only a few (15 at
+        // N = 13), too few and too uneven to keep every lane busy.
+        let mut ties = subproblems(n, Some(true)).flat_map(|sub| {
+            let split = sub.start + 1 < n - 2;
+            let mut live = if split { sub.live() } else { 0 };
+            let whole = (!split).then(|| sub.clone());
+            core::iter::from_fn(move || {
+                let bit = live & live.wrapping_neg();
+                live ^= bit;
+                (bit != 0).then(|| sub.with_queen(bit))
+            })
+            .chain(whole)
+        });
+        let mut ties = (&mut ties).map(|sub| (0, sub));
+        // SAFETY: the caller's CPU.
+        unsafe { count_ties::<V, Subproblem>(n, &mut ties, classes, &mut add) };
     }
     total
+}
+
+/// Counts tie subproblems (`(id, subproblem)` pairs of an `n`x`n` board) in
+/// lanes of `V`, each leaf checked against its images, where they fit a
+/// lane ([`Start::of_tie`]) and on the scalar walkers where not; calls
+/// `done(id, solutions)` (or classes) as each one finishes.
+///
+/// # Safety
+///
+/// As for [`count_board`].
+#[inline(always)]
+unsafe fn count_ties<V: Simd, S: core::borrow::Borrow<Subproblem>>(
+    n: usize,
+    listed: &mut dyn Iterator<Item = (usize, S)>,
+    classes: bool,
+    done: &mut dyn FnMut(usize, Count),
+) {
+    if n > start::TIES_UP_TO {
+        walker::count_with::<true, _>(listed, classes, done);
+        return;
+    }
+    // The walk and the odd subproblem on a scalar walker report in turn.
+    let done = RefCell::new(done);
+    let mut starts = listed.filter_map(|(id, sub)| match Start::of_tie(sub.borrow()) {
+        Some(start) => Some((id, (start, sub))),
+        None => {
+            let mut done = done.borrow_mut();
+            walker::count_with::<true, _>(core::iter::once((id, sub)), classes, &mut **done);
+            None
+        }
+    });
+    let mut leaves = Checked::<S>::new(n, classes);
+    // SAFETY: the caller's CPU.
+    unsafe {
+        walk::count::<V, true, { walk::GROUPS }, (), _>(
+            n,
+            &mut starts,
+            &mut leaves,
+            &mut |id, count| done.borrow_mut()(id, count),
+            &mut (),
+        );
+    }
 }
 
 /// Counts the subproblems of `listed` (`(id, subproblem)` pairs of an
@@ -155,9 +219,10 @@ unsafe fn count_subproblems<V: Simd, S: core::borrow::Borrow<Subproblem>, W: wal
     });
     // SAFETY: the caller's CPU.
     unsafe {
-        walk::count::<V, true, { walk::GROUPS }, W>(
+        walk::count::<V, true, { walk::GROUPS }, W, _>(
             n,
             &mut starts,
+            &mut Counted,
             &mut |id, count| done.borrow_mut()(id, count),
             watch,
         );
@@ -165,8 +230,7 @@ unsafe fn count_subproblems<V: Simd, S: core::borrow::Borrow<Subproblem>, W: wal
 }
 
 /// Counts subproblems chosen by the caller (a plan's), all ties or
-/// (`ties == false`) none, as [`count_subproblems`] does; ties on the scalar
-/// walkers.
+/// (`ties == false`) none, as [`count_subproblems`] and [`count_ties`] do.
 ///
 /// # Safety
 ///
@@ -184,7 +248,8 @@ unsafe fn count_listed<V: Simd>(
         return;
     };
     if ties {
-        walker::count_with::<true, _>(listed, classes, done);
+        // SAFETY: the caller's.
+        unsafe { count_ties::<V, &Subproblem>(n, &mut listed, classes, done) };
     } else {
         // SAFETY: the caller's.
         unsafe { count_subproblems::<V, &Subproblem, ()>(n, &mut listed, classes, done, &mut ()) };
@@ -374,20 +439,6 @@ mod tests {
         kernels
     }
 
-    /// The symmetric kernel's corner and edge subproblems take at most two
-    /// masks of forbidden squares: every one of them runs in a lane.
-    #[test]
-    fn every_corner_and_edge_subproblem_fits_a_lane() {
-        for n in 4..=walk::MAX_N {
-            for sub in unsplit_subproblems(n).filter(|s| !s.kind.is_tie()) {
-                assert!(
-                    Start::of_subproblem(&sub, false).is_some(),
-                    "N = {n}: {sub:?}"
-                );
-            }
-        }
-    }
-
     /// Whole boards: counts and classes against the oracle, both by
     /// mirror starts and by the symmetric subproblems.
     #[test]
@@ -419,17 +470,19 @@ mod tests {
                 // SAFETY: the kernel exists, so the CPU runs its features.
                 match solver.kernel() {
                     Kernel::LanesAvx2 => unsafe {
-                        walk::count::<core::arch::x86_64::__m256i, false, 1, ()>(
+                        walk::count::<core::arch::x86_64::__m256i, false, 1, (), _>(
                             n,
                             &mut starts,
+                            &mut Counted,
                             &mut add,
                             &mut (),
                         )
                     },
                     _ => unsafe {
-                        walk::count::<core::arch::x86_64::__m512i, false, 2, ()>(
+                        walk::count::<core::arch::x86_64::__m512i, false, 2, (), _>(
                             n,
                             &mut starts,
+                            &mut Counted,
                             &mut add,
                             &mut (),
                         )
@@ -446,9 +499,10 @@ mod tests {
 
     /// Listed subproblems, each reported once under its name with what the
     /// scalar walkers find: the symmetric ones (split and unsplit, ties
-    /// and not, solutions and classes) and plain partial boards with a
-    /// queen pre-placed further down, whose forbidden squares need more
-    /// than two masks and go to a scalar walker.
+    /// and not, solutions and classes), plain partial boards with a queen
+    /// pre-placed further down, whose forbidden squares need more than two
+    /// masks, and ties with two pre-placed queens, both of which go to a
+    /// scalar walker.
     #[test]
     fn listed_subproblems_count_what_the_scalar_walkers_find() {
         for (solver, count_listed) in kernels() {
@@ -460,6 +514,9 @@ mod tests {
                     let fixed = [(n - 1, (col + 2) % n)];
                     subs.extend(Subproblem::new(n, Kind::Plain, &[], &[(0, col)], &[]));
                     subs.extend(Subproblem::new(n, Kind::Plain, &[col], &fixed, &[]));
+                    // A tie with two pre-placed queens fits no lane.
+                    let two = [(n - 1, col), (n - 3, (col + 3) % n)];
+                    subs.extend(Subproblem::new(n, Kind::Tie { k: 1 }, &[1], &two, &[]));
                 }
                 for ties in [false, true] {
                     let subs: Vec<&Subproblem> =

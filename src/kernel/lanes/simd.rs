@@ -167,12 +167,28 @@ pub(crate) trait Simd: Copy {
     /// As for [`Simd::splat`].
     unsafe fn shr<const S: i32>(self) -> Self;
 
-    /// Each lane shifted left by the matching lane of `counts` (below 32).
+    /// Each lane shifted left by the matching lane of `counts`; 0 where the
+    /// count is 32 or more.
     ///
     /// # Safety
     ///
     /// As for [`Simd::splat`].
     unsafe fn shl_by(self, counts: Self) -> Self;
+
+    /// Each lane shifted right (logically) by the matching lane of
+    /// `counts`; 0 where the count is 32 or more.
+    ///
+    /// # Safety
+    ///
+    /// As for [`Simd::splat`].
+    unsafe fn shr_by(self, counts: Self) -> Self;
+
+    /// Each lane's absolute value, as a signed number.
+    ///
+    /// # Safety
+    ///
+    /// As for [`Simd::splat`].
+    unsafe fn abs(self) -> Self;
 
     /// Each lane's top bit copied to all 32 (an arithmetic shift by 31).
     ///
@@ -258,6 +274,14 @@ pub(crate) trait Simd: Copy {
     ///
     /// As for [`Simd::splat`].
     unsafe fn up_to_highest(self) -> Self;
+
+    /// The index of each lane's highest bit set; lanes nonzero and below
+    /// `2^24`.
+    ///
+    /// # Safety
+    ///
+    /// As for [`Simd::splat`].
+    unsafe fn highest_bit(self) -> Self;
 
     /// `self` plus, in the lanes of `set`, the number of bits set in
     /// `squares`, at most two a lane.

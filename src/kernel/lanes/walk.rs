@@ -25,6 +25,13 @@
 //! The only branch is taken when an active lane pops its idle entry (its
 //! subproblem is done): the loop then hands it the next subproblem.
 //!
+//! Tie subproblems walk the same way with checked leaves ([`Leaves`],
+//! `ties.rs`): each step also forbids the squares of the lane's queen fixed
+//! further down and writes its own queen's column to the lane's path, and
+//! instead of counting at the row before last it reports the lanes that
+//! reached a leaf, which the loop hands, with their paths, to a scalar
+//! check (a second branch, taken some 600 times at N = 12).
+//!
 //! The row of an entry rides in the top bits of its live squares
 //! ([`ROW_SHIFT`]): the forbidden columns of the rows below, and whether
 //! the child is at the leaves, depend on it.
@@ -32,15 +39,15 @@
 use core::mem::MaybeUninit;
 
 use super::simd::{ENTRY_BYTES, Entry, Simd};
+use super::start::Start;
 use crate::Count;
-use crate::kernel::symmetric::subproblem::Subproblem;
 
 /// The live squares of an entry or a [`Start`] carry its row from this bit
 /// up.
 pub(crate) const ROW_SHIFT: i32 = 27;
 
 /// The bits of the live squares below the row.
-const SQUARES: u32 = (1 << ROW_SHIFT) - 1;
+pub(super) const SQUARES: u32 = (1 << ROW_SHIFT) - 1;
 
 /// The largest N the walk takes: squares below bit 24
 /// ([`Simd::up_to_highest`]) and rows below 32.
@@ -60,112 +67,70 @@ const MAX_LANES: usize = 16;
 /// two more a step) into 64-bit totals.
 const FLUSH_STEPS: u32 = 1 << 20;
 
-/// A lane's first row: what a walker starts from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Start {
-    /// The row's live squares, and the row from [`ROW_SHIFT`] up.
-    live: u32,
-    /// Taken columns (off-board columns included) and the diagonals
-    /// attacking the row.
-    columns: u32,
-    left: u32,
-    right: u32,
-    /// Squares forbidden beyond the attacks: row `r` may not use the
-    /// columns of a pair whose rows have bit `r` set.
-    forbidden: [(u32, u32); 2],
-    /// What each solution found counts for.
-    weight: u64,
+/// How a walk scores its leaves: counted in the vectors ([`Counted`]:
+/// every live square of the row before last is a solution worth its
+/// start's weight) or checked one by one on the scalar side (the tie
+/// subproblems, `ties.rs`: each leaf's board is compared with its images).
+pub(crate) trait Leaves {
+    /// Whether each leaf is checked: the step then adds each lane's fixed
+    /// queen to its forbidden squares (see [`Start::of_tie`]), keeps no
+    /// count, and reports the lanes that reached a leaf.
+    const CHECKED: bool;
+
+    /// What a start is handed in as, beside its name.
+    type Item;
+
+    /// The lane's first row.
+    fn start(item: &Self::Item) -> Start;
+
+    /// The solutions of `item` found without a walk, if it needs none (its
+    /// first row has no live square, or is the row before last).
+    fn at_once(&self, n: usize, item: &Self::Item) -> Option<Count>;
+
+    /// Lane `slot` (`group * LANES + lane`) walks `item` from now on.
+    fn begin(&mut self, slot: usize, item: Self::Item);
+
+    /// With [`Leaves::CHECKED`]: lane `slot` has just reached a leaf, on
+    /// the path `path`: the column of the queen of each row from its
+    /// start's to the one before the leaves, row `r`'s in bits `4r` to
+    /// `4r + 3`.
+    fn score(&mut self, slot: usize, path: u64);
+
+    /// The solutions scored by [`Leaves::score`] in lane `slot` since it
+    /// began its start, which the caller now takes.
+    fn take(&mut self, slot: usize) -> Count;
 }
 
-impl Start {
-    /// The start of row `row` of an `n`x`n` board (`n` from 4 to
-    /// [`MAX_N`]) with these masks, no forbidden squares, each solution
-    /// counting `weight`.
-    pub(crate) fn new(
-        n: usize,
-        row: usize,
-        columns: u32,
-        left: u32,
-        right: u32,
-        weight: u64,
-    ) -> Start {
-        debug_assert!((4..=MAX_N).contains(&n) && row < n);
-        let full = (1u32 << n) - 1;
-        let left = left & full;
-        let free = !(columns | left | right) & full;
-        let ahead = !(columns | left << 1 | right >> 1) & full;
-        let live = free & crate::kernel::symmetric::alive_columns(ahead);
-        Start {
-            live: live | (row as u32) << ROW_SHIFT,
-            columns: columns | !full,
-            left,
-            right,
-            forbidden: [(0, 0); 2],
-            weight,
-        }
+/// Lanes of all groups: the slots of [`Leaves::begin`].
+pub(crate) const LANE_SLOTS: usize = GROUPS * MAX_LANES;
+
+/// Leaves counted in the vectors: starts are [`Start`]s.
+pub(crate) struct Counted;
+
+impl Leaves for Counted {
+    const CHECKED: bool = false;
+    type Item = Start;
+
+    #[inline(always)]
+    fn start(item: &Start) -> Start {
+        *item
     }
 
-    /// The start of a symmetric subproblem (not a tie) or a plain partial
-    /// board, each solution counting its orbit (or 1 with `classes`);
-    /// `None` where its forbidden squares take more than two masks.
-    pub(crate) fn of_subproblem(sub: &Subproblem, classes: bool) -> Option<Start> {
-        debug_assert!(!sub.kind.is_tie());
-        let n = sub.n;
-        if n > MAX_N {
-            return None;
-        }
-        let mut forbidden = [(0u32, 0u32); 2];
-        let mut used = 0;
-        // The walk reads the forbidden columns of the rows below `start`.
-        for (row, &columns) in sub.forbidden.iter().enumerate().take(n).skip(sub.start + 1) {
-            if columns == 0 {
-                continue;
-            }
-            let pair = match forbidden[..used].iter().position(|&(_, c)| c == columns) {
-                Some(pair) => pair,
-                None if used < forbidden.len() => {
-                    used += 1;
-                    forbidden[used - 1].1 = columns;
-                    used - 1
-                }
-                None => return None,
-            };
-            forbidden[pair].0 |= 1 << row;
-        }
-        let full = u32::MAX >> (32 - n);
-        Some(Start {
-            live: sub.live() | (sub.start as u32) << ROW_SHIFT,
-            columns: sub.columns,
-            left: sub.left & full,
-            right: sub.right,
-            forbidden,
-            weight: if classes { 1 } else { sub.kind.orbit() },
-        })
+    #[inline(always)]
+    fn at_once(&self, n: usize, item: &Start) -> Option<Count> {
+        item.counted_at_once(n)
     }
 
-    /// The row of this start.
-    fn row(&self) -> usize {
-        (self.live >> ROW_SHIFT) as usize
+    #[inline(always)]
+    fn begin(&mut self, _slot: usize, _item: Start) {}
+
+    fn score(&mut self, _slot: usize, _path: u64) {
+        unreachable!("counted leaves are not scored one by one")
     }
 
-    /// The solutions of this start found without a walk: none if its row
-    /// has no live square, each live square one if it is the row before
-    /// last (`n - 2`); `None` if it needs a walk.
-    fn counted_at_once(&self, n: usize) -> Option<Count> {
-        let squares = self.live & SQUARES;
-        if squares == 0 {
-            Some(0)
-        } else if self.row() + 2 >= n {
-            debug_assert_eq!(self.row() + 2, n);
-            Some(Count::from(squares.count_ones()) * Count::from(self.weight))
-        } else {
-            None
-        }
-    }
-
-    /// Whether any row has forbidden squares.
-    pub(crate) fn has_forbidden(&self) -> bool {
-        self.forbidden.iter().any(|&(rows, _)| rows != 0)
+    #[inline(always)]
+    fn take(&mut self, _slot: usize) -> Count {
+        0
     }
 }
 
@@ -218,6 +183,12 @@ struct Vectors<V> {
     counts: V,
     forbidden_rows: [V; 2],
     forbidden_columns: [V; 2],
+    /// With checked leaves: the row of the lane's queen fixed further down,
+    /// and its column (see [`Start::of_tie`]); and its path, the column of
+    /// each row's queen in 4 bits (rows 0 to 7 in the first vector).
+    fixed_row: V,
+    fixed_column: V,
+    path: [V; 2],
 }
 
 /// The most groups of lanes whose steps alternate: one step's chain of
@@ -236,22 +207,113 @@ struct Constants<V> {
     entry_bytes: V,
     before_leaves: V,
     shift_base: V,
+    /// The board's columns.
+    board: V,
+    /// A path's 4 bits, and the bits of its first vector.
+    nibble: V,
+    path_bits: V,
+}
+
+/// Where a group's lanes keep their stacks: the stacks, and the byte
+/// offsets of the lanes' bottoms.
+#[derive(Clone, Copy)]
+struct Memory<V> {
+    stack: *mut Entry,
+    bottom: V,
+}
+
+/// The squares that a lane's fixed queen (its column `column`, one bit)
+/// forbids in a row `from_fixed` rows below its own (negative: above):
+/// every column but its own in its own row; elsewhere its column and both
+/// diagonals (below it, the same squares its placed queen attacks). A lane
+/// without one has `column` 0, and its row out of reach.
+///
+/// # Safety
+///
+/// The CPU runs `V`'s instructions.
+#[inline(always)]
+unsafe fn fixed_queen<V: Simd>(from_fixed: V, column: V, c: &Constants<V>) -> V {
+    // SAFETY: the caller's CPU. A shift by 32 or more gives 0.
+    unsafe {
+        let distance = from_fixed.abs();
+        let attacked = column
+            .or(column.shl_by(distance))
+            .or(column.shr_by(distance));
+        V::select(from_fixed.equal(c.zero), column.and_not(c.board), attacked)
+    }
+}
+
+/// The squares forbidden beyond the attacks, in each lane's child row (the
+/// row after `row`) and in the row after it: its masks' (`FORBIDDEN`) and,
+/// with checked leaves, its fixed queen's.
+///
+/// # Safety
+///
+/// The CPU runs `V`'s instructions.
+#[inline(always)]
+unsafe fn forbidden_squares<V: Simd, const FORBIDDEN: bool, L: Leaves>(
+    v: &Vectors<V>,
+    row: V,
+    c: &Constants<V>,
+) -> (V, V) {
+    let (mut child, mut ahead) = (c.zero, c.zero);
+    // SAFETY: the caller's CPU.
+    unsafe {
+        if FORBIDDEN {
+            // Bit `row + 2` of each pair's rows to bit 31, bit `row + 1`
+            // to bit 30.
+            let shift = c.shift_base.sub(row);
+            for (rows, columns) in v.forbidden_rows.iter().zip(&v.forbidden_columns) {
+                let rows = rows.shl_by(shift);
+                child = child.or(rows.shl::<1>().spread_top_bit().and(*columns));
+                ahead = ahead.or(rows.spread_top_bit().and(*columns));
+            }
+        }
+        if L::CHECKED {
+            let from_fixed = row.add(c.one).sub(v.fixed_row);
+            child = child.or(fixed_queen(from_fixed, v.fixed_column, c));
+            ahead = ahead.or(fixed_queen(from_fixed.add(c.one), v.fixed_column, c));
+        }
+    }
+    (child, ahead)
+}
+
+/// Writes the column of `bit`, each lane's queen in row `row`, to the
+/// lanes' paths.
+///
+/// # Safety
+///
+/// The CPU runs `V`'s instructions.
+#[inline(always)]
+unsafe fn record_queen<V: Simd>(v: &mut Vectors<V>, row: V, bit: V, c: &Constants<V>) {
+    // SAFETY: the caller's CPU. Rows 8 and up shift the first vector's 4
+    // bits out, rows below 8 the second's (a shift of 32 or more gives 0).
+    unsafe {
+        let first = row.shl::<2>();
+        let column = bit.highest_bit();
+        for (path, shift) in v.path.iter_mut().zip([first, first.sub(c.path_bits)]) {
+            let cleared = c.nibble.shl_by(shift).and_not(*path);
+            *path = cleared.or(column.shl_by(shift));
+        }
+    }
 }
 
 /// One step of every lane of `v` (see the module's documentation), on the
-/// stack at `stack`; returns the lanes that popped their idle entry.
+/// stacks of `at`; returns the lanes that popped their idle entry and, with
+/// checked leaves, those that reached a leaf (whose solutions it does not
+/// count).
 ///
 /// # Safety
 ///
 /// The CPU runs `V`'s instructions; `v`'s stack offsets are those of its
-/// lanes' slots in `stack`, from 1 to `SLOTS - 2`.
+/// lanes' slots in `at.stack`, from 1 to `SLOTS - 2`.
 #[inline(always)]
-unsafe fn step<V: Simd, const FORBIDDEN: bool>(
+unsafe fn step<V: Simd, const FORBIDDEN: bool, L: Leaves>(
     v: &mut Vectors<V>,
-    bottom: V,
+    at: &Memory<V>,
     c: &Constants<V>,
-    stack: *mut Entry,
-) -> u32 {
+) -> (u32, u32) {
+    let (stack, bottom) = (at.stack, at.bottom);
     // SAFETY: the caller's CPU and offsets: a step moves a lane's top by
     // one slot at most, never below its bottom, and above it only to push
     // a row above the leaves (at most `N - 3` of them).
@@ -266,17 +328,14 @@ unsafe fn step<V: Simd, const FORBIDDEN: bool>(
         let columns = v.columns.or(bit);
         let left = v.left.or(bit).shl::<1>();
         let right = v.right.or(bit).shr::<1>();
-        let mut taken = columns.or(left).or(right);
-        let mut blocked_ahead = columns.or(left.shl::<1>()).or(right.shr::<1>());
-        if FORBIDDEN {
-            // Bit `row + 2` of each pair's rows to bit 31, bit `row + 1`
-            // to bit 30.
-            let shift = c.shift_base.sub(row);
-            for (rows, columns) in v.forbidden_rows.iter().zip(&v.forbidden_columns) {
-                let rows = rows.shl_by(shift);
-                taken = taken.or(rows.shl::<1>().spread_top_bit().and(*columns));
-                blocked_ahead = blocked_ahead.or(rows.spread_top_bit().and(*columns));
-            }
+        let (forbidden, forbidden_ahead) = forbidden_squares::<V, FORBIDDEN, L>(v, row, c);
+        let taken = columns.or(left).or(right).or(forbidden);
+        let blocked_ahead = columns
+            .or(left.shl::<1>())
+            .or(right.shr::<1>())
+            .or(forbidden_ahead);
+        if L::CHECKED {
+            record_queen(v, row, bit, c);
         }
         // The squares of the row after the child's that stay free, and the
         // child's squares that leave one of them free
@@ -287,7 +346,12 @@ unsafe fn step<V: Simd, const FORBIDDEN: bool>(
         let child = taken.and_not(alive);
         // 2. Solutions at the row before last.
         let at_leaves = row.equal(c.before_leaves);
-        v.counts = v.counts.add_counts(at_leaves, child);
+        let leaves = if L::CHECKED {
+            V::bits(V::except(at_leaves, child.none_of(c.squares)))
+        } else {
+            v.counts = v.counts.add_counts(at_leaves, child);
+            0
+        };
         // 3. Push the rest of this row if the walker descends and it has
         // squares left; pop if neither.
         let dead = V::either(at_leaves, child.none_of(c.squares));
@@ -310,7 +374,7 @@ unsafe fn step<V: Simd, const FORBIDDEN: bool>(
             .top
             .add_in(push, c.entry_bytes)
             .sub_in(V::except(pop, at_bottom), c.entry_bytes);
-        V::bits(V::both(pop, at_bottom))
+        (V::bits(V::both(pop, at_bottom)), leaves)
     }
 }
 
@@ -388,11 +452,13 @@ unsafe fn views<V: Simd>(
     })
 }
 
-/// Counts the solutions of every start of `starts` (`(id, start)` pairs
-/// of an `n`x`n` board, `n` from 4 to [`MAX_N`]), one walker per lane of
-/// `G` vectors of `V` (1 or [`GROUPS`]), and calls `done(id, solutions)` as each one
-/// finishes, in no particular order. `FORBIDDEN`: whether any start has
-/// forbidden squares (without, the walk skips them).
+/// Counts the solutions of every start of `starts` (`(id, item)` pairs
+/// of an `n`x`n` board, `n` from 4 to [`MAX_N`], each item a start as
+/// `leaves` takes it), one walker per lane of `G` vectors of `V` (1 or
+/// [`GROUPS`]), and calls `done(id, solutions)` as each one finishes, in no
+/// particular order. `FORBIDDEN`: whether any start has forbidden squares
+/// in its two masks (without, the walk skips them); `leaves`: how leaves
+/// count ([`Counted`], or checked one by one).
 ///
 /// Its helpers are `#[inline(always)]`: the walk is compiled inside the
 /// kernel's `#[target_feature]` function, and a helper that was not inlined
@@ -402,9 +468,10 @@ unsafe fn views<V: Simd>(
 ///
 /// The CPU runs `V`'s instructions.
 #[inline(always)]
-pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool, const G: usize, W: Watch>(
+pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool, const G: usize, W: Watch, L: Leaves>(
     n: usize,
-    starts: &mut dyn Iterator<Item = (usize, Start)>,
+    starts: &mut dyn Iterator<Item = (usize, L::Item)>,
+    leaves: &mut L,
     done: &mut dyn FnMut(usize, Count),
     watch: &mut W,
 ) {
@@ -414,9 +481,9 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool, const G: usize, W: Wa
     let stack_base = stack.as_mut_ptr().cast::<Entry>();
     let mut lane: [Lane; GROUPS * MAX_LANES] = core::array::from_fn(|_| Lane::idle());
     // SAFETY (both): the caller's CPU.
-    let (c, bottoms) = unsafe { (Constants::new(n), stack_bottoms::<V, G>()) };
+    let (c, memory) = unsafe { (Constants::new(n), group_memory::<V, G>(stack_base)) };
     let idle = unsafe { [0, 1, 2, 3].map(|word| V::splat(IDLE.0[word])) };
-    let mut groups = idle_groups(&bottoms, c.zero, idle);
+    let mut groups = idle_groups(&memory, c.zero, idle);
     let all = (1u32 << lanes) - 1;
     // The lanes walking a start, those just finished, whether starts remain.
     let (mut active, mut finished, mut more) = ([0u32; G], [0u32; G], true);
@@ -425,61 +492,123 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool, const G: usize, W: Wa
         for (g, v) in groups.iter_mut().enumerate() {
             // Lanes whose walk is over report their count.
             if finished[g] & active[g] != 0 {
-                let mut counts = [0u32; MAX_LANES];
-                unsafe { v.counts.store(&mut counts) };
-                let mut over = finished[g] & active[g];
-                while over != 0 {
-                    let l = over.trailing_zeros() as usize;
-                    over &= over - 1;
-                    let lane = &mut lane[g * lanes + l];
-                    let id = lane.id.take().expect("an active lane has a start");
-                    done(
-                        id,
-                        lane.total + Count::from(counts[l]) * Count::from(lane.weight),
-                    );
-                    lane.total = 0;
-                    v.counts = unsafe { v.counts.with_lane(l, 0) };
-                }
+                let over = finished[g] & active[g];
+                unsafe { report_finished(v, g, over, &mut lane, leaves, done) };
                 active[g] &= !finished[g];
             }
             finished[g] = 0;
             // Idle lanes take the next starts.
             while more && active[g] != all {
-                let Some((id, start)) = starts.next() else {
+                let Some((id, item)) = starts.next() else {
                     more = false;
                     break;
                 };
-                debug_assert!(FORBIDDEN || !start.has_forbidden());
-                if let Some(total) = start.counted_at_once(n) {
+                if let Some(total) = leaves.at_once(n, &item) {
                     done(id, total);
                     continue;
                 }
+                let start = L::start(&item);
+                debug_assert!(FORBIDDEN || !start.has_forbidden());
                 let l = (!active[g]).trailing_zeros() as usize;
                 unsafe { v.place::<FORBIDDEN>(l, &start) };
+                if L::CHECKED {
+                    let (row, column) = start.fixed;
+                    v.fixed_row = unsafe { v.fixed_row.with_lane(l, row) };
+                    v.fixed_column = unsafe { v.fixed_column.with_lane(l, column) };
+                }
                 lane[g * lanes + l].begin(id, start.weight);
+                leaves.begin(g * lanes + l, item);
                 active[g] |= 1 << l;
             }
         }
         if active.iter().all(|&a| a == 0) {
             break;
         }
-        // SAFETY: the caller's CPU; the tops stay in the lanes' stacks (`step`).
+        // SAFETY: the caller's CPU; the tops stay in the lanes' stacks
+        // (`step`).
         let steps = unsafe {
-            let watching = (&lane, &mut *watch);
-            step_until_a_walk_ends::<V, FORBIDDEN, G, W>(
-                &mut groups,
-                &bottoms,
+            let states = (&mut groups, &active, &mut finished);
+            step_until_a_walk_ends::<V, FORBIDDEN, G, W, L>(
+                states,
+                &memory,
                 &c,
-                stack_base,
-                &active,
-                &mut finished,
-                watching,
+                leaves,
+                (&lane, &mut *watch),
             )
         };
         if steps == 0 {
             // SAFETY: the caller's CPU.
             unsafe { flush_counts(&mut groups, &mut lane, c.zero) };
         }
+    }
+}
+
+/// Reports the lanes of `over`, in group `g` (its vectors `v`), whose walk
+/// is over: each lane's count from the vectors, weighted, and what
+/// `leaves` scored for it.
+///
+/// # Safety
+///
+/// The CPU runs `V`'s instructions; `over` holds lanes of `V`.
+#[inline(always)]
+unsafe fn report_finished<V: Simd, L: Leaves>(
+    v: &mut Vectors<V>,
+    g: usize,
+    mut over: u32,
+    lane: &mut [Lane; GROUPS * MAX_LANES],
+    leaves: &mut L,
+    done: &mut dyn FnMut(usize, Count),
+) {
+    let mut counts = [0u32; MAX_LANES];
+    // SAFETY: the caller's CPU; `counts` holds `MAX_LANES` lanes.
+    unsafe { v.counts.store(&mut counts) };
+    while over != 0 {
+        let l = over.trailing_zeros() as usize;
+        over &= over - 1;
+        let slot = g * V::LANES + l;
+        let lane = &mut lane[slot];
+        let id = lane.id.take().expect("an active lane has a start");
+        let counted = Count::from(counts[l]) * Count::from(lane.weight);
+        done(id, lane.total + counted + leaves.take(slot));
+        lane.total = 0;
+        // SAFETY: the caller's CPU and lane.
+        v.counts = unsafe { v.counts.with_lane(l, 0) };
+    }
+}
+
+/// Scores the leaves that the lanes of `reached` in group `g` (its vectors
+/// `v`) have just reached, from their paths.
+///
+/// # Safety
+///
+/// The CPU runs `V`'s instructions; `reached` holds lanes of `V`.
+#[inline(always)]
+unsafe fn score_leaves<V: Simd, L: Leaves>(v: &Vectors<V>, g: usize, reached: u32, leaves: &mut L) {
+    let mut paths = [[0u32; MAX_LANES]; 2];
+    // SAFETY: the caller's CPU; every array holds `MAX_LANES` lanes.
+    unsafe {
+        v.path[0].store(&mut paths[0]);
+        v.path[1].store(&mut paths[1]);
+    }
+    score_lanes(g * V::LANES, reached, &paths, leaves);
+}
+
+/// [`score_leaves`] past the vectors: scalar, and rare (a leaf of a tie
+/// subproblem), so kept out of the walk's loop. Lane `l` is slot
+/// `first_slot + l`.
+#[cold]
+#[inline(never)]
+fn score_lanes<L: Leaves>(
+    first_slot: usize,
+    mut reached: u32,
+    paths: &[[u32; MAX_LANES]; 2],
+    leaves: &mut L,
+) {
+    while reached != 0 {
+        let l = reached.trailing_zeros() as usize;
+        reached &= reached - 1;
+        let path = u64::from(paths[0][l]) | u64::from(paths[1][l]) << 32;
+        leaves.score(first_slot + l, path);
     }
 }
 
@@ -538,42 +667,45 @@ impl<V: Simd> Constants<V> {
                 entry_bytes: V::splat(ENTRY_BYTES),
                 before_leaves: V::splat(n as u32 - 3),
                 shift_base: V::splat(29),
+                board: V::splat(u32::MAX >> (32 - n)),
+                nibble: V::splat(0xF),
+                path_bits: V::splat(32),
             }
         }
     }
 }
 
-/// Each group's lanes' stack bottoms: the byte offsets of their upper idle
-/// entries, lane `l` of group `g` on stack `g * V::LANES + l`.
+/// Each group's memory: `stack`, and its lanes' stack bottoms, the byte
+/// offsets of their upper idle entries (lane `l` of group `g` on stack
+/// `g * V::LANES + l`).
 ///
 /// # Safety
 ///
 /// The CPU runs `V`'s instructions.
 #[inline(always)]
-unsafe fn stack_bottoms<V: Simd, const G: usize>() -> [V; G] {
+unsafe fn group_memory<V: Simd, const G: usize>(stack: *mut Entry) -> [Memory<V>; G] {
     const { assert!(G >= 1 && G <= GROUPS) };
     let lanes = V::LANES;
     debug_assert!(lanes <= MAX_LANES);
     // SAFETY: the caller's CPU; `offsets` holds `MAX_LANES` lanes.
-    unsafe {
-        let mut bottoms = [V::splat(0); G];
-        for (group, bottom) in bottoms.iter_mut().enumerate() {
-            let mut offsets = [0u32; MAX_LANES];
-            for (lane, offset) in offsets.iter_mut().enumerate().take(lanes) {
-                *offset = ((group * lanes + lane) * SLOTS + 1) as u32 * ENTRY_BYTES;
-            }
-            *bottom = V::load(&offsets);
+    core::array::from_fn(|group| unsafe {
+        let mut offsets = [0u32; MAX_LANES];
+        for (lane, offset) in offsets.iter_mut().enumerate().take(lanes) {
+            *offset = ((group * lanes + lane) * SLOTS + 1) as u32 * ENTRY_BYTES;
         }
-        bottoms
-    }
+        Memory {
+            stack,
+            bottom: V::load(&offsets),
+        }
+    })
 }
 
 /// Every group with every lane idle: on the idle entry (`idle`, its words
-/// in every lane), its top at its bottom (`bottoms`), and no count or
+/// in every lane), its top at its bottom (in `memory`), and no count or
 /// forbidden square (`zero`).
 #[inline(always)]
 fn idle_groups<V: Simd, const G: usize>(
-    bottoms: &[V; G],
+    memory: &[Memory<V>; G],
     zero: V,
     idle: [V; 4],
 ) -> [Vectors<V>; G] {
@@ -582,32 +714,40 @@ fn idle_groups<V: Simd, const G: usize>(
         columns: idle[1],
         left: idle[2],
         right: idle[3],
-        top: bottoms[group],
+        top: memory[group].bottom,
         under: idle,
         counts: zero,
         forbidden_rows: [zero; 2],
         forbidden_columns: [zero; 2],
+        fixed_row: zero,
+        fixed_column: zero,
+        path: [zero; 2],
     })
 }
 
-/// Steps every group (its vectors and stack bottoms in `groups` and
-/// `bottoms`, on the stacks at `stack`) until an `active` lane's walk ends
-/// or [`FLUSH_STEPS`] steps are done; sets `finished` to each group's lanes
-/// that popped their idle entry in its last step, and returns the steps
-/// left before a flush is due (0: due). `watching`: the lanes' bookkeeping
-/// and the watcher, which the trace shows each step.
+/// Steps every group (`groups`: their vectors, the lanes walking a start,
+/// and those whose walk ended; `memory`: their stacks) until an
+/// active lane's walk ends or [`FLUSH_STEPS`] steps are done; sets each
+/// group's ended lanes to those that popped their idle entry in its last
+/// step, has `leaves` score every leaf reached (with checked leaves), and
+/// returns the steps left before a flush is due (0: due). `watching`: the
+/// lanes' bookkeeping and the watcher, which the trace shows each step.
 ///
 /// # Safety
 ///
 /// As for [`step`], for every group.
 #[inline(always)]
-unsafe fn step_until_a_walk_ends<V: Simd, const FORBIDDEN: bool, const G: usize, W: Watch>(
-    groups: &mut [Vectors<V>; G],
-    bottoms: &[V; G],
+unsafe fn step_until_a_walk_ends<
+    V: Simd,
+    const FORBIDDEN: bool,
+    const G: usize,
+    W: Watch,
+    L: Leaves,
+>(
+    (groups, active, finished): (&mut [Vectors<V>; G], &[u32; G], &mut [u32; G]),
+    memory: &[Memory<V>; G],
     c: &Constants<V>,
-    stack: *mut Entry,
-    active: &[u32; G],
-    finished: &mut [u32; G],
+    leaves: &mut L,
     (lane, watch): (&[Lane; GROUPS * MAX_LANES], &mut W),
 ) -> u32 {
     #[cfg(not(feature = "trace"))]
@@ -618,13 +758,18 @@ unsafe fn step_until_a_walk_ends<V: Simd, const FORBIDDEN: bool, const G: usize,
         let mut over = 0;
         for (g, v) in groups.iter_mut().enumerate() {
             // SAFETY: the caller's.
-            finished[g] = unsafe { step::<V, FORBIDDEN>(v, bottoms[g], c, stack) };
-            over |= finished[g] & active[g];
+            let (ended, reached) = unsafe { step::<V, FORBIDDEN, L>(v, &memory[g], c) };
+            finished[g] = ended;
+            over |= ended & active[g];
+            if L::CHECKED && reached & active[g] != 0 {
+                // SAFETY: the caller's CPU; the lanes are `V`'s.
+                unsafe { score_leaves(v, g, reached & active[g], leaves) };
+            }
             #[cfg(feature = "trace")]
             if W::WATCHING {
                 let group = &lane[g * V::LANES..][..V::LANES];
                 // SAFETY: the caller's CPU.
-                let views = unsafe { views(v, bottoms[g], active[g], finished[g], group) };
+                let views = unsafe { views(v, memory[g].bottom, active[g], ended, group) };
                 watch.step(g, &views[..V::LANES]);
             }
         }

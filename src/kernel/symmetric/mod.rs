@@ -154,7 +154,13 @@ pub fn alive_columns(ahead: u32) -> u32 {
 /// The squares of a row that are free (`!(columns | left | right |
 /// forbidden)`) and whose queen leaves the next row a free square.
 #[inline(always)]
-fn live_squares(columns: u32, left: u32, right: u32, forbidden: u32, forbidden_next: u32) -> u32 {
+pub(crate) fn live_squares(
+    columns: u32,
+    left: u32,
+    right: u32,
+    forbidden: u32,
+    forbidden_next: u32,
+) -> u32 {
     let free = !(columns | left | right | forbidden);
     let ahead = !(columns | left << 1 | right >> 1 | forbidden_next);
     free & alive_columns(ahead)

@@ -293,6 +293,33 @@ impl Subproblem {
     }
 }
 
+impl Subproblem {
+    /// The solutions (or with `classes`, the classes) that the live squares
+    /// `leaves` of row `N - 2` complete, each board checked against its
+    /// images: how a tie subproblem scores its leaves, on the scalar
+    /// walkers and in lanes alike. `queens` holds the path's queens of rows
+    /// up to `N - 3`, `columns`, `left` and `right` the masks of row `N - 2`.
+    pub(crate) fn checked_leaves(
+        &self,
+        queens: &[u32; MAX_N],
+        (columns, left, right): (u32, u32, u32),
+        leaves: u32,
+        classes: bool,
+    ) -> u64 {
+        let mut total = 0;
+        let _ = self.for_each_leaf(queens, columns, left, right, leaves, |rows| {
+            let orbit = orbit_if_canonical(self.n, rows);
+            total += if classes {
+                u64::from(orbit != 0)
+            } else {
+                u64::from(orbit)
+            };
+            ControlFlow::Continue(())
+        });
+        total
+    }
+}
+
 /// The board whose row `r` holds the queen of bit `rows[r]`.
 pub(super) fn board_of(rows: &[u32]) -> Board {
     let mut columns = [0u8; MAX_N];

@@ -2,10 +2,9 @@
 //! several at a time.
 
 use core::borrow::Borrow;
-use core::ops::ControlFlow;
 
 use super::live_squares;
-use super::subproblem::{Kind, Subproblem, orbit_if_canonical, subproblems};
+use super::subproblem::{Kind, Subproblem, subproblems};
 use crate::Count;
 use crate::board::MAX_N;
 
@@ -219,23 +218,12 @@ impl<const TIES: bool> Walker<TIES> {
     #[cold]
     #[inline(never)]
     fn score_ties(&self, columns: u32, left: u32, right: u32, leaves: u32) -> u64 {
-        let mut total = 0;
         let n = self.sub.n;
         let first = MAX_N - n;
         let mut queens = [0u32; MAX_N];
         queens[..n].copy_from_slice(&self.queens[first..first + n]);
-        let _ = self
-            .sub
-            .for_each_leaf(&queens, columns, left, right, leaves, |rows| {
-                let orbit = orbit_if_canonical(self.sub.n, rows);
-                total += if self.classes {
-                    u64::from(orbit != 0)
-                } else {
-                    u64::from(orbit)
-                };
-                ControlFlow::Continue(())
-            });
-        total
+        self.sub
+            .checked_leaves(&queens, (columns, left, right), leaves, self.classes)
     }
 }
 
@@ -365,6 +353,7 @@ pub(super) fn count_all(n: usize, classes: bool) -> Count {
 mod tests {
     use super::*;
     use crate::kernel::symmetric::subproblem::unsplit_subproblems;
+    use core::ops::ControlFlow;
 
     /// Solutions (OEIS A000170) and classes (A002562) for N from 0 to 13.
     const SOLUTIONS: [Count; 14] = [1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712];
