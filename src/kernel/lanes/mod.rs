@@ -126,17 +126,7 @@ unsafe fn watch_board<V: Simd, W: walk::Watch>(n: usize, classes: bool, watch: &
         unsafe { count_subproblems::<V, Subproblem, W>(n, &mut listed, classes, &mut add, watch) };
         // The ties split one row further: a board has only a few (15 at
         // N = 13), too few and too uneven to keep every lane busy.
-        let mut ties = subproblems(n, Some(true)).flat_map(|sub| {
-            let split = sub.start + 1 < n - 2;
-            let mut live = if split { sub.live() } else { 0 };
-            let whole = (!split).then(|| sub.clone());
-            core::iter::from_fn(move || {
-                let bit = live & live.wrapping_neg();
-                live ^= bit;
-                (bit != 0).then(|| sub.with_queen(bit))
-            })
-            .chain(whole)
-        });
+        let mut ties = subproblems(n, Some(true)).flat_map(Subproblem::split_one_row);
         let mut ties = (&mut ties).map(|sub| (0, sub));
         // SAFETY: the caller's CPU.
         unsafe { count_ties::<V, Subproblem>(n, &mut ties, classes, &mut add) };

@@ -122,16 +122,23 @@ impl Start {
             .take(n)
             .skip(sub.start + 1);
         let forbidden = forbidden_pairs(rows)?;
-        let full = u32::MAX >> (32 - n);
-        Some(Start {
+        let weight = if classes { 1 } else { sub.kind.orbit() };
+        Some(Start::at(sub, forbidden, weight, NO_FIXED_QUEEN))
+    }
+
+    /// The start of `sub`'s first free row, with these forbidden squares,
+    /// weight and fixed queen.
+    fn at(sub: &Subproblem, forbidden: [(u32, u32); 2], weight: u64, fixed: (u32, u32)) -> Start {
+        let full = u32::MAX >> (32 - sub.n);
+        Start {
             live: sub.live() | (sub.start as u32) << ROW_SHIFT,
             columns: sub.columns,
             left: sub.left & full,
             right: sub.right,
             forbidden,
-            weight: if classes { 1 } else { sub.kind.orbit() },
-            fixed: NO_FIXED_QUEEN,
-        })
+            weight,
+            fixed,
+        }
     }
 
     /// The start of a tie subproblem, whose leaves are scored one by one
@@ -189,15 +196,7 @@ impl Start {
         let forbidden = forbidden_pairs(beyond.into_iter().enumerate().take(n))
             .or_else(|| forbidden_pairs(must.into_iter().enumerate().take(n)))
             .or_else(|| forbidden_pairs((0..n).map(|row| (row, widened(row)))))?;
-        Some(Start {
-            live: sub.live() | (sub.start as u32) << ROW_SHIFT,
-            columns: sub.columns,
-            left: sub.left & full,
-            right: sub.right,
-            forbidden,
-            weight: 0,
-            fixed,
-        })
+        Some(Start::at(sub, forbidden, 0, fixed))
     }
 
     /// The row of this start.
@@ -234,17 +233,7 @@ mod tests {
     /// Every subproblem of an `n`x`n` board, unsplit and split one row
     /// further (as the lane kernels split the ties), ties or not.
     fn subproblems_and_parts(n: usize) -> impl Iterator<Item = Subproblem> {
-        unsplit_subproblems(n).flat_map(move |sub| {
-            let mut live = if sub.start + 2 < n { sub.live() } else { 0 };
-            let mut parts = alloc::vec::Vec::new();
-            while live != 0 {
-                let bit = live & live.wrapping_neg();
-                live ^= bit;
-                parts.push(sub.with_queen(bit));
-            }
-            parts.push(sub);
-            parts
-        })
+        unsplit_subproblems(n).flat_map(|sub| sub.clone().split_one_row().chain([sub]))
     }
 
     /// The squares a start's walk forbids in row `row` beyond the attacks:

@@ -182,6 +182,24 @@ impl Subproblem {
         part
     }
 
+    /// This subproblem split one row further, one part per live square of
+    /// its first free row, in order; itself alone where that row is the
+    /// last before the leaves' (`start + 1 >= N - 2`).
+    pub(crate) fn split_one_row(self) -> impl Iterator<Item = Subproblem> {
+        let split = self.start + 1 < self.n - 2;
+        let mut live = if split { self.live() } else { 0 };
+        let mut whole = Some(self);
+        core::iter::from_fn(move || {
+            if !split {
+                return whole.take();
+            }
+            let bit = live & live.wrapping_neg();
+            live ^= bit;
+            let sub = whole.as_ref()?;
+            (bit != 0).then(|| sub.with_queen(bit))
+        })
+    }
+
     /// Runs the search; calls `leaves` at every board with rows up to
     /// `N - 2` to fill (`queens[..N - 2]` placed), with the masks of row
     /// `N - 2` and its live squares, each of which completes one solution.
@@ -564,6 +582,33 @@ mod tests {
             let expected = crate::fundamental::solutions(crate::Kernel::Portable, n).unwrap();
             assert_eq!(found, expected, "N = {n}");
         }
+    }
+
+    /// `split_one_row` makes the parts that `subproblems` makes of the
+    /// large subproblems from N = 12 up, and leaves whole one whose next
+    /// row is the last before the leaves'.
+    #[test]
+    fn split_one_row_splits_as_subproblems_does() {
+        for n in 12..=if cfg!(miri) { 12 } else { 14 } {
+            let unsplit = unsplit_subproblems(n).filter(|s| !s.kind.is_tie());
+            let split: Vec<Subproblem> = unsplit.flat_map(Subproblem::split_one_row).collect();
+            let listed: Vec<Subproblem> = subproblems(n, Some(false)).collect();
+            let fields_of = |subs: &[Subproblem]| {
+                subs.iter()
+                    .map(|s| format!("{:?}", fields(s)))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(fields_of(&split), fields_of(&listed), "N = {n}");
+        }
+        let last = unsplit_subproblems(5)
+            .find(|s| s.start + 1 >= 5 - 2)
+            .expect("one");
+        let parts: Vec<Subproblem> = last.clone().split_one_row().collect();
+        assert_eq!(parts.len(), 1);
+        assert_eq!(
+            format!("{:?}", fields(&parts[0])),
+            format!("{:?}", fields(&last))
+        );
     }
 
     /// A subproblem split on its first free row (`with_queen` on each live
