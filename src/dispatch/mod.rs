@@ -210,6 +210,34 @@ const SMALL_N_ENUMERATION_PREFERENCE: &[Kernel] = &[
     Kernel::LanesAvx2,
 ];
 
+/// Kernels `auto` may choose to enumerate from N = [`BLOCKS_ENUMERATION_FROM`]
+/// to the blocks kernels' largest, 8: [`SMALL_N_ENUMERATION_PREFERENCE`]
+/// with the blocks kernels first, which place two rows a step and there
+/// list boards faster than davidad's machine (`simd/enumerate` on Zen 4:
+/// N = 7, `blocks-bmi` 1.34 µs against 2.24 µs for `sse41`; N = 8, 4.70
+/// against 6.04 µs).
+const BLOCKS_ENUMERATION_PREFERENCE: &[Kernel] = &[
+    Kernel::BlocksBmi,
+    Kernel::Blocks,
+    Kernel::Sse41,
+    Kernel::AsmAvx,
+    Kernel::Avx,
+    Kernel::AsmSse41,
+    Kernel::Portable,
+    Kernel::SymmetricBmi,
+    Kernel::Symmetric,
+    Kernel::JoinAvx512,
+    Kernel::JoinAvx2,
+    Kernel::Join,
+    Kernel::LanesAvx512,
+    Kernel::LanesAvx2,
+];
+
+/// The smallest N that `auto` enumerates with the blocks kernels: at N = 6
+/// `sse41` is a little ahead (382 ns against 408 ns on Zen 4), at N = 5
+/// more (191 ns against 249 ns).
+pub const BLOCKS_ENUMERATION_FROM: usize = 7;
+
 /// Kernels `auto` may choose from N = [`SYMMETRIC_FROM`] up, fastest first
 /// (`simd/count` and `lanes/` in BENCHMARKS.md): the symmetric search
 /// visits about an eighth of the boards, and its walkers in vector lanes
@@ -305,9 +333,9 @@ pub const FORCED_BECAUSE: &str =
 /// and `portable` below; the symmetric kernels lead from
 /// N = [`SYMMETRIC_FROM`] up for the other tasks and where no lane kernel
 /// runs (from [`SYMMETRIC_FUNDAMENTAL_FROM`] for fundamental solutions);
-/// below, `portable` counts fastest and
-/// davidad's machine, where built, enumerates fastest. `n` from 0 to
-/// [`MAX_N`].
+/// below, `portable` counts fastest and davidad's machine, where built,
+/// enumerates fastest, but for the blocks kernels from
+/// [`BLOCKS_ENUMERATION_FROM`] to 8. `n` from 0 to [`MAX_N`].
 ///
 /// # Errors
 ///
@@ -338,6 +366,11 @@ fn preference(n: usize, task: Task, splits_512: bool) -> Result<&'static [Kernel
         Task::Count if n >= LANES_FROM => SMALL_N_PREFERENCE,
         Task::Count if n >= BLOCKS_FROM => BLOCKS_PREFERENCE,
         Task::Count => TINY_N_PREFERENCE,
+        Task::Enumerate
+            if (BLOCKS_ENUMERATION_FROM..=crate::kernel::blocks::MAX_N).contains(&n) =>
+        {
+            BLOCKS_ENUMERATION_PREFERENCE
+        }
         Task::Enumerate | Task::Fundamental => SMALL_N_ENUMERATION_PREFERENCE,
     })
 }
@@ -996,6 +1029,31 @@ mod tests {
             )
             .unwrap()
         );
+    }
+
+    /// `auto` enumerates N = `BLOCKS_ENUMERATION_FROM` to 8 with a blocks
+    /// kernel where one runs, and every other N with the list it had: the
+    /// same kernels, the blocks kernels moved to the front.
+    #[test]
+    fn boards_of_7_and_8_are_listed_by_the_blocks_kernels() {
+        let blocks = BLOCKS_ENUMERATION_FROM..=crate::kernel::blocks::MAX_N;
+        for n in 0..SYMMETRIC_FROM {
+            let list = preference(n, Task::Enumerate, false).unwrap();
+            let first_two = list[..2] == [Kernel::BlocksBmi, Kernel::Blocks];
+            assert_eq!(first_two, blocks.contains(&n), "N = {n}: {list:?}");
+            let mut sorted = list.to_vec();
+            let mut small = SMALL_N_ENUMERATION_PREFERENCE.to_vec();
+            sorted.sort_by_key(|k| k.name());
+            small.sort_by_key(|k| k.name());
+            assert_eq!(sorted, small, "N = {n}");
+        }
+        if Kernel::Blocks.is_available() {
+            let picked = auto_kernel(8, Task::Enumerate).unwrap();
+            assert!(
+                matches!(picked, Kernel::BlocksBmi | Kernel::Blocks),
+                "{picked}"
+            );
+        }
     }
 
     /// The cache of `auto`'s choices has a slot per task, by its place in
