@@ -822,11 +822,15 @@ mod tests {
                 } else {
                     SYMMETRIC_FROM
                 };
-                let blocks = BLOCKS_FROM..=crate::kernel::blocks::MAX_N;
+                let blocks = match task {
+                    Task::Count => BLOCKS_FROM..=crate::kernel::blocks::MAX_N,
+                    Task::Enumerate => BLOCKS_ENUMERATION_FROM..=crate::kernel::blocks::MAX_N,
+                    Task::Fundamental => 1..=0,
+                };
                 let expected = if task == Task::Count && n >= JOIN_FROM {
                     // The portable join: the AVX2 matcher is not built.
                     Kernel::Join
-                } else if task == Task::Count && blocks.contains(&n) {
+                } else if blocks.contains(&n) {
                     // The blocks kernel without BMI: `blocks-bmi` is not built.
                     Kernel::Blocks
                 } else if n < symmetric_from {

@@ -185,6 +185,7 @@ impl Subproblem {
     /// This subproblem split one row further, one part per live square of
     /// its first free row, in order; itself alone where that row is the
     /// last before the leaves' (`start + 1 >= N - 2`).
+    #[cfg_attr(queens_simd_force_portable, allow(dead_code))] // for the lane kernels
     pub(crate) fn split_one_row(self) -> impl Iterator<Item = Subproblem> {
         let split = self.start + 1 < self.n - 2;
         let mut live = if split { self.live() } else { 0 };
