@@ -144,41 +144,61 @@ const SMALL_N_PREFERENCE: &[Kernel] = &[
     Kernel::Join,
 ];
 
-/// `list` with its first two kernels, `lanes-avx512` then `lanes-avx2`,
-/// the other way round, and the rest as it is: a list for a CPU that runs
-/// each 512-bit instruction as two 256-bit halves (`cpu::splits_512_bit_vectors`:
-/// AMD Zen 4), from N = [`LANES_FROM`] to [`SPLIT_512_LANES_AVX2_UP_TO`].
-/// There 16 lanes cost about twice 8 a step, and a board this small has too
-/// few starts to keep 16 lanes busy, so `lanes-avx2` leads (on Zen 4,
-/// N = 9: 4.2 µs against 5.1 µs for `lanes-avx512`; N = 11: 71 µs against
-/// 82 µs; BENCHMARKS.md, "Zen 4: N = 8 against the peer, and `auto`"). On
-/// Zen 5, which runs them whole, `lanes-avx512` is 1.6 to 1.8 times faster
-/// at the same N. `L` is `list`'s length; a list that does not start with
-/// the two lane kernels fails the build.
-const fn lanes_avx2_first<const L: usize>(list: &[Kernel]) -> [Kernel; L] {
+/// `list` with the kernels of `first` moved to its front, in `first`'s
+/// order, and the others in theirs: a list derived from another where
+/// measurements put some kernels ahead, rather than a copy of it. `L` is
+/// `list`'s length; a kernel of `first` that `list` lacks fails the build.
+const fn with_first<const L: usize>(list: &[Kernel], first: &[Kernel]) -> [Kernel; L] {
+    const fn holds(list: &[Kernel], kernel: Kernel) -> bool {
+        let mut i = 0;
+        while i < list.len() {
+            if list[i] as u8 == kernel as u8 {
+                return true;
+            }
+            i += 1;
+        }
+        false
+    }
     assert!(list.len() == L);
-    assert!(matches!(list, [Kernel::LanesAvx512, Kernel::LanesAvx2, ..]));
-    let mut swapped = [Kernel::LanesAvx2; L];
-    let mut i = 1;
+    let mut ordered = [Kernel::Portable; L];
+    let mut at = 0;
+    while at < first.len() {
+        assert!(holds(list, first[at]));
+        ordered[at] = first[at];
+        at += 1;
+    }
+    let mut i = 0;
     while i < L {
-        swapped[i] = list[i];
+        if !holds(first, list[i]) {
+            ordered[at] = list[i];
+            at += 1;
+        }
         i += 1;
     }
-    swapped[1] = Kernel::LanesAvx512;
-    swapped
+    ordered
 }
 
+/// On a CPU that runs each 512-bit instruction as two 256-bit halves
+/// (`cpu::splits_512_bit_vectors`: AMD Zen 4), from N = [`LANES_FROM`] to
+/// [`SPLIT_512_LANES_AVX2_UP_TO`], `lanes-avx2` leads: there 16 lanes cost
+/// about twice 8 a step, and a board this small has too few starts to keep
+/// 16 lanes busy (on Zen 4, N = 9: 4.2 µs against 5.1 µs for
+/// `lanes-avx512`; N = 11: 71 µs against 82 µs; BENCHMARKS.md, "Zen 4: N =
+/// 8 against the peer, and `auto`"). On Zen 5, which runs them whole,
+/// `lanes-avx512` is 1.6 to 1.8 times faster at the same N.
+const SPLIT_512_FIRST: &[Kernel] = &[Kernel::LanesAvx2];
+
 /// [`SMALL_N_PREFERENCE`] on a CPU that splits 512-bit instructions
-/// ([`lanes_avx2_first`]), from N = [`LANES_FROM`] up to below
+/// ([`SPLIT_512_FIRST`]), from N = [`LANES_FROM`] up to below
 /// [`SYMMETRIC_FROM`].
 const SPLIT_512_SMALL_N_PREFERENCE: &[Kernel] =
-    &lanes_avx2_first::<{ SMALL_N_PREFERENCE.len() }>(SMALL_N_PREFERENCE);
+    &with_first::<{ SMALL_N_PREFERENCE.len() }>(SMALL_N_PREFERENCE, SPLIT_512_FIRST);
 
 /// [`LARGE_N_PREFERENCE`] on a CPU that splits 512-bit instructions
-/// ([`lanes_avx2_first`]), from N = [`SYMMETRIC_FROM`] to
+/// ([`SPLIT_512_FIRST`]), from N = [`SYMMETRIC_FROM`] to
 /// [`SPLIT_512_LANES_AVX2_UP_TO`].
 const SPLIT_512_LARGE_N_PREFERENCE: &[Kernel] =
-    &lanes_avx2_first::<{ LARGE_N_PREFERENCE.len() }>(LARGE_N_PREFERENCE);
+    &with_first::<{ LARGE_N_PREFERENCE.len() }>(LARGE_N_PREFERENCE, SPLIT_512_FIRST);
 
 /// The largest N at which the split-512 lists apply: the last that `auto`
 /// counts with a lane kernel (the join's [`JOIN_FROM`] is next). At N = 12
@@ -216,22 +236,11 @@ const SMALL_N_ENUMERATION_PREFERENCE: &[Kernel] = &[
 /// list boards faster than davidad's machine (`simd/enumerate` on Zen 4:
 /// N = 7, `blocks-bmi` 1.34 µs against 2.24 µs for `sse41`; N = 8, 4.70
 /// against 6.04 µs).
-const BLOCKS_ENUMERATION_PREFERENCE: &[Kernel] = &[
-    Kernel::BlocksBmi,
-    Kernel::Blocks,
-    Kernel::Sse41,
-    Kernel::AsmAvx,
-    Kernel::Avx,
-    Kernel::AsmSse41,
-    Kernel::Portable,
-    Kernel::SymmetricBmi,
-    Kernel::Symmetric,
-    Kernel::JoinAvx512,
-    Kernel::JoinAvx2,
-    Kernel::Join,
-    Kernel::LanesAvx512,
-    Kernel::LanesAvx2,
-];
+const BLOCKS_ENUMERATION_PREFERENCE: &[Kernel] =
+    &with_first::<{ SMALL_N_ENUMERATION_PREFERENCE.len() }>(
+        SMALL_N_ENUMERATION_PREFERENCE,
+        &[Kernel::BlocksBmi, Kernel::Blocks],
+    );
 
 /// The smallest N that `auto` enumerates with the blocks kernels: at N = 6
 /// `sse41` is a little ahead (382 ns against 408 ns on Zen 4), at N = 5

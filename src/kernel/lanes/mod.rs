@@ -153,27 +153,22 @@ unsafe fn count_ties<V: Simd, S: core::borrow::Borrow<Subproblem>>(
         walker::count_with::<true, _>(listed, classes, done);
         return;
     }
-    // The walk and the odd subproblem on a scalar walker report in turn.
-    let done = RefCell::new(done);
-    let mut starts = listed.filter_map(|(id, sub)| match Start::of_tie(sub.borrow()) {
-        Some(start) => Some((id, (start, sub))),
-        None => {
-            let mut done = done.borrow_mut();
-            walker::count_with::<true, _>(core::iter::once((id, sub)), classes, &mut **done);
-            None
-        }
-    });
     let mut leaves = Checked::<S>::new(n, classes);
-    // SAFETY: the caller's CPU.
+    let to_lane = |sub: S| match Start::of_tie(sub.borrow()) {
+        Some(start) => Ok((start, sub)),
+        None => Err(sub),
+    };
+    // SAFETY: the caller's.
     unsafe {
-        walk::count::<V, true, { walk::GROUPS }, (), _>(
+        walk_or_fall_back::<V, S, _, (), true>(
             n,
-            &mut starts,
-            &mut leaves,
-            &mut |id, count| done.borrow_mut()(id, count),
+            listed,
+            (classes, &mut leaves),
+            to_lane,
+            done,
             &mut (),
-        );
-    }
+        )
+    };
 }
 
 /// Counts the subproblems of `listed` (`(id, subproblem)` pairs of an
@@ -196,23 +191,57 @@ unsafe fn count_subproblems<V: Simd, S: core::borrow::Borrow<Subproblem>, W: wal
         walker::count_with::<false, _>(listed, classes, done);
         return;
     }
+    let to_lane = |sub: S| Start::of_subproblem(sub.borrow(), classes).ok_or(sub);
+    // SAFETY: the caller's.
+    unsafe {
+        walk_or_fall_back::<V, S, _, W, false>(
+            n,
+            listed,
+            (classes, &mut Counted),
+            to_lane,
+            done,
+            watch,
+        )
+    };
+}
+
+/// Walks the subproblems of `listed` (`(id, subproblem)` pairs of an
+/// `n`x`n` board, of kind `Kind::Tie` exactly when `TIES`) in lanes of
+/// `V`, each as `to_lane` hands it to the walk, whose leaves `leaves` score,
+/// and on a scalar walker the odd one that `to_lane` gives back; calls
+/// `done(id, solutions)` (or with `classes`, classes) as each one finishes.
+///
+/// # Safety
+///
+/// As for [`count_board`].
+#[inline(always)]
+unsafe fn walk_or_fall_back<V: Simd, S: core::borrow::Borrow<Subproblem>, L, W, const TIES: bool>(
+    n: usize,
+    listed: &mut dyn Iterator<Item = (usize, S)>,
+    (classes, leaves): (bool, &mut L),
+    to_lane: impl Fn(S) -> Result<L::Item, S>,
+    done: &mut dyn FnMut(usize, Count),
+    watch: &mut W,
+) where
+    L: walk::Leaves,
+    W: walk::Watch,
+{
     // The walk and the odd subproblem on a scalar walker report in turn.
     let done = RefCell::new(done);
-    let mut starts = listed.filter_map(|(id, sub)| {
-        let sub = sub.borrow();
-        let start = Start::of_subproblem(sub, classes);
-        if start.is_none() {
+    let mut starts = listed.filter_map(|(id, sub)| match to_lane(sub) {
+        Ok(item) => Some((id, item)),
+        Err(sub) => {
             let mut done = done.borrow_mut();
-            walker::count_with::<false, _>(core::iter::once((id, sub)), classes, &mut **done);
+            walker::count_with::<TIES, _>(core::iter::once((id, sub)), classes, &mut **done);
+            None
         }
-        start.map(|start| (id, start))
     });
     // SAFETY: the caller's CPU.
     unsafe {
-        walk::count::<V, true, { walk::GROUPS }, W, _>(
+        walk::count::<V, true, { walk::GROUPS }, W, L>(
             n,
             &mut starts,
-            &mut Counted,
+            leaves,
             &mut |id, count| done.borrow_mut()(id, count),
             watch,
         );

@@ -3,9 +3,21 @@
 //! forbidden squares as two masks, and a tie's pre-placed queen) or from
 //! rows placed by hand (the mirror starts).
 
-use super::walk::{MAX_N, ROW_SHIFT, SQUARES};
 use crate::Count;
-use crate::kernel::symmetric::subproblem::Subproblem;
+use crate::kernel::symmetric::subproblem::{Subproblem, fixed_queen_squares};
+
+/// The live squares of a lane's row carry its row from this bit up (in its
+/// [`Start`], its registers and its stack's entries): the forbidden columns
+/// of the rows below, and whether the child is at the leaves, depend on it.
+pub(crate) const ROW_SHIFT: i32 = 27;
+
+/// The bits of the live squares below the row.
+pub(super) const SQUARES: u32 = (1 << ROW_SHIFT) - 1;
+
+/// The largest N the lanes take: squares below bit 24 (the walk finds a
+/// lane's highest square through a float conversion, exact below 2^24) and
+/// rows below 32.
+pub(crate) const MAX_N: usize = 24;
 
 /// The largest N whose ties a lane takes: its path keeps a column of 4 bits
 /// for each of 16 rows (see `walk::Leaves::score`).
@@ -54,25 +66,6 @@ fn forbidden_pairs(forbidden: impl Iterator<Item = (usize, u32)>) -> Option<[(u3
         pairs[pair].0 |= 1 << row;
     }
     Some(pairs)
-}
-
-/// The squares that a fixed queen in column `column` (one bit) forbids in
-/// a row `from_fixed` rows below its own, on a board of columns `board`:
-/// the scalar twin of the walk's `fixed_queen`.
-fn fixed_queen_squares(from_fixed: i32, column: u32, board: u32) -> u32 {
-    let distance = from_fixed.unsigned_abs();
-    if distance == 0 {
-        board & !column
-    } else {
-        let shifted = |c: u32| {
-            (
-                c.checked_shl(distance).unwrap_or(0),
-                c.checked_shr(distance).unwrap_or(0),
-            )
-        };
-        let (up, down) = shifted(column);
-        column | up | down
-    }
 }
 
 impl Start {
@@ -166,8 +159,8 @@ impl Start {
         // may forbid (any forbidden or attacked square).
         let (mut beyond, mut must, mut may) = ([0u32; MAX_N], [0u32; MAX_N], [0u32; MAX_N]);
         for row in sub.start + 1..n {
-            let from_fixed = row as i32 - fixed_row as i32;
-            let squares = fixed_queen_squares(from_fixed, column, full) & full;
+            let distance = (row as u32).abs_diff(fixed_row);
+            let squares = fixed_queen_squares(distance, column, full) & full;
             let forbidden = sub.forbidden[row] & full;
             // The walk forbids the fixed queen's squares: they must be the
             // subproblem's.
@@ -246,8 +239,8 @@ mod tests {
             .filter(|&&(rows, _)| rows >> row & 1 != 0);
         let masks = masks.fold(0, |all, &(_, columns)| all | columns);
         let (fixed_row, column) = start.fixed;
-        let from_fixed = row as i32 - fixed_row as i32;
-        masks | fixed_queen_squares(from_fixed, column, full) & full
+        let distance = (row as u32).abs_diff(fixed_row);
+        masks | fixed_queen_squares(distance, column, full) & full
     }
 
     /// Every subproblem of N up to 16 runs in a lane, ties too (up to 24

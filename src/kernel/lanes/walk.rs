@@ -39,19 +39,9 @@
 use core::mem::MaybeUninit;
 
 use super::simd::{ENTRY_BYTES, Entry, Simd};
-use super::start::Start;
+pub(crate) use super::start::MAX_N;
+use super::start::{ROW_SHIFT, SQUARES, Start};
 use crate::Count;
-
-/// The live squares of an entry or a [`Start`] carry its row from this bit
-/// up.
-pub(crate) const ROW_SHIFT: i32 = 27;
-
-/// The bits of the live squares below the row.
-pub(super) const SQUARES: u32 = (1 << ROW_SHIFT) - 1;
-
-/// The largest N the walk takes: squares below bit 24
-/// ([`Simd::up_to_highest`]) and rows below 32.
-pub(crate) const MAX_N: usize = 24;
 
 /// Entries of a lane's stack: two idle entries (the one at the bottom, and
 /// one under it for the read below the top), then at most `N - 3` rows (a

@@ -109,15 +109,8 @@ impl Subproblem {
         }
         for &(fixed_row, col) in fixed {
             for (row, forbidden) in forbidden.iter_mut().enumerate().take(n) {
-                let distance = row.abs_diff(fixed_row);
-                *forbidden |= if distance == 0 {
-                    full & !(1 << col)
-                } else {
-                    // Its column and both diagonals; bits off the board fall
-                    // off the u64 or land on taken off-board columns.
-                    let bit = 1u64 << col;
-                    (bit | bit << distance | bit >> distance) as u32
-                };
+                let distance = row.abs_diff(fixed_row) as u32;
+                *forbidden |= fixed_queen_squares(distance, 1 << col, full);
             }
         }
         let mut sub = Subproblem {
@@ -185,20 +178,13 @@ impl Subproblem {
     /// This subproblem split one row further, one part per live square of
     /// its first free row, in order; itself alone where that row is the
     /// last before the leaves' (`start + 1 >= N - 2`).
-    #[cfg_attr(queens_simd_force_portable, allow(dead_code))] // for the lane kernels
-    pub(crate) fn split_one_row(self) -> impl Iterator<Item = Subproblem> {
+    pub(crate) fn split_one_row(self) -> Parts {
         let split = self.start + 1 < self.n - 2;
-        let mut live = if split { self.live() } else { 0 };
-        let mut whole = Some(self);
-        core::iter::from_fn(move || {
-            if !split {
-                return whole.take();
-            }
-            let bit = live & live.wrapping_neg();
-            live ^= bit;
-            let sub = whole.as_ref()?;
-            (bit != 0).then(|| sub.with_queen(bit))
-        })
+        Parts {
+            live: if split { self.live() } else { 0 },
+            split,
+            parent: Some(self),
+        }
     }
 
     /// Runs the search; calls `leaves` at every board with rows up to
@@ -339,6 +325,20 @@ impl Subproblem {
     }
 }
 
+/// The squares that a queen pre-placed in column `column` (one bit) forbids
+/// in a row `distance` rows from its own (below 32), on a board of columns
+/// `full`: every other column in its own row; elsewhere its column and
+/// both diagonals (bits off the board fall off the u64 or land on taken
+/// off-board columns).
+pub(crate) fn fixed_queen_squares(distance: u32, column: u32, full: u32) -> u32 {
+    if distance == 0 {
+        full & !column
+    } else {
+        let bit = u64::from(column);
+        (bit | bit << distance | bit >> distance) as u32
+    }
+}
+
 /// The board whose row `r` holds the queen of bit `rows[r]`.
 pub(super) fn board_of(rows: &[u32]) -> Board {
     let mut columns = [0u8; MAX_N];
@@ -423,8 +423,33 @@ pub(crate) struct Subproblems {
     ties: Option<bool>,
     /// The next index for [`subproblem`].
     index: usize,
-    /// A subproblem being split, and its row's squares not yet handed out.
-    split: Option<(Subproblem, u32)>,
+    /// The parts of a subproblem being split.
+    split: Option<Parts>,
+}
+
+/// The parts of a subproblem split one row further
+/// ([`Subproblem::split_one_row`]), each built as it is handed out.
+pub(crate) struct Parts {
+    /// The subproblem split (until handed out whole, if not split).
+    parent: Option<Subproblem>,
+    /// Its first free row's squares not yet handed out.
+    live: u32,
+    /// Whether it is split at all.
+    split: bool,
+}
+
+impl Iterator for Parts {
+    type Item = Subproblem;
+
+    fn next(&mut self) -> Option<Subproblem> {
+        if !self.split {
+            return self.parent.take();
+        }
+        let bit = self.live & self.live.wrapping_neg();
+        self.live ^= bit;
+        let parent = self.parent.as_ref()?;
+        (bit != 0).then(|| parent.with_queen(bit))
+    }
 }
 
 impl Iterator for Subproblems {
@@ -432,14 +457,10 @@ impl Iterator for Subproblems {
 
     fn next(&mut self) -> Option<Subproblem> {
         loop {
-            if let Some((parent, live)) = &mut self.split {
-                if *live != 0 {
-                    let bit = *live & live.wrapping_neg();
-                    *live ^= bit;
-                    return Some(parent.with_queen(bit));
-                }
-                self.split = None;
+            if let Some(part) = self.split.as_mut().and_then(Iterator::next) {
+                return Some(part);
             }
+            self.split = None;
             let sub = subproblem(self.n, self.index, self.ties)?;
             self.index += 1;
             let Some(sub) = sub else {
@@ -447,8 +468,7 @@ impl Iterator for Subproblems {
             };
             let n = self.n;
             if n >= 12 && !sub.kind.is_tie() && sub.start + 1 < n - 2 {
-                let live = sub.live();
-                self.split = Some((sub, live));
+                self.split = Some(sub.split_one_row());
                 continue;
             }
             return Some(sub);
