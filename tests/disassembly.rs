@@ -204,7 +204,8 @@ fn join_avx2_matches_and_slices_in_ymm_registers() {
 /// and counts their bits with `vpopcntq`; its slicer tests bit `b` of eight
 /// patterns into a mask register (`vptestmq`); its join of quarter-boards
 /// tests eight pairs at once (`vptestnmq`) and packs the kept ones with
-/// `vpcompressq`. No legacy-SSE vector instruction.
+/// `vpcompressq`; its sieve reads a half-board's class with BMI2's `pext`.
+/// No legacy-SSE vector instruction.
 #[test]
 fn join_avx512_matches_slices_and_joins_in_zmm_registers() {
     if !on_path(&["objdump"]) {
@@ -217,6 +218,7 @@ fn join_avx512_matches_slices_and_joins_in_zmm_registers() {
             "vptestmq",
             "vptestnmq",
             "vpcompressq",
+            "pext",
         ]
         .map(String::from)
         .to_vec(),

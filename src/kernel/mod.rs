@@ -480,7 +480,7 @@ const FACTS: [Facts; 20] = [
         method: Some(Method::Join),
         enumerates: false,
         build: Build::SimdAlloc,
-        cpu: &[Feature::Avx512F, Feature::Avx512Vpopcntdq],
+        cpu: &[Feature::Avx512F, Feature::Avx512Vpopcntdq, Feature::Bmi2],
     },
     Facts {
         kernel: Kernel::JoinAvx2,

@@ -741,12 +741,17 @@ fn trace_row_set(
         return set;
     }
     // As `count_chunk` does it.
-    let mut cuts = matcher::sieve_cuts(west.len().min(east.len()));
-    if split.diagonals {
-        cuts = cuts.max(2);
-    }
-    west.file(cuts).expect("the buffers fit");
-    east.file(cuts).expect("the buffers fit");
+    let mut cuts = crate::kernel::join::cuts::Cuts::default();
+    crate::kernel::join::sieve(
+        split,
+        &west,
+        &east,
+        crate::kernel::join::cuts::Policy::TUNED,
+        &mut cuts,
+    );
+    // SAFETY: `Watched`'s instructions (`u64`'s) run on every CPU.
+    unsafe { west.file::<Watched>(&cuts) }.expect("the buffers fit");
+    unsafe { east.file::<Watched>(&cuts) }.expect("the buffers fit");
     let (w, e) = (west.group(), east.group());
     let (items, patterns, side) = if w.len() <= e.len() {
         (w, e, Side::West)
@@ -760,7 +765,7 @@ fn trace_row_set(
         matcher::disjoint_pairs::<Watched>(items, patterns, split.diagonals, &mut scratch)
     }
     .expect("the buffers fit");
-    set.cuts = cuts;
+    set.cuts = cuts.len();
     set.items = side;
     set.item_classes = by_class(&items);
     set.pattern_classes = by_class(&patterns);
@@ -768,7 +773,7 @@ fn trace_row_set(
     set.runs = runs(
         &set.item_classes,
         &set.pattern_classes,
-        cuts,
+        set.cuts,
         split.diagonals,
         &events,
     );

@@ -9,9 +9,10 @@ use core::arch::x86_64::{
     __m512i, _mm256_loadu_si256, _mm512_add_epi64, _mm512_cvtepu32_epi64, _mm512_loadu_si512,
     _mm512_maskz_compress_epi64, _mm512_or_si512, _mm512_popcnt_epi64, _mm512_reduce_add_epi64,
     _mm512_set1_epi64, _mm512_setzero_si512, _mm512_storeu_si512, _mm512_test_epi64_mask,
-    _mm512_testn_epi64_mask,
+    _mm512_testn_epi64_mask, _pext_u64,
 };
 
+use super::cuts::Cuts;
 #[cfg(test)]
 use super::matcher::Group;
 use super::split::{Chunk, Split};
@@ -21,12 +22,12 @@ use crate::kernel::Kernel;
 use crate::{Count, Error};
 
 /// The `join-avx512` kernel. Holding one proves this CPU (and its
-/// operating system) runs AVX-512 F and VPOPCNTDQ.
+/// operating system) runs AVX-512 F and VPOPCNTDQ, and BMI2.
 #[derive(Clone, Copy, Debug)]
 pub struct JoinAvx512(());
 
 impl JoinAvx512 {
-    /// `Some` if this CPU has AVX-512 F and VPOPCNTDQ and the operating
+    /// `Some` if this CPU has AVX-512 F, VPOPCNTDQ and BMI2 and the operating
     /// system saves the zmm and mask registers (asked once, see
     /// `crate::cpu`).
     pub fn new() -> Option<JoinAvx512> {
@@ -75,8 +76,8 @@ impl Joiner for JoinAvx512 {
 ///
 /// # Safety
 ///
-/// The CPU must support AVX-512 F and VPOPCNTDQ (and the operating system save the zmm and mask registers).
-#[target_feature(enable = "avx512f,avx512vpopcntdq")]
+/// The CPU must support AVX-512 F, VPOPCNTDQ and BMI2 (and the operating system save the zmm and mask registers).
+#[target_feature(enable = "avx512f,avx512vpopcntdq,bmi2")]
 unsafe fn count_chunk(
     split: &Split,
     quarters: &mut HeldQuarters,
@@ -93,7 +94,7 @@ unsafe fn count_chunk(
 ///
 /// As for [`count_chunk`].
 #[cfg(test)]
-#[target_feature(enable = "avx512f,avx512vpopcntdq")]
+#[target_feature(enable = "avx512f,avx512vpopcntdq,bmi2")]
 unsafe fn disjoint_pairs(
     items: Group<'_>,
     patterns: Group<'_>,
@@ -136,6 +137,13 @@ impl PatternWords for __m512i {
     #[inline(always)]
     unsafe fn total(sum: __m512i) -> u64 {
         unsafe { _mm512_reduce_add_epi64(sum) as u64 }
+    }
+
+    /// `pext`: one instruction on every CPU with AVX-512, where the
+    /// tables take a lookup per byte of cut bits.
+    #[inline(always)]
+    unsafe fn class(cuts: &Cuts, mask: u64) -> usize {
+        unsafe { _pext_u64(mask, cuts.mask()) as usize }
     }
 
     /// Eight pairs at a time: `vptestnmq` of the inner bits gives the

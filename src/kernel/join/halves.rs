@@ -13,6 +13,7 @@
 
 use alloc::vec::Vec;
 
+use super::cuts::Cuts;
 use super::grow;
 use super::matcher::Group;
 use super::quarters::Quarters;
@@ -109,10 +110,16 @@ impl Filed {
         self.len
     }
 
-    /// Files the joined half-boards by their top `cuts` cut bits (none:
+    /// The half-boards as joined, in no order.
+    pub(crate) fn joined(&self) -> &[u64] {
+        &self.joined[..self.len]
+    }
+
+    /// Files the joined half-boards by their class of `cuts` (no cut bit:
     /// one class, as joined): a count of each class (four counts in turn,
     /// so that no increment waits for the one before), then each mask to
-    /// its class's next place.
+    /// its class's next place, its class read again (`W::class`: cheaper
+    /// than storing it).
     ///
     /// # Errors
     ///
@@ -120,29 +127,35 @@ impl Filed {
     /// many as joined) is refused, or that of the counts, starts and next
     /// places (`2^cuts` each: kilobytes, but asked for between the large
     /// buffers, where the memory may just have run out).
-    pub(crate) fn file(&mut self, cuts: usize) -> Result<(), Error> {
-        let classes = 1 << cuts;
+    ///
+    /// # Safety
+    ///
+    /// The CPU runs `W`'s instructions.
+    #[inline(always)]
+    pub(crate) unsafe fn file<W: PatternWords>(&mut self, cuts: &Cuts) -> Result<(), Error> {
+        let classes = 1 << cuts.len();
         grow::reserve(&mut self.starts, classes + 1)?;
-        self.cuts = cuts;
+        self.cuts = cuts.len();
         self.starts.clear();
         self.starts.push(0);
-        if cuts == 0 {
+        if cuts.len() == 0 {
             self.starts.push(self.len);
             return Ok(());
         }
         grow::at_least(&mut self.masks, self.len, 0)?;
         let joined = &self.joined[..self.len];
-        let shift = 64 - cuts as u32;
         let counts = &mut self.counts;
         grow::refill(counts, classes, [0; 4])?;
+        // SAFETY (every `W::class`): the caller's CPU.
+        let class = |mask| unsafe { W::class(cuts, mask) };
         let mut fours = joined.chunks_exact(4);
         for four in &mut fours {
             for (lane, &mask) in four.iter().enumerate() {
-                counts[(mask >> shift) as usize][lane] += 1;
+                counts[class(mask)][lane] += 1;
             }
         }
         for &mask in fours.remainder() {
-            counts[(mask >> shift) as usize][0] += 1;
+            counts[class(mask)][0] += 1;
         }
         for (class, count) in counts.iter().enumerate() {
             let count: usize = count.iter().sum();
@@ -153,7 +166,7 @@ impl Filed {
         grow::reserve(next, classes + 1)?;
         next.extend_from_slice(&self.starts);
         for &mask in joined {
-            let slot = &mut next[(mask >> shift) as usize];
+            let slot = &mut next[class(mask)];
             self.masks[*slot] = mask;
             *slot += 1;
         }

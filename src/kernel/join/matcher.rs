@@ -19,20 +19,20 @@
 //!
 //! # The sieve
 //!
-//! Before that, a sieve skips most pairs that conflict on up to ten *cut*
-//! bits, the top bits of every mask ([`CUT_SHIFT`]; the split puts there
-//! the ten crossing diagonals with the most open squares on both sides, the
-//! two long diagonals first for even N). Items and patterns come filed by
-//! their top cut bits read as a number, their class: as many cut bits as
-//! the lists are long enough for ([`sieve_cuts`]). An item of class `u` can
-//! only match patterns of a class `v` with `u & v == 0`: the items of class
-//! `u` are matched against those classes only, gathered into one run of
-//! slices ([`gather`]), about (3/4)^4 = 32% of the patterns with four cut
-//! bits set half the time (35% of all pairs at N = 18). Each class starts
-//! on a word of its own, so a gathered run holds nothing but the classes it
-//! should. For even N the classes also weigh the pairs ([`weight`]: the
-//! transpose): a class pair of weight 0 is never scanned, one of weight 2
-//! is scanned in a run of its own and counted twice.
+//! Before that, a sieve skips most pairs that conflict on up to fourteen
+//! *cut* bits, chosen for each row set from its own two lists (`cuts.rs`:
+//! those that most items and most patterns have; for even N the two long
+//! diagonals always, as the top two). Items and patterns come filed by
+//! their cut bits read as a number, their class: as many cut bits as the
+//! lists are long enough for (`cuts::Policy::cuts`). An item of class `u`
+//! can only match patterns of a class `v` with `u & v == 0`: the items of
+//! class `u` are matched against those classes only, gathered into one run
+//! of slices ([`gather`]), about (3/4)^4 = 32% of the patterns with four
+//! cut bits set half the time (35% of all pairs at N = 18). Each class
+//! starts on a word of its own, so a gathered run holds nothing but the
+//! classes it should. For even N the classes also weigh the pairs
+//! ([`weight`]: the transpose): a class pair of weight 0 is never scanned,
+//! one of weight 2 is scanned in a run of its own and counted twice.
 //!
 //! # The scan
 //!
@@ -45,14 +45,15 @@
 
 use alloc::vec::Vec;
 
+#[cfg(test)]
+use super::cuts::CUTS;
 use super::grow;
 use super::words::PatternWords;
 use crate::Error;
 
-/// Masks filed by class, their top cut bits read as a number (the top
-/// `cuts` of the [`CUTS`] cut bits, where [`sieve_cuts`] says how many):
-/// those of class `c` are `masks[starts[c]..starts[c + 1]]`, `2^cuts`
-/// classes.
+/// Masks filed by class, their `cuts` cut bits read as a number
+/// (`cuts::Cuts::class`): those of class `c` are
+/// `masks[starts[c]..starts[c + 1]]`, `2^cuts` classes.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Group<'a> {
     pub(crate) masks: &'a [u64],
@@ -77,14 +78,6 @@ impl Group<'_> {
     }
 }
 
-/// How many cut bits the sieve pairs classes by, at most. Ten measured
-/// best at N = 22 and 24 (against 4, 6, 8 and 12, with `--sample`: see
-/// BENCHMARKS.md); the buffers that hold a class each are sized by the
-/// classes a row set uses, so that small boards pay nothing for them.
-pub(crate) const CUTS: usize = 10;
-/// Where the cut bits are: a mask's class is `mask >> CUT_SHIFT`.
-pub(crate) const CUT_SHIFT: u32 = 64 - CUTS as u32;
-
 /// The weight of the pairs of an item of class `u` and a pattern of class
 /// `v` (classes of `cuts` cut bits, the top two the board's two longest
 /// diagonals, see `split::Split::new`): 0 if one has a queen on one long
@@ -104,20 +97,6 @@ fn weight(u: usize, v: usize, cuts: usize) -> usize {
         1
     }
 }
-
-/// How many cut bits the sieve uses for `items` items: one more each time
-/// the items double from [`ITEMS_PER_CUT`], up to [`CUTS`]. Each cut skips
-/// about a quarter of the pairs left, but splits the items and patterns
-/// into twice as many classes, each scanned on its own: with fewer than
-/// about 100 items to a class the scans' fixed costs outweigh what the cut
-/// saves (measured with `--sample` at N = 20 and 22 against 200 and 400;
-/// 200 was measured at N = 15 to 18 with at most four cuts).
-pub(crate) fn sieve_cuts(items: usize) -> usize {
-    ((items / ITEMS_PER_CUT).max(1).ilog2() as usize).min(CUTS)
-}
-
-/// See [`sieve_cuts`].
-const ITEMS_PER_CUT: usize = 100;
 
 /// The buffers of a matcher, reused from one row set to the next.
 #[derive(Default)]
@@ -150,7 +129,7 @@ fn padded<W: PatternWords>(words: usize) -> usize {
 ///
 /// Its buffers grow fallibly: the slices (`sliced`, `gathered`: as large
 /// as the patterns, megabytes from N = 20), and the lists per class
-/// (`first_word`, `unions`, `matched`: at most `2^CUTS + 1` entries),
+/// (`first_word`, `unions`, `matched`: at most `2^cuts::CUTS + 1` entries),
 /// small, but asked for between the large ones, where the memory may just
 /// have run out.
 ///
@@ -357,6 +336,10 @@ unsafe fn slice_patterns<W: PatternWords>(
 /// weight `w` into `matched[w]`, ascending. With
 /// `diagonals`, the pairs are weighed by the long diagonals, the top two of
 /// the `cuts` cut bits (see [`weight`]); without, every weight is 1.
+///
+/// Only the classes without a bit of `u` are visited (every subset of its
+/// complement, `2^(cuts - |u|)` of them), not all `2^cuts`: with many cut
+/// bits the classes a row set pairs up are `3^cuts`, not `4^cuts`.
 #[inline(always)]
 fn matched_classes(
     u: usize,
@@ -368,9 +351,19 @@ fn matched_classes(
     for weight_class in matched.iter_mut() {
         weight_class.clear();
     }
-    for v in (0..patterns.classes()).filter(|&v| u & v == 0 && !patterns.class(v).is_empty()) {
-        let w = if diagonals { weight(u, v, cuts) } else { 1 };
-        matched[w].push(v);
+    let free = (patterns.classes() - 1) & !u;
+    // Every subset of `free`, ascending: the next is the lowest subset
+    // above, found by carrying through the bits not in `free`.
+    let mut v = 0usize;
+    loop {
+        if !patterns.class(v).is_empty() {
+            let w = if diagonals { weight(u, v, cuts) } else { 1 };
+            matched[w].push(v);
+        }
+        if v == free {
+            break;
+        }
+        v = ((v | !free) + 1) & free;
     }
 }
 

@@ -70,6 +70,7 @@
 //! grow fallibly (`grow.rs`): a refused allocation stops the count with
 //! [`Error::OutOfMemory`] rather than aborting the program that links it.
 
+pub(crate) mod cuts;
 mod grow;
 pub(crate) mod halves;
 pub(crate) mod matcher;
@@ -92,6 +93,7 @@ use core::ops::ControlFlow;
 
 use crate::kernel::{Kernel, Solver, Visit};
 use crate::{Count, Error};
+use cuts::Cuts;
 use halves::Filed;
 #[cfg(test)]
 use matcher::Group;
@@ -202,6 +204,8 @@ pub(crate) struct Scratch {
     row_sets: Vec<(u32, u32)>,
     west: Filed,
     east: Filed,
+    cuts: Cuts,
+    policy: cuts::Policy,
     matcher: matcher::Scratch,
 }
 
@@ -266,13 +270,16 @@ unsafe fn join_row_set<W: PatternWords>(
     if scratch.east.len() == 0 {
         return Ok(0);
     }
-    let mut cuts = matcher::sieve_cuts(scratch.west.len().min(scratch.east.len()));
-    if split.diagonals {
-        // The two long diagonals must be classes of their own.
-        cuts = cuts.max(2);
-    }
-    scratch.west.file(cuts)?;
-    scratch.east.file(cuts)?;
+    sieve(
+        split,
+        &scratch.west,
+        &scratch.east,
+        scratch.policy,
+        &mut scratch.cuts,
+    );
+    // SAFETY (both): the caller's CPU.
+    unsafe { scratch.west.file::<W>(&scratch.cuts)? };
+    unsafe { scratch.east.file::<W>(&scratch.cuts)? };
     let (west, east) = (scratch.west.group(), scratch.east.group());
     // The larger set is sliced: fewer lanes of its last vector are empty.
     let (items, patterns) = if west.len() <= east.len() {
@@ -284,6 +291,31 @@ unsafe fn join_row_set<W: PatternWords>(
     unsafe { matcher::disjoint_pairs::<W>(items, patterns, split.diagonals, &mut scratch.matcher) }
 }
 
+/// Sets `cuts` to the cut bits of the row set whose half-boards are
+/// `west` and `east`: as many as `policy` gives the shorter list
+/// ([`cuts::Policy::cuts`]); from its `chosen_from` of them, the bits both
+/// lists have most ([`cuts::chosen`]), below, the split's top bits
+/// ([`cuts::top`]). For even N at least the two long diagonals, which weigh
+/// the pairs.
+#[inline(always)]
+pub(crate) fn sieve(
+    split: &Split,
+    west: &Filed,
+    east: &Filed,
+    policy: cuts::Policy,
+    cuts: &mut Cuts,
+) {
+    let mut len = policy.cuts(west.len().min(east.len()));
+    if split.diagonals {
+        len = len.max(2);
+    }
+    cuts.set(if len < policy.chosen_from {
+        cuts::top(len)
+    } else {
+        cuts::chosen(west.joined(), east.joined(), len, split.diagonals)
+    });
+}
+
 /// The number of solutions on an `n`x`n` board, `n` up to 32, on this
 /// thread.
 ///
@@ -292,7 +324,11 @@ unsafe fn join_row_set<W: PatternWords>(
 /// [`Error::OutOfMemory`] if a large buffer's allocation is refused (about
 /// [`memory::estimate`]`(n, 1)` bytes in all).
 pub(crate) fn count(joiner: &impl Joiner, n: usize) -> Result<Count, Error> {
-    let mut scratch = Scratch::default();
+    count_with(joiner, n, Scratch::default())
+}
+
+/// [`count`] with `scratch`'s sieve policy.
+fn count_with(joiner: &impl Joiner, n: usize, mut scratch: Scratch) -> Result<Count, Error> {
     let mut quarters = HeldQuarters::new(memory::Tables::of(n).depth);
     let mut total = 0;
     for split in &Split::all(n) {
@@ -450,6 +486,48 @@ mod tests {
                 }
             }
             _ => 1,
+        }
+    }
+
+    /// Every row set's cut bits chosen for it (`cuts::chosen`), as many
+    /// as its lists allow: the path that boards below N = 20 never take
+    /// with the tuned policy, on boards small enough to count here, on
+    /// every join kernel this CPU runs.
+    #[test]
+    fn cut_bits_chosen_per_row_set_count_right() {
+        let largest = if cfg!(debug_assertions) { 10 } else { 13 };
+        let policy = cuts::Policy {
+            items_per_cut: 1,
+            chosen_from: 0,
+        };
+        for n in 0..=largest {
+            let want = crate::Kernel::Portable.count(n).unwrap();
+            let scratch = || Scratch {
+                policy,
+                ..Scratch::default()
+            };
+            assert_eq!(
+                count_with(&Join(()), n, scratch()).unwrap(),
+                want,
+                "n = {n}"
+            );
+            #[cfg(simd_kernels)]
+            {
+                if let Some(cpu) = avx2::JoinAvx2::new() {
+                    assert_eq!(
+                        count_with(&cpu, n, scratch()).unwrap(),
+                        want,
+                        "avx2, n = {n}"
+                    );
+                }
+                if let Some(cpu) = avx512::JoinAvx512::new() {
+                    assert_eq!(
+                        count_with(&cpu, n, scratch()).unwrap(),
+                        want,
+                        "avx512, n = {n}"
+                    );
+                }
+            }
         }
     }
 

@@ -17,7 +17,6 @@
 
 use alloc::vec::Vec;
 
-use super::matcher::{CUT_SHIFT, CUTS};
 use crate::MAX_N;
 
 /// West or east.
@@ -522,8 +521,15 @@ fn choose(from: &[usize], k: usize, rows: u32, visit: &mut impl FnMut(u32)) {
     choose(&from[1..], k, rows, visit);
 }
 
-/// Moves [`CUTS`] crossing diagonals to the masks' top bits, the cut bits of
-/// the matcher's sieve ([`CUT_SHIFT`]): those with the most open squares
+/// How many crossing diagonals the split ranks at the masks' top bits:
+/// more than the sieve of a row set takes from there
+/// (`cuts::Policy::chosen_from`; larger row sets choose their own).
+pub(crate) const RANKED: usize = 10;
+/// Where the ranked bits start.
+const RANKED_SHIFT: u32 = 64 - RANKED as u32;
+
+/// Moves [`RANKED`] crossing diagonals to the masks' top bits, the cut bits of
+/// the matcher's sieve for small row sets: those with the most open squares
 /// on both sides (product of the two counts), which most half-boards of
 /// both sides use. The other bits keep their order below them.
 fn permute_cut_bits(
@@ -554,18 +560,18 @@ fn permute_cut_bits(
     let mut by_use: [(u32, usize); 64] =
         core::array::from_fn(|bit| (squares[0][bit] * squares[1][bit], bit));
     by_use.sort_unstable_by(|a, b| b.cmp(a));
-    // Lowest first: `cuts[CUTS - 1]` goes to the top bit.
-    let mut cuts: [usize; CUTS] = core::array::from_fn(|i| by_use[i].1);
+    // Lowest first: `cuts[RANKED - 1]` goes to the top bit.
+    let mut cuts: [usize; RANKED] = core::array::from_fn(|i| by_use[i].1);
     if let Some((main, anti)) = long {
         let mut others = by_use
             .iter()
             .map(|&(_, bit)| bit)
             .filter(|&b| b != main && b != anti);
-        for cut in cuts.iter_mut().take(CUTS - 2) {
+        for cut in cuts.iter_mut().take(RANKED - 2) {
             *cut = others.next().unwrap_or(0);
         }
-        cuts[CUTS - 2] = anti;
-        cuts[CUTS - 1] = main;
+        cuts[RANKED - 2] = anti;
+        cuts[RANKED - 1] = main;
     }
     // The new place of every bit: the others in order, then the cuts.
     let mut place = [0u32; 64];
@@ -577,7 +583,7 @@ fn permute_cut_bits(
         }
     }
     for (i, &cut) in cuts.iter().enumerate() {
-        place[cut] = CUT_SHIFT + i as u32;
+        place[cut] = RANKED_SHIFT + i as u32;
     }
     for columns in crossing.iter_mut() {
         for bits in columns.iter_mut() {
@@ -730,7 +736,7 @@ mod tests {
             .iter()
             .flatten()
             .fold(0, |all, bits| all | bits);
-        assert_eq!(used >> CUT_SHIFT, (1 << CUTS) - 1);
+        assert_eq!(used >> RANKED_SHIFT, (1 << RANKED) - 1);
         // Odd n: the middle queen in row 1 of 5 leaves (0, 0) free, not (0, 1).
         let split = &Split::all(5)[1];
         assert_eq!(split.open[0] & 1, 1);

@@ -13,6 +13,8 @@
 //! each walk a board (compares, blends, shifts per lane, stack loads), on
 //! x86-64 only. One trait would make each type implement the other's half.
 
+use super::cuts::Cuts;
+
 /// A vector of `WORDS` words of bit-sliced patterns, and the few other
 /// steps of the join an instruction set does its own way. The methods are
 /// `unsafe`: the CPU must run the instructions of the type's kernel (the
@@ -73,6 +75,17 @@ pub(crate) trait PatternWords: Copy {
                 words[row[bit] * stride] |= 1 << lane;
             }
         }
+    }
+
+    /// The class of `mask` by `cuts`: its cut bits, lowest first
+    /// ([`Cuts::class`], by table; BMI2's `pext` where the kernel has it).
+    ///
+    /// # Safety
+    ///
+    /// As for [`PatternWords::zero`].
+    #[inline(always)]
+    unsafe fn class(cuts: &Cuts, mask: u64) -> usize {
+        cuts.class(mask)
     }
 
     /// Writes `crossing | others_crossing[j]` for every `j` whose
