@@ -156,6 +156,10 @@ fn a_sample_projects_a_whole_join_count_and_nothing_else() {
         "--sample projects a join count, but N = 16 is counted here through the symmetric plan",
     );
     refused(
+        &["3", "--count", "--sample", "5", "--kernel", "join"],
+        "the join plan of N = 3 has none (every split of its board is empty)",
+    );
+    refused(
         &["16", "--count", "--sample", "5", "--max-memory", "1M"],
         "more than the --max-memory limit of 1.0 MiB",
     );
@@ -179,6 +183,71 @@ fn a_sample_projects_a_whole_join_count_and_nothing_else() {
         "{text}"
     );
     assert!(text.contains("\nsolutions: ") && text.contains("\ncore-hours: "));
+}
+
+/// `--sample K --check` counts each drawn row set of the join twice, by
+/// the join on its split unfolded and by a plain search, and says whether
+/// all agree: on N = 14 (no band) and N = 25 (a band of three queens,
+/// the seed drawing a row set small enough to search in a second or two).
+#[test]
+fn a_checked_sample_counts_each_row_set_twice() {
+    refused(&["16", "--count", "--check"], "--check goes with --sample");
+    refused(
+        &[
+            "16",
+            "--count",
+            "--sample",
+            "2",
+            "--check",
+            "--kernel",
+            "symmetric",
+        ],
+        "--sample projects a join count",
+    );
+    for (n, draws, seed) in [("14", "4", "1"), ("25", "1", "7")] {
+        let text = common::stdout_of(&[n, "--count", "--sample", draws, "--check", "--seed", seed]);
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(
+            lines[0].starts_with(&format!(
+                "N = {n}: {draws} row sets drawn with --seed {seed}, each counted by join"
+            )),
+            "{text}"
+        );
+        let draws: usize = draws.parse().unwrap();
+        assert_eq!(lines.len(), draws + 2, "{text}");
+        for line in &lines[1..=draws] {
+            assert!(
+                line.starts_with("band [") && line.ends_with(": agree"),
+                "{text}"
+            );
+            // The two counts, printed, are the same number.
+            let join = line
+                .split("join ")
+                .nth(1)
+                .unwrap()
+                .split(',')
+                .next()
+                .unwrap();
+            let search = line
+                .split("search ")
+                .nth(1)
+                .unwrap()
+                .split(':')
+                .next()
+                .unwrap();
+            assert_eq!(join, search, "{line}");
+        }
+        assert!(
+            lines[draws + 1].starts_with(&format!("all {draws} agree: ")),
+            "{text}"
+        );
+    }
+    // N = 25's band: three queens, in columns 11 to 13.
+    let text = common::stdout_of(&["25", "--count", "--sample", "1", "--check", "--seed", "7"]);
+    assert!(
+        text.contains(", 11) (") && text.contains(", 13)]"),
+        "{text}"
+    );
 }
 
 #[test]

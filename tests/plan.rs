@@ -365,9 +365,11 @@ fn join_plans_give_each_piece_the_same_count_on_any_number_of_threads() {
 
 #[test]
 fn join_plans_number_their_pieces_and_order_them_largest_first() {
-    for n in 0..=20 {
+    for (n, &solutions) in A000170.iter().enumerate().take(21) {
         let plan = Plan::with_method(n, Method::Join).unwrap();
-        assert!(!plan.is_empty(), "N = {n}");
+        // Empty only where no board has a solution (its bands attack
+        // every split: N = 3).
+        assert!(!plan.is_empty() || solutions == 0, "N = {n}");
         let mut order: Vec<usize> = plan.all().to_vec();
         order.sort_unstable();
         assert_eq!(order, (0..plan.len()).collect::<Vec<_>>(), "N = {n}");
@@ -379,15 +381,20 @@ fn join_plans_number_their_pieces_and_order_them_largest_first() {
         assert!(estimates.windows(2).all(|w| w[0] >= w[1]), "N = {n}");
         for (i, sub) in plan.subproblems().iter().enumerate() {
             assert_eq!((sub.index(), sub.n(), sub.method()), (i, n, Method::Join));
-            let SubproblemKind::Join { middle_row } = sub.kind() else {
+            let SubproblemKind::Join { band } = sub.kind() else {
                 panic!("N = {n}: {sub}");
             };
-            // Odd N: the middle column's queen, from the top down to the
-            // centre; even N: no queen placed.
+            // Below N = 24 and 25: odd N, the middle column's queen, from
+            // the top down to the centre; even N, no queen placed.
+            let middle_row = band.queens().next().map(|(row, column)| {
+                assert_eq!((band.len(), column), (1, n / 2), "{sub}");
+                row
+            });
             match middle_row {
                 Some(row) => {
                     assert!(n % 2 == 1 && 2 * row < n, "N = {n}: {sub}");
                     assert_eq!(sub.queens(), [(row, n / 2)], "{sub}");
+                    assert!(sub.to_string().contains(&format!("join middle row {row}")));
                 }
                 None => assert!(n % 2 == 0 && sub.queens().is_empty(), "N = {n}: {sub}"),
             }
@@ -417,15 +424,11 @@ fn join_plans_number_their_pieces_and_order_them_largest_first() {
             .join_rows()
             .is_none()
     );
+    // Even N below 24: no band, and the kind says just that.
     assert_eq!(
-        SubproblemKind::Join {
-            middle_row: Some(3)
-        }
-        .to_string(),
-        "join middle row 3"
-    );
-    assert_eq!(
-        SubproblemKind::Join { middle_row: None }.to_string(),
+        Plan::with_method(14, Method::Join).unwrap().subproblems()[0]
+            .kind()
+            .to_string(),
         "join"
     );
 }
@@ -684,4 +687,56 @@ fn a_sample_of_row_sets_projects_the_published_count() {
             .unwrap_err(),
         Error::InvalidThreads
     );
+}
+
+/// From N = 24 (even) and 25 (odd) the join's cut places the queens of two
+/// or three middle columns first: every piece names its band, the band's
+/// queens attack no other, and the piece's rows are never theirs.
+#[test]
+fn wide_bands_name_their_queens() {
+    for (n, width) in [(24usize, 2usize), (25, 3)] {
+        let plan = Plan::with_method(n, Method::Join).unwrap();
+        let mut bands = std::collections::BTreeSet::new();
+        for sub in plan.subproblems() {
+            let SubproblemKind::Join { band } = sub.kind() else {
+                panic!("N = {n}: {sub}");
+            };
+            let queens: Vec<(usize, usize)> = band.queens().collect();
+            assert_eq!(queens.len(), width, "{sub}");
+            let first = (n - width) / 2;
+            for (i, &(row, column)) in queens.iter().enumerate() {
+                assert_eq!(column, first + i, "{sub}");
+                for &(other_row, other_column) in &queens[..i] {
+                    assert_ne!(row, other_row, "{sub}");
+                    assert_ne!(row.abs_diff(other_row), column - other_column, "{sub}");
+                }
+            }
+            let (west, east) = sub.join_rows().unwrap();
+            assert!(queens.iter().all(|&(row, _)| (west | east) >> row & 1 == 0));
+            let mut sorted = queens.clone();
+            sorted.sort_unstable();
+            assert_eq!(sub.queens(), sorted, "{sub}");
+            let text = sub.to_string();
+            let (row, column) = queens[0];
+            assert!(
+                text.contains(&format!("join band ({row}, {column})")),
+                "{text}"
+            );
+            bands.insert(queens);
+        }
+        // Many splits, each the smallest of its class: no placement with
+        // its mirror image also there.
+        assert!(bands.len() > 100, "N = {n}: {} bands", bands.len());
+        for queens in &bands {
+            let mirrored: Vec<(usize, usize)> = queens
+                .iter()
+                .rev()
+                .map(|&(row, column)| (row, n - 1 - column))
+                .collect();
+            assert!(
+                !bands.contains(&mirrored),
+                "N = {n}: {queens:?} and its mirror"
+            );
+        }
+    }
 }

@@ -120,6 +120,12 @@ pub struct Args {
     /// fresh one, printed); needs --sample.
     #[arg(long, value_name = "S", value_parser = parse_seed)]
     pub seed: Option<u64>,
+
+    /// With --sample: instead of projecting, count each drawn row set of
+    /// the join twice, by the join and by a plain search, and exit 3 if any
+    /// two counts differ.
+    #[arg(long)]
+    pub check: bool,
 }
 
 /// Subcommands.
@@ -258,13 +264,15 @@ pub struct PlanCount {
     pub sample: Option<SampleRequest>,
 }
 
-/// `--sample K [--seed S]`.
+/// `--sample K [--seed S] [--check]`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SampleRequest {
     /// How many row sets to draw.
     pub draws: NonZeroUsize,
     /// The seed of the draw, if given.
     pub seed: Option<u64>,
+    /// Check each row set against a plain search instead of projecting.
+    pub check: bool,
 }
 
 /// What parsing the words of a command line gives.
@@ -435,6 +443,7 @@ impl Args {
             sample: self.sample.map(|draws| SampleRequest {
                 draws,
                 seed: self.seed,
+                check: self.check,
             }),
         });
         Ok(Solve {
@@ -502,6 +511,9 @@ impl Args {
     fn check_sample_flags(&self) -> Result<(), String> {
         if self.seed.is_some() && self.sample.is_none() {
             return Err("--seed goes with --sample (or with merge --recount)".into());
+        }
+        if self.check && self.sample.is_none() {
+            return Err("--check goes with --sample".into());
         }
         if self.sample.is_none() {
             return Ok(());

@@ -100,6 +100,8 @@ enum Failure {
     Refused(String),
     /// The checkpoint could not be written before counting.
     Checkpoint(String),
+    /// Two methods counted something differently, and what.
+    Disagreement(String),
 }
 
 impl Failure {
@@ -115,6 +117,7 @@ impl Failure {
             Failure::Input(e) => messages.error(e, Status::Refused),
             Failure::Refused(why) => messages.error(why, Status::Refused),
             Failure::Checkpoint(why) => messages.error(why, Status::OutputFailed),
+            Failure::Disagreement(what) => messages.error(what, Status::Disagreement),
             // The reader stopped reading (`| head`): what it wanted, it has.
             Failure::Output(e) if e.kind() == io::ErrorKind::BrokenPipe => Status::Success,
             Failure::Output(e) => messages.error(

@@ -1,5 +1,7 @@
 //! `--sample K [--seed S]`: a projection of a join count from K row sets
-//! drawn at random and joined here, instead of the count itself.
+//! drawn at random and joined here, instead of the count itself; with
+//! `--check`, each drawn row set counted by the join and by a plain search
+//! instead.
 
 use std::io::Write;
 use std::time::Instant;
@@ -7,7 +9,7 @@ use std::time::Instant;
 use super::Failure;
 use super::args::{Format, SampleRequest};
 use super::memory::{show, threads_text};
-use crate::plan::{Method, Options, Plan, Projection, Sample};
+use crate::plan::{JoinStats, Method, Options, Plan, Projection, Sample};
 
 /// Draws, joins and prints the projection of `plan`'s count with
 /// `options` (the threads and the kernel; the memory checked already).
@@ -25,7 +27,19 @@ pub fn project(
             plan.method()
         )));
     }
+    if plan.is_empty() {
+        // A band that attacks a whole row or column of its halves leaves
+        // a split nothing to join; where every split is so (N = 3), there
+        // is no row set to draw, and a projection would divide by zero.
+        return Err(Failure::Refused(format!(
+            "--sample draws row sets of the join plan, but the join plan of N = {} has none (every split of its board is empty)",
+            plan.n()
+        )));
+    }
     let seed = request.seed.unwrap_or_else(crate::random::fresh_seed);
+    if request.check {
+        return check(plan, options, request, seed, out);
+    }
     let start = Instant::now();
     let sample = plan.sample(request.draws, seed, options)?;
     let wall = start.elapsed().as_secs_f64();
@@ -35,6 +49,63 @@ pub fn project(
     } else {
         write_text(out, &sample, options.threads, memory, wall)?;
     }
+    Ok(())
+}
+
+/// `--check`: the drawn row sets, each counted twice, one line each, and a
+/// last line that says whether all agree ([`Failure::Disagreement`] if
+/// not).
+fn check(
+    plan: &Plan,
+    options: &Options,
+    request: SampleRequest,
+    seed: u64,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let kernel = plan.counting_kernel(options)?;
+    writeln!(
+        out,
+        "N = {}: {} row sets drawn with --seed {seed}, each counted by {kernel} (its split unfolded) and by a plain search",
+        plan.n(),
+        request.draws
+    )?;
+    let checked = plan.check_pieces(request.draws, seed, kernel)?;
+    let mut differ = 0;
+    let mut total: crate::Count = 0;
+    for row_set in &checked {
+        let band: Vec<String> = row_set
+            .band()
+            .iter()
+            .map(|(row, column)| format!("({row}, {column})"))
+            .collect();
+        let rows: Vec<String> = (0..32)
+            .filter(|&row| row_set.west_rows >> row & 1 != 0)
+            .map(|row: u32| row.to_string())
+            .collect();
+        let verdict = if row_set.join == row_set.search {
+            "agree"
+        } else {
+            differ += 1;
+            "DIFFER"
+        };
+        writeln!(
+            out,
+            "band [{}], west rows {}: join {}, search {}: {verdict}",
+            band.join(" "),
+            rows.join(" "),
+            row_set.join,
+            row_set.search
+        )?;
+        total += row_set.search;
+    }
+    if differ > 0 {
+        return Err(Failure::Disagreement(format!(
+            "check: {differ} of {} row sets of N = {} counted differently by the join and the search",
+            checked.len(),
+            plan.n()
+        )));
+    }
+    writeln!(out, "all {} agree: {total} solutions in all", checked.len())?;
     Ok(())
 }
 
@@ -69,16 +140,78 @@ fn write_text(
     )?;
     writeln!(
         out,
-        "core-hours:  {} on one core of this CPU (joins {:.4e}, tables {:.4e})",
+        "core-hours:  {} on one core of this CPU (joins {:.4e}, tables {:.4e}; error: draws {:.1}%, this machine's speed {:.1}%)",
         plus_minus(sample.seconds(), 3600.0),
         sample.join_seconds().value / 3600.0,
-        sample.table_seconds().value / 3600.0
+        sample.table_seconds().value / 3600.0,
+        100.0 * sample.draws_error().relative_error(),
+        100.0 * sample.machine()
+    )?;
+    writeln!(
+        out,
+        "speed:       the join count of N = 14 took {:.3} ms, the mean of {} timings through the sample",
+        1e3 * sample.reference_seconds(),
+        sample.machine_times()
     )?;
     writeln!(
         out,
         "memory:      {} for a count or a shard on {on} (the estimate --max-memory checks)",
         show(memory)
+    )?;
+    let joins = Joins::of(sample);
+    writeln!(
+        out,
+        "join:        {:.4e} pairs scanned per pair found; {:.0}% of the lanes scanned hold a pair; {:.1} cut bits and {:.0} classes a row set",
+        joins.scanned_per_found,
+        100.0 * joins.lane_use,
+        joins.cuts,
+        joins.classes
+    )?;
+    let [west, east] = [joins.west, joins.east];
+    writeln!(
+        out,
+        "half-boards: west and east, per row set: median {} and {}, 9 in 10 below {} and {}, largest drawn {} and {}",
+        west[0], east[0], west[1], east[1], west[2], east[2]
     )
+}
+
+/// What the sample's joins did, over the count: the sieve's work and the
+/// spread of the half-boards' lists.
+struct Joins {
+    scanned_per_found: f64,
+    /// Pairs scanned per lane scanned.
+    lane_use: f64,
+    /// Per row set joined, on average.
+    cuts: f64,
+    classes: f64,
+    /// Median, 90th percentile and largest drawn, per row set.
+    west: [u64; 3],
+    east: [u64; 3],
+}
+
+impl Joins {
+    fn of(sample: &Sample) -> Joins {
+        let total = |measure: fn(&JoinStats) -> u64| sample.stats(measure).value;
+        let row_sets = total(|s| s.row_sets).max(f64::MIN_POSITIVE);
+        let spread = |measure: fn(&JoinStats) -> u64| {
+            let quantiles = sample.quantiles(measure, &[0.5, 0.9]);
+            let largest = sample
+                .observations()
+                .iter()
+                .map(|o| measure(&o.stats))
+                .max()
+                .unwrap_or(0);
+            [quantiles[0], quantiles[1], largest]
+        };
+        Joins {
+            scanned_per_found: total(|s| s.scanned) / total(|s| s.found),
+            lane_use: total(|s| s.scanned) / total(|s| s.lanes),
+            cuts: total(|s| s.cuts) / row_sets,
+            classes: total(|s| s.classes) / row_sets,
+            west: spread(|s| s.west),
+            east: spread(|s| s.east),
+        }
+    }
 }
 
 fn write_json(
@@ -90,6 +223,7 @@ fn write_json(
 ) -> std::io::Result<()> {
     let pair =
         |p: Projection| serde_json::json!({"value": p.value, "standard_error": p.standard_error});
+    let joins = Joins::of(sample);
     let object = serde_json::json!({
         "n": sample.n(),
         "kernel": sample.kernel().name(),
@@ -101,7 +235,18 @@ fn write_json(
         "core_seconds": pair(sample.seconds()),
         "join_core_seconds": pair(sample.join_seconds()),
         "table_core_seconds": pair(sample.table_seconds()),
+        "draws_core_seconds": pair(sample.draws_error()),
+        "machine_spread": sample.machine(),
+        "reference_seconds": sample.reference_seconds(),
         "memory_bytes": memory,
+        "join": {
+            "scanned_per_found": joins.scanned_per_found,
+            "lane_use": joins.lane_use,
+            "cuts_per_row_set": joins.cuts,
+            "classes_per_row_set": joins.classes,
+            "west_half_boards": {"median": joins.west[0], "ninety_percent": joins.west[1], "largest_drawn": joins.west[2]},
+            "east_half_boards": {"median": joins.east[0], "ninety_percent": joins.east[1], "largest_drawn": joins.east[2]},
+        },
     });
     writeln!(out, "{object}")
 }

@@ -221,6 +221,36 @@ impl Plan {
         let counter = counter(options.kernel, self.method())?;
         self.run_sample(counter, draws, seed, options.threads)
     }
+
+    /// `draws` row sets of this join plan, drawn as [`Plan::sample`] draws
+    /// them, each a subproblem of its own (the solutions with its split's
+    /// band of queens and a west queen in exactly its rows), counted twice:
+    /// by `kernel` on the split with nothing folded, and by a plain search
+    /// that places queens row by row. Where no whole count can be run
+    /// (N = 23 to 28 here), this is how the join's pieces are checked; the
+    /// two counts of each must agree.
+    ///
+    /// # Errors
+    ///
+    /// As [`Method::counting_kernel`], [`Error::WrongMethod`] for a
+    /// symmetric plan, and [`Error::OutOfMemory`] if the join's tables or
+    /// buffers are refused.
+    pub fn check_pieces(
+        &self,
+        draws: NonZeroUsize,
+        seed: u64,
+        kernel: crate::Kernel,
+    ) -> Result<Vec<crate::plan::Checked>, Error> {
+        let counter = counter(kernel, self.method())?;
+        if self.method() != crate::plan::Method::Join {
+            return Err(Error::WrongMethod {
+                kernel: counter.kernel(),
+                method: self.method().name(),
+            });
+        }
+        let pieces: Vec<_> = self.subproblems().iter().map(|sub| sub.piece()).collect();
+        counter.check(self.n(), &pieces, draws.get(), seed)
+    }
 }
 
 impl Subproblem {

@@ -123,7 +123,7 @@ impl Piece {
                 Kind::Plain => unreachable!("plans hold no plain partial boards"),
             },
             Piece::Join { n, piece } => SubproblemKind::Join {
-                middle_row: piece.middle_row(*n),
+                band: JoinBand::of(*n, &piece.band),
             },
         }
     }
@@ -136,15 +136,15 @@ impl Piece {
 
     /// Its pre-placed queens, `(row, column)`, by row. Symmetric: the
     /// first rows, then any queen placed further down (a tie's). Join: the
-    /// middle column's queen for odd N, none for even N.
+    /// band's, in the middle columns (see [`JoinBand`]).
     pub(crate) fn queens(&self) -> Vec<(usize, usize)> {
         match self {
             Piece::Symmetric(piece) => piece.queens(),
-            Piece::Join { n, piece } => piece
-                .middle_row(*n)
-                .map(|row| (row, n / 2))
-                .into_iter()
-                .collect(),
+            Piece::Join { n, piece } => {
+                let mut queens: Vec<(usize, usize)> = piece.band.queens(*n).collect();
+                queens.sort_unstable();
+                queens
+            }
         }
     }
 
@@ -287,6 +287,38 @@ impl PieceCounter {
             .collect();
         join::sample::sample(joiner, n, &pieces, draws, seed, threads)
     }
+
+    /// `draws` row sets of the join `pieces` (of an `n`x`n` board), drawn
+    /// with `seed` as [`PieceCounter::sample`] draws them, each counted by
+    /// this join on its split unfolded and by a plain search
+    /// (`join::check`).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::WrongMethod`] for walkers; [`Error::OutOfMemory`] if the
+    /// join's tables or buffers are refused.
+    pub(crate) fn check(
+        self,
+        n: usize,
+        pieces: &[&Piece],
+        draws: usize,
+        seed: u64,
+    ) -> Result<Vec<join::check::Checked>, Error> {
+        let PieceCounter::Joiner(joiner) = self else {
+            return Err(Error::WrongMethod {
+                kernel: self.kernel(),
+                method: Method::Join.name(),
+            });
+        };
+        let pieces: Vec<join::pieces::Piece> = pieces
+            .iter()
+            .filter_map(|&piece| match piece {
+                Piece::Join { piece, .. } => Some(*piece),
+                Piece::Symmetric(_) => None,
+            })
+            .collect();
+        join::check::check(joiner, n, &pieces, draws, seed)
+    }
 }
 
 impl fmt::Debug for PieceCounter {
@@ -319,15 +351,59 @@ pub enum SubproblemKind {
         /// Column of the row-0 queen.
         k: usize,
     },
-    /// A piece of a join plan: the solutions whose west half's rows (and
-    /// those of their images under the flip and the mirror) begin with the
-    /// piece's choices. Its count is any whole number.
+    /// A piece of a join plan: the solutions with the band's queens whose
+    /// west half's rows (and those of their images under the flip and the
+    /// mirror) begin with the piece's choices. Its count is any whole
+    /// number.
     Join {
-        /// For odd N, the row of the middle column's queen, which the cut
-        /// places first (from the top down to the centre; one lower down
-        /// stands for its flip); `None` for even N.
-        middle_row: Option<usize>,
+        /// The queens the cut places first, one in each middle column.
+        band: JoinBand,
     },
+}
+
+/// The queens a join plan's cut places first, one in each of the band of
+/// middle columns between the halves: none for even N below 24, the
+/// middle column's for odd N below 25 (from the top down to the centre: a
+/// queen lower down stands for its flip), two and three columns from
+/// there (the smallest placement of each class under the flip and the
+/// mirror, which stands for the others).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JoinBand {
+    /// The band's first column.
+    first_column: u8,
+    /// Each column's queen's row, first column first.
+    rows: [u8; crate::kernel::join::band::MAX_BAND],
+    len: u8,
+}
+
+impl JoinBand {
+    fn of(n: usize, band: &crate::kernel::join::band::Band) -> JoinBand {
+        let mut rows = [0; crate::kernel::join::band::MAX_BAND];
+        rows[..band.len()].copy_from_slice(band.rows());
+        JoinBand {
+            first_column: band.first_column(n) as u8,
+            rows,
+            len: band.len() as u8,
+        }
+    }
+
+    /// The queens, `(row, column)`, west to east.
+    pub fn queens(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.rows[..usize::from(self.len)]
+            .iter()
+            .enumerate()
+            .map(|(i, &row)| (usize::from(row), usize::from(self.first_column) + i))
+    }
+
+    /// How many queens (and columns).
+    pub fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
+    /// Whether it places no queen (even N below 24).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
 }
 
 impl fmt::Display for SubproblemKind {
@@ -337,10 +413,17 @@ impl fmt::Display for SubproblemKind {
             SubproblemKind::Corner => write!(f, "corner"),
             SubproblemKind::Edge { k } => write!(f, "edge k={k}"),
             SubproblemKind::Tie { k } => write!(f, "tie k={k}"),
-            SubproblemKind::Join { middle_row: None } => write!(f, "join"),
-            SubproblemKind::Join {
-                middle_row: Some(row),
-            } => write!(f, "join middle row {row}"),
+            SubproblemKind::Join { band } => {
+                let mut queens = band.queens();
+                match (queens.next(), band.len()) {
+                    (None, _) => write!(f, "join"),
+                    (Some((row, _)), 1) => write!(f, "join middle row {row}"),
+                    (Some((row, column)), _) => {
+                        write!(f, "join band ({row}, {column})")?;
+                        queens.try_for_each(|(row, column)| write!(f, " ({row}, {column})"))
+                    }
+                }
+            }
         }
     }
 }

@@ -124,14 +124,15 @@ mod shard;
 
 use core::fmt;
 
+pub use crate::kernel::join::check::Checked;
 pub use options::Options;
 pub use partial::PartialBoard;
-pub use sample::{Observation, Projection, Sample};
+pub use sample::{JoinStats, Observation, Projection, Sample};
 pub use shard::Shard;
 
 pub use crate::kernel::Method;
-pub use crate::kernel::pieces::SubproblemKind;
 use crate::kernel::pieces::{self, Piece, PieceCounter};
+pub use crate::kernel::pieces::{JoinBand, SubproblemKind};
 use crate::{Count, Error, MAX_N};
 
 /// From this N up, a count on several threads beats one thread on the

@@ -6,6 +6,7 @@ use core::num::NonZeroUsize;
 use std::vec::Vec;
 
 pub use crate::kernel::join::sample::Observation;
+pub use crate::kernel::join::stats::JoinStats;
 use crate::kernel::pieces::PieceCounter;
 use crate::{Error, Kernel};
 
@@ -23,6 +24,16 @@ use super::{Method, Plan};
 /// how far another sample of the same size would likely land: a
 /// projection is within two standard errors of the truth about 95 times
 /// in 100, if the times measured are the times the count would take.
+///
+/// They are not quite: on a shared machine one core's speed moves by
+/// several percent from one minute to the next (20 samples of N = 20 on
+/// Zen 4 spread 8% while each printed 1.8%: BENCHMARKS.md). So the sample
+/// also times a fixed piece of work again and again while it runs (the
+/// join count of N = 14), and the times' errors ([`Sample::seconds`] and
+/// the others) add the spread of those times ([`Sample::machine`]) to the
+/// draws' error. A machine that is steadily faster or slower for the
+/// whole sample than for the count it projects is beyond any error
+/// printed here: repeat the sample at another hour to see it.
 #[derive(Clone, Debug)]
 pub struct Sample {
     n: usize,
@@ -30,6 +41,8 @@ pub struct Sample {
     seed: u64,
     total_weight: f64,
     observations: Vec<Observation>,
+    /// The times of the fixed piece of work, through the sample.
+    machine: Vec<std::time::Duration>,
 }
 
 /// A projected total and its standard error.
@@ -77,20 +90,101 @@ impl Sample {
 
     /// The projected time of the joins, in seconds on one thread.
     pub fn join_seconds(&self) -> Projection {
-        self.project(|o| o.join.as_secs_f64() / o.weight)
+        self.with_machine(self.project(|o| o.join.as_secs_f64() / o.weight))
+    }
+
+    /// How much this machine's speed moved while the sample ran: the
+    /// standard deviation of the times of the fixed piece of work it timed
+    /// again and again, as a fraction of their mean (0 with fewer than
+    /// two).
+    pub fn machine(&self) -> f64 {
+        let times: Vec<f64> = self.machine.iter().map(|t| t.as_secs_f64()).collect();
+        if times.len() < 2 {
+            return 0.0;
+        }
+        let count = times.len() as f64;
+        let mean = times.iter().sum::<f64>() / count;
+        let variance = times.iter().map(|t| (t - mean) * (t - mean)).sum::<f64>() / (count - 1.0);
+        variance.sqrt() / mean
+    }
+
+    /// How many times the sample timed the fixed piece of work.
+    pub fn machine_times(&self) -> usize {
+        self.machine.len()
+    }
+
+    /// The mean time of the fixed piece of work the sample timed again and
+    /// again (the join count of N = 14, on one thread), in seconds: this
+    /// machine's speed while the sample ran, to compare samples run at
+    /// other times or on other machines by.
+    pub fn reference_seconds(&self) -> f64 {
+        let times = self.machine.iter().map(|t| t.as_secs_f64());
+        times.clone().sum::<f64>() / times.len().max(1) as f64
+    }
+
+    /// `time` with [`Sample::machine`]'s share of it added to its error
+    /// (in quadrature: the two are independent).
+    fn with_machine(&self, time: Projection) -> Projection {
+        let machine = self.machine() * time.value;
+        Projection {
+            standard_error: time.standard_error.hypot(machine),
+            ..time
+        }
+    }
+
+    /// The draws' error of the whole count's time alone, without the
+    /// machine's: what the error of [`Sample::seconds`] would be on a
+    /// machine whose speed never moves.
+    pub fn draws_error(&self) -> Projection {
+        self.project(|o| o.join.as_secs_f64() / o.weight + o.tables.as_secs_f64() / o.group_weight)
     }
 
     /// The projected time of building the tables, in seconds on one
     /// thread: one build per group of row sets that share their first
     /// choices (a count on threads, or in shards, builds some twice).
     pub fn table_seconds(&self) -> Projection {
-        self.project(|o| o.tables.as_secs_f64() / o.group_weight)
+        self.with_machine(self.project(|o| o.tables.as_secs_f64() / o.group_weight))
     }
 
     /// The projected time of the whole count, tables and joins, in
     /// seconds on one thread.
     pub fn seconds(&self) -> Projection {
-        self.project(|o| o.join.as_secs_f64() / o.weight + o.tables.as_secs_f64() / o.group_weight)
+        self.with_machine(self.draws_error())
+    }
+
+    /// The projected total over the count of one measure of the joins'
+    /// [`JoinStats`] (its half-boards, the pairs scanned or found, ...):
+    /// `sample.stats(|s| s.scanned).value / sample.stats(|s| s.found).value`
+    /// is the pairs the matcher scans per pair it finds.
+    pub fn stats(&self, measure: impl Fn(&JoinStats) -> u64) -> Projection {
+        self.project(|o| measure(&o.stats) as f64 / o.weight)
+    }
+
+    /// Quantiles of one measure of the joins' [`JoinStats`] over the
+    /// count's row sets (each draw weighed by how many it stands for: the
+    /// inverse of its sampling weight), at each of `fractions` (0 to 1):
+    /// the spread of the half-boards' lists, not only their mean.
+    pub fn quantiles(&self, measure: impl Fn(&JoinStats) -> u64, fractions: &[f64]) -> Vec<u64> {
+        let mut drawn: Vec<(u64, f64)> = self
+            .observations
+            .iter()
+            .map(|o| (measure(&o.stats), 1.0 / o.weight))
+            .collect();
+        drawn.sort_by_key(|&(value, _)| value);
+        let total: f64 = drawn.iter().map(|&(_, weight)| weight).sum();
+        fractions
+            .iter()
+            .map(|&fraction| {
+                let mut below = 0.0;
+                for &(value, weight) in &drawn {
+                    below += weight;
+                    if below >= fraction * total {
+                        return value;
+                    }
+                }
+                drawn.last().map_or(0, |&(value, _)| value)
+            })
+            .collect()
     }
 
     /// The mean of `total weight * per_weight(draw)` and its standard error.
@@ -137,6 +231,7 @@ impl Plan {
             seed,
             total_weight: drawn.total_weight,
             observations: drawn.observations,
+            machine: drawn.machine,
         })
     }
 }

@@ -21,7 +21,7 @@ use super::Columns;
 use crate::kernel::join::halves::Filed;
 use crate::kernel::join::matcher::{self, Group};
 use crate::kernel::join::quarters::Quarters;
-use crate::kernel::join::split::{self, Chunk, Split};
+use crate::kernel::join::split::{self, Chunk, LongDiagonals, Split};
 use crate::kernel::join::words::PatternWords;
 use crate::{Count, Error, Kernel};
 
@@ -98,27 +98,34 @@ impl Join {
 /// and every square's bits.
 #[derive(Clone, Debug)]
 pub struct Cut {
-    /// For odd `n`, the row of the middle column's queen; `None` for even
-    /// `n`.
+    /// For a band of one queen (odd `n` below 25), the row of the middle
+    /// column's queen; `None` for other bands (even `n`: none below 24).
     pub middle: Option<usize>,
+    /// The queens placed first in the band of middle columns, `(row,
+    /// column)`, west to east.
+    pub band: Vec<(usize, usize)>,
     /// The west half's columns are `0..west`.
     pub west: usize,
-    /// The east half's columns are `east..n` (`west`, or `west + 1` past
-    /// the middle column).
+    /// The east half's columns are `east..n` (`west`, or past the band).
     pub east: usize,
     /// The first row of the south quarters.
     pub line: usize,
-    /// The rows the halves share out (all but the middle queen's).
+    /// The rows the halves share out (all but the band's).
     pub free_rows: u32,
-    /// `open[column]`: the rows of the column that the middle queen leaves
-    /// to the halves (every row for even `n`).
+    /// `open[column]`: the rows of the column that the band leaves to the
+    /// halves (every row for even `n` below 24).
     pub open: Vec<u32>,
     /// How many solutions each solution found here stands for, beside the
-    /// images of its row set (2 where the kernel uses the transpose).
+    /// images of its row set: the band's class, twice that where the
+    /// kernel uses the transpose.
     pub weight: u32,
     /// Whether the matcher weighs pairs by the two long diagonals (even
-    /// `n` from 4): their bits are then the top two of every mask.
+    /// `n` from 4, the band holding neither's queen): their bits are then
+    /// the top two of every mask.
     pub long_diagonals: bool,
+    /// Whether it weighs them by one long diagonal (the band holds the
+    /// other's queen): its bit is then the top one.
+    pub one_long_diagonal: bool,
     /// `crossing[row][column]`: the square's crossing bits, one per
     /// diagonal through it that crosses between the halves.
     pub crossing: Vec<Vec<u64>>,
@@ -325,24 +332,24 @@ fn trace_split(split: &Split) -> Cut {
     ]
     .map(|(side, half)| trace_quarter(split, &built, side, half));
     let mut row_sets = Vec::new();
-    for chunk in Chunk::all(split, split.piece_len()) {
+    // No band wider than one below N = 24: the splits' count does not
+    // matter to their pieces.
+    for chunk in Chunk::all(split, split.piece_len(1)) {
         chunk.for_each_row_set(split, |rows, images| {
             row_sets.push(trace_row_set(split, &built, &quarters, rows, images));
         });
     }
     Cut {
-        middle: (split.east > split.west).then(|| {
-            (0..n)
-                .find(|&row| split.free_rows >> row & 1 == 0)
-                .expect("odd n: the middle queen's row is not free")
-        }),
+        middle: (split.band.len() == 1).then(|| usize::from(split.band.rows()[0])),
+        band: split.band.queens(n).collect(),
         west: split.west,
         east: split.east,
         line: split.line,
         free_rows: split.free_rows,
         open: split.open[..n].to_vec(),
         weight: split.weight,
-        long_diagonals: split.diagonals,
+        long_diagonals: split.diagonals == LongDiagonals::Both,
+        one_long_diagonal: split.diagonals == LongDiagonals::One,
         crossing,
         inner,
         crossing_bits,
@@ -543,10 +550,17 @@ impl PatternWords for Watched {
     }
 }
 
-/// The weight of a pair of classes `u` and `v` when the top two cut bits
-/// are the long diagonals, as the matcher has it: 0 if one holds a queen
-/// on one and the other on the other, 2 if either holds both, else 1.
-fn weight(u: usize, v: usize, cuts: usize) -> u64 {
+/// The weight of a pair of classes `u` and `v` of `cuts` cut bits, as the
+/// matcher has it: when the top two are the long diagonals, 0 if one holds
+/// a queen on one and the other on the other, 2 if either holds both, else
+/// 1; when the top one is a long diagonal (the band holds the other's
+/// queen), 2 with a queen on it, else 1; else 1.
+fn weight(u: usize, v: usize, cuts: usize, diagonals: LongDiagonals) -> u64 {
+    match diagonals {
+        LongDiagonals::Unweighed => return 1,
+        LongDiagonals::One => return 1 + ((u | v) >> (cuts - 1) & 1) as u64,
+        LongDiagonals::Both => {}
+    }
     let (main, anti) = (1 << (cuts - 1), 1 << (cuts - 2));
     let (u_main, u_anti, v_main, v_anti) =
         (u & main != 0, u & anti != 0, v & main != 0, v & anti != 0);
@@ -566,7 +580,7 @@ fn runs(
     items: &[Vec<u64>],
     patterns: &[Vec<u64>],
     cuts: usize,
-    diagonals: bool,
+    diagonals: LongDiagonals,
     events: &[Event],
 ) -> Vec<Run> {
     let mut events = events.iter();
@@ -577,8 +591,7 @@ fn runs(
         .filter(|(_, items)| !items.is_empty())
     {
         for w in 1..=2 {
-            let weighed = diagonals.then_some(cuts);
-            let classes = classes_of_weight(u, w, patterns, weighed);
+            let classes = classes_of_weight(u, w, patterns, cuts, diagonals);
             if classes.is_empty() {
                 continue;
             }
@@ -611,17 +624,18 @@ fn runs(
 
 /// The classes of `patterns` with patterns that items of class `u` can
 /// match whose pairs weigh `w`, with their patterns, in order: every
-/// weight is 1 unless `weighed` gives the cut bits the long diagonals
-/// weigh pairs by.
+/// weight is 1 unless the top cut bits of `cuts` are long diagonals that
+/// weigh the pairs (`diagonals`).
 fn classes_of_weight(
     u: usize,
     w: u64,
     patterns: &[Vec<u64>],
-    weighed: Option<usize>,
+    cuts: usize,
+    diagonals: LongDiagonals,
 ) -> Vec<(usize, Vec<u64>)> {
     (0..patterns.len())
         .filter(|&v| v & u == 0 && !patterns[v].is_empty())
-        .filter(|&v| weighed.map_or(1, |cuts| weight(u, v, cuts)) == w)
+        .filter(|&v| weight(u, v, cuts, diagonals) == w)
         .map(|v| (v, patterns[v].clone()))
         .collect()
 }
@@ -887,7 +901,12 @@ mod tests {
         } else {
             (masks(&set.east), masks(&set.west))
         };
-        let pairs = matcher::disjoint_pairs_one_by_one(&items, &patterns, cut.long_diagonals);
+        let weighing = match (cut.long_diagonals, cut.one_long_diagonal) {
+            (true, _) => LongDiagonals::Both,
+            (_, true) => LongDiagonals::One,
+            _ => LongDiagonals::Unweighed,
+        };
+        let pairs = matcher::disjoint_pairs_one_by_one(&items, &patterns, weighing);
         assert_eq!(set.pairs, pairs);
     }
 

@@ -15,6 +15,8 @@ use core::arch::x86_64::{
 
 #[cfg(test)]
 use super::matcher::Group;
+#[cfg(test)]
+use super::split::LongDiagonals;
 use super::split::{Chunk, Split};
 use super::words::PatternWords;
 use super::{Joiner, Scratch, quarters::HeldQuarters};
@@ -62,11 +64,11 @@ impl Joiner for JoinAvx2 {
         &self,
         items: Group<'_>,
         patterns: Group<'_>,
-        diagonals: bool,
+        weighing: LongDiagonals,
         scratch: &mut Scratch,
     ) -> u64 {
         // SAFETY: as above.
-        unsafe { disjoint_pairs(items, patterns, diagonals, scratch) }
+        unsafe { disjoint_pairs(items, patterns, weighing, scratch) }
             .expect("the tests' masks fit in memory")
     }
 }
@@ -97,12 +99,12 @@ unsafe fn count_chunk(
 unsafe fn disjoint_pairs(
     items: Group<'_>,
     patterns: Group<'_>,
-    diagonals: bool,
+    weighing: LongDiagonals,
     scratch: &mut Scratch,
 ) -> Result<u64, Error> {
     // SAFETY: as for `count_chunk`.
     unsafe {
-        super::matcher::disjoint_pairs::<__m256i>(items, patterns, diagonals, &mut scratch.matcher)
+        super::matcher::disjoint_pairs::<__m256i>(items, patterns, weighing, &mut scratch.matcher)
     }
 }
 
@@ -206,8 +208,8 @@ mod tests {
             return;
         };
         let mut scratch = Scratch::default();
-        check_against_the_oracle(|items, patterns, diagonals| {
-            cpu.disjoint_pairs(items, patterns, diagonals, &mut scratch)
+        check_against_the_oracle(|items, patterns, weighing| {
+            cpu.disjoint_pairs(items, patterns, weighing, &mut scratch)
         });
     }
 }

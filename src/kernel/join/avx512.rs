@@ -15,6 +15,8 @@ use core::arch::x86_64::{
 use super::cuts::Cuts;
 #[cfg(test)]
 use super::matcher::Group;
+#[cfg(test)]
+use super::split::LongDiagonals;
 use super::split::{Chunk, Split};
 use super::words::{PatternWords, join_pairs_one_by_one};
 use super::{Joiner, Scratch, quarters::HeldQuarters};
@@ -63,11 +65,11 @@ impl Joiner for JoinAvx512 {
         &self,
         items: Group<'_>,
         patterns: Group<'_>,
-        diagonals: bool,
+        weighing: LongDiagonals,
         scratch: &mut Scratch,
     ) -> u64 {
         // SAFETY: as above.
-        unsafe { disjoint_pairs(items, patterns, diagonals, scratch) }
+        unsafe { disjoint_pairs(items, patterns, weighing, scratch) }
             .expect("the tests' masks fit in memory")
     }
 }
@@ -98,12 +100,12 @@ unsafe fn count_chunk(
 unsafe fn disjoint_pairs(
     items: Group<'_>,
     patterns: Group<'_>,
-    diagonals: bool,
+    weighing: LongDiagonals,
     scratch: &mut Scratch,
 ) -> Result<u64, Error> {
     // SAFETY: as for `count_chunk`.
     unsafe {
-        super::matcher::disjoint_pairs::<__m512i>(items, patterns, diagonals, &mut scratch.matcher)
+        super::matcher::disjoint_pairs::<__m512i>(items, patterns, weighing, &mut scratch.matcher)
     }
 }
 
@@ -248,8 +250,8 @@ mod tests {
             return;
         };
         let mut scratch = Scratch::default();
-        check_against_the_oracle(|items, patterns, diagonals| {
-            cpu.disjoint_pairs(items, patterns, diagonals, &mut scratch)
+        check_against_the_oracle(|items, patterns, weighing| {
+            cpu.disjoint_pairs(items, patterns, weighing, &mut scratch)
         });
     }
 }

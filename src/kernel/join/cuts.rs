@@ -121,13 +121,12 @@ pub(crate) fn top(len: usize) -> u64 {
 }
 
 /// `len` cut bits for the row set whose two lists are `west` and `east`:
-/// with `diagonals`, bits 63 and 62 (the long diagonals), and the others
-/// (or all of them) the bits whose shares of sampled west and east masks
-/// multiply to the most.
-pub(crate) fn chosen(west: &[u64], east: &[u64], len: usize, diagonals: bool) -> u64 {
-    debug_assert!(len <= CUTS);
+/// the bits of `fixed` (the long diagonals that weigh the pairs, the top
+/// bits), and the others the bits whose shares of sampled west and east
+/// masks multiply to the most.
+pub(crate) fn chosen(west: &[u64], east: &[u64], len: usize, fixed: u64) -> u64 {
+    debug_assert!(len <= CUTS && fixed.count_ones() as usize <= len);
     let (west_has, east_has) = (sampled_bits(west), sampled_bits(east));
-    let fixed: u64 = if diagonals { 0b11 << 62 } else { 0 };
     // Each bit's score: the shares of the samples, multiplied, kept as the
     // product of the counts (each list's bits are counted over the same
     // sample, so the products rank the bits as the shares do).
@@ -190,7 +189,9 @@ impl Cuts {
         self.len
     }
 
-    /// The cut bits, as a mask.
+    /// The cut bits, as a mask (what `pext` gathers them by in
+    /// `join-avx512`, which only x86-64 builds).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) fn mask(&self) -> u64 {
         self.mask
     }
@@ -282,13 +283,13 @@ mod tests {
         let east: Vec<u64> = (0..900u64)
             .map(|i| 1 << 5 | u64::from(i % 3 != 0) << 7 | u64::from(i % 5 < 2) << 30 | 1 << 50)
             .collect();
-        let mask = chosen(&west, &east, 4, false);
+        let mask = chosen(&west, &east, 4, 0);
         for bit in [5, 7, 30] {
             assert_ne!(mask >> bit & 1, 0, "bit {bit} of {mask:#x}");
         }
         assert_eq!(mask >> 20 & 1, 0);
         assert_eq!(mask >> 50 & 1, 0);
-        let cuts = of(chosen(&west, &east, 5, true));
+        let cuts = of(chosen(&west, &east, 5, 0b11 << 62));
         assert_eq!(cuts.class(1 << 63), 0b10000);
         assert_eq!(cuts.class(1 << 62), 0b01000);
         assert_eq!(

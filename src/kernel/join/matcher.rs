@@ -47,7 +47,9 @@ use alloc::vec::Vec;
 
 #[cfg(test)]
 use super::cuts::CUTS;
-use super::grow;
+use super::grow::{self, AlignedWords};
+use super::split::LongDiagonals;
+use super::stats::JoinStats;
 use super::words::PatternWords;
 use crate::Error;
 
@@ -79,13 +81,22 @@ impl Group<'_> {
 }
 
 /// The weight of the pairs of an item of class `u` and a pattern of class
-/// `v` (classes of `cuts` cut bits, the top two the board's two longest
-/// diagonals, see `split::Split::new`): 0 if one has a queen on one long
-/// diagonal and the other on the other, 2 if either has both, else 1. The
+/// `v` (classes of `cuts` cut bits) as `weighing` says (see
+/// `split::Split::new`). With both long diagonals (the top two cut bits):
+/// 0 if one has a queen on one long diagonal and the other on the other, 2
+/// if either has both, else 1. With one (the top cut bit): 2 with a queen
+/// on it, else 1. Without: 1. The
 /// transpose swaps which half holds the anti-diagonal's queen and keeps the
 /// rest, so of a solution with both long diagonals taken and its transpose
 /// exactly one has them in one half, and the weights add up to the count.
-fn weight(u: usize, v: usize, cuts: usize) -> usize {
+fn weight(u: usize, v: usize, cuts: usize, weighing: LongDiagonals) -> usize {
+    match weighing {
+        LongDiagonals::Unweighed => return 1,
+        // The split closed the diagonal's squares in the half whose pairs
+        // would weigh 0: a queen on it weighs 2.
+        LongDiagonals::One => return 1 + ((u | v) >> (cuts - 1) & 1),
+        LongDiagonals::Both => {}
+    }
     let (main, anti) = (1 << (cuts - 1), 1 << (cuts - 2));
     let (u_main, u_anti) = (u & main != 0, u & anti != 0);
     let (v_main, v_anti) = (v & main != 0, v & anti != 0);
@@ -103,15 +114,17 @@ fn weight(u: usize, v: usize, cuts: usize) -> usize {
 pub(crate) struct Scratch {
     /// Every pattern bit-sliced: row `r` (the `r`-th bit of the patterns'
     /// union) at `sliced[r * stride..]`, each class from a word of its own.
-    sliced: Vec<u64>,
+    sliced: AlignedWords,
     /// The classes one item class can match, gathered into one run.
-    gathered: Vec<u64>,
+    gathered: AlignedWords,
     /// Per class of patterns: where it starts in a row of `sliced` (one
     /// more: the words of every class), and the bits its patterns have.
     first_word: Vec<usize>,
     unions: Vec<u64>,
     /// The classes of patterns one class of items matches, by weight.
     matched: [Vec<usize>; 3],
+    /// What the matcher did, added up until read.
+    pub(crate) stats: JoinStats,
 }
 
 /// Words, rounded up to whole groups of up to eight vectors of `W`: what a
@@ -144,11 +157,11 @@ fn padded<W: PatternWords>(words: usize) -> usize {
 pub(crate) unsafe fn disjoint_pairs<W: PatternWords>(
     items: Group<'_>,
     patterns: Group<'_>,
-    diagonals: bool,
+    weighing: LongDiagonals,
     scratch: &mut Scratch,
 ) -> Result<u64, Error> {
     debug_assert_eq!(items.cuts, patterns.cuts);
-    debug_assert!(!diagonals || items.cuts >= 2);
+    debug_assert!(items.cuts >= weighing.bits());
     if items.len() == 0 || patterns.len() == 0 {
         return Ok(0);
     }
@@ -168,6 +181,10 @@ pub(crate) unsafe fn disjoint_pairs<W: PatternWords>(
     let nonempty = (0..classes)
         .filter(|&v| !patterns.class(v).is_empty())
         .count();
+    scratch.stats.classes += (nonempty
+        + (0..items.classes())
+            .filter(|&u| !items.class(u).is_empty())
+            .count()) as u64;
     let mut matched = core::mem::take(&mut scratch.matched);
     // Room for every class, so that `matched_classes` never allocates.
     matched
@@ -180,7 +197,7 @@ pub(crate) unsafe fn disjoint_pairs<W: PatternWords>(
             continue;
         }
         // The classes of patterns they can match, by the weight of the pairs.
-        matched_classes(u, &patterns, diagonals, items.cuts, &mut matched);
+        matched_classes(u, &patterns, weighing, items.cuts, &mut matched);
         for w in 1..=2 {
             let matched = &matched[w][..];
             let scanned: usize = matched.iter().map(|&v| patterns.class(v).len()).sum();
@@ -201,7 +218,14 @@ pub(crate) unsafe fn disjoint_pairs<W: PatternWords>(
             // SAFETY: the CPU runs `W`'s instructions; every bit of `reach`
             // has a row of the run, which holds `vectors` whole vectors.
             let conflicts = unsafe { scan::<W>(run.as_ptr(), vectors, items_u, reach, &offset) };
-            pairs += w as u64 * (items_u.len() as u64 * scanned as u64 - conflicts);
+            let (tried, lanes) = (
+                items_u.len() as u64 * scanned as u64,
+                (items_u.len() * vectors * W::WORDS * 64) as u64,
+            );
+            pairs += w as u64 * (tried - conflicts);
+            scratch.stats.scanned += tried;
+            scratch.stats.lanes += lanes;
+            scratch.stats.found += tried - conflicts;
         }
     }
     (scratch.first_word, scratch.unions, scratch.matched) = (first_word, unions, matched);
@@ -231,10 +255,10 @@ fn run_of<'a, W: PatternWords>(
 ) -> Result<(&'a [u64], [u32; 64], usize), Error> {
     let (run, run_stride, run_words, run_row) = if every_class {
         let words = first_word[first_word.len() - 1];
-        (&scratch.sliced[..], stride, words, *row)
+        (scratch.sliced.words(), stride, words, *row)
     } else {
         let (words, gathered_row) = gather(
-            &scratch.sliced,
+            scratch.sliced.words(),
             stride,
             row,
             first_word,
@@ -243,7 +267,7 @@ fn run_of<'a, W: PatternWords>(
             &mut scratch.gathered,
             padded::<W>,
         )?;
-        let run = &scratch.gathered[..];
+        let run = scratch.gathered.words();
         (run, padded::<W>(words), words, gathered_row)
     };
     // Each bit's row, as an offset from the run's start.
@@ -310,7 +334,7 @@ unsafe fn slice_patterns<W: PatternWords>(
         }
     }
     let stride = padded::<W>(first_word[patterns.classes()]);
-    grow::refill(&mut scratch.sliced, rows * stride, 0)?;
+    scratch.sliced.refill(rows * stride)?;
     for class in 0..patterns.classes() {
         for (i, chunk) in patterns.class(class).chunks(64).enumerate() {
             let word = first_word[class] + i;
@@ -323,7 +347,7 @@ unsafe fn slice_patterns<W: PatternWords>(
                     unions[class],
                     row,
                     stride,
-                    &mut scratch.sliced[word..],
+                    &mut scratch.sliced.words_mut()[word..],
                 )
             };
         }
@@ -333,9 +357,8 @@ unsafe fn slice_patterns<W: PatternWords>(
 
 /// The classes with patterns that items of class `u` can match (those
 /// that share no cut bit with it), by the weight of their pairs: those of
-/// weight `w` into `matched[w]`, ascending. With
-/// `diagonals`, the pairs are weighed by the long diagonals, the top two of
-/// the `cuts` cut bits (see [`weight`]); without, every weight is 1.
+/// weight `w` into `matched[w]`, ascending, weighed as `weighing` says
+/// (see [`weight`]).
 ///
 /// Only the classes without a bit of `u` are visited (every subset of its
 /// complement, `2^(cuts - |u|)` of them), not all `2^cuts`: with many cut
@@ -344,7 +367,7 @@ unsafe fn slice_patterns<W: PatternWords>(
 fn matched_classes(
     u: usize,
     patterns: &Group<'_>,
-    diagonals: bool,
+    weighing: LongDiagonals,
     cuts: usize,
     matched: &mut [Vec<usize>; 3],
 ) {
@@ -357,7 +380,7 @@ fn matched_classes(
     let mut v = 0usize;
     loop {
         if !patterns.class(v).is_empty() {
-            let w = if diagonals { weight(u, v, cuts) } else { 1 };
+            let w = weight(u, v, cuts, weighing);
             matched[w].push(v);
         }
         if v == free {
@@ -384,7 +407,7 @@ fn gather(
     first_word: &[usize],
     matched: &[usize],
     reach: u64,
-    out: &mut Vec<u64>,
+    out: &mut AlignedWords,
     stride_of: fn(usize) -> usize,
 ) -> Result<(usize, [usize; 64]), Error> {
     let words: usize = matched
@@ -393,7 +416,10 @@ fn gather(
         .sum();
     let out_stride = stride_of(words);
     let mut out_row = [0usize; 64];
-    grow::refill(out, reach.count_ones() as usize * out_stride, 0)?;
+    // Every word of the run is written below: the classes' words, then
+    // zeros to the row's end.
+    out.resize(reach.count_ones() as usize * out_stride)?;
+    let out = out.words_mut();
     let mut rest = reach;
     let mut at = 0;
     while rest != 0 {
@@ -408,6 +434,7 @@ fn gather(
             target[next..next + class_words.len()].copy_from_slice(class_words);
             next += class_words.len();
         }
+        target[next..].fill(0);
         at += 1;
     }
     Ok((words, out_row))
@@ -511,18 +538,18 @@ pub(crate) fn group(masks: &[u64], cuts: usize, sorted: &mut Vec<u64>) -> Group<
     }
 }
 
-/// The oracle: every pair tested, one at a time; with `diagonals`, each
-/// weighed by the top two bits of the two masks (see [`weight`]).
+/// The oracle: every pair tested, one at a time, each weighed by the top
+/// bits of the two masks as `weighing` says (see [`weight`]).
 #[cfg(test)]
-pub(crate) fn disjoint_pairs_one_by_one(items: &[u64], patterns: &[u64], diagonals: bool) -> u64 {
+pub(crate) fn disjoint_pairs_one_by_one(
+    items: &[u64],
+    patterns: &[u64],
+    weighing: LongDiagonals,
+) -> u64 {
     let mut pairs = 0;
     for &item in items {
         for &pattern in patterns.iter().filter(|&&p| p & item == 0) {
-            pairs += if diagonals {
-                weight((item >> 62) as usize, (pattern >> 62) as usize, 2) as u64
-            } else {
-                1
-            };
+            pairs += weight((item >> 62) as usize, (pattern >> 62) as usize, 2, weighing) as u64;
         }
     }
     pairs
@@ -532,7 +559,7 @@ pub(crate) fn disjoint_pairs_one_by_one(items: &[u64], patterns: &[u64], diagona
 /// `disjoint_pairs(items, patterns)` runs the kernel's.
 #[cfg(test)]
 pub(crate) fn check_against_the_oracle(
-    mut disjoint_pairs: impl FnMut(Group<'_>, Group<'_>, bool) -> u64,
+    mut disjoint_pairs: impl FnMut(Group<'_>, Group<'_>, LongDiagonals) -> u64,
 ) {
     let mut seed = 0x2545_f491_4f6c_dd1du64;
     let mut next = move || {
@@ -562,18 +589,23 @@ pub(crate) fn check_against_the_oracle(
     ] {
         let items: Vec<u64> = (0..items).map(|_| next() & next()).collect();
         let patterns: Vec<u64> = (0..patterns).map(|_| next() & next() & next()).collect();
-        for (cuts, diagonals) in (0..=CUTS)
-            .map(|cuts| (cuts, false))
-            .chain((2..=CUTS).map(|cuts| (cuts, true)))
+        let weighings = [
+            LongDiagonals::Unweighed,
+            LongDiagonals::One,
+            LongDiagonals::Both,
+        ];
+        for (cuts, weighing) in weighings
+            .into_iter()
+            .flat_map(|w| (w.bits()..=CUTS).map(move |cuts| (cuts, w)))
         {
             assert_eq!(
                 disjoint_pairs(
                     group(&items, cuts, &mut a),
                     group(&patterns, cuts, &mut b),
-                    diagonals
+                    weighing
                 ),
-                disjoint_pairs_one_by_one(&items, &patterns, diagonals),
-                "{} items, {} patterns, {cuts} cuts, weighed by the diagonals: {diagonals}",
+                disjoint_pairs_one_by_one(&items, &patterns, weighing),
+                "{} items, {} patterns, {cuts} cuts, weighed: {weighing:?}",
                 items.len(),
                 patterns.len()
             );

@@ -70,6 +70,9 @@
 //! grow fallibly (`grow.rs`): a refused allocation stops the count with
 //! [`Error::OutOfMemory`] rather than aborting the program that links it.
 
+pub(crate) mod band;
+#[cfg(feature = "std")]
+pub mod check;
 pub(crate) mod cuts;
 mod grow;
 pub(crate) mod halves;
@@ -81,6 +84,8 @@ pub(crate) mod quarters;
 #[cfg(feature = "std")]
 pub(crate) mod sample;
 pub(crate) mod split;
+pub mod stats;
+pub(crate) mod transpose;
 pub(crate) mod words;
 
 #[cfg(simd_kernels)]
@@ -98,6 +103,8 @@ use halves::Filed;
 #[cfg(test)]
 use matcher::Group;
 use quarters::HeldQuarters;
+#[cfg(test)]
+use split::LongDiagonals;
 use split::{Chunk, Side, Split};
 use words::PatternWords;
 
@@ -145,7 +152,7 @@ pub(crate) trait Joiner: Send + Sync {
         &self,
         items: Group<'_>,
         patterns: Group<'_>,
-        diagonals: bool,
+        weighing: LongDiagonals,
         scratch: &mut Scratch,
     ) -> u64;
 }
@@ -171,11 +178,11 @@ impl Joiner for Join {
         &self,
         items: Group<'_>,
         patterns: Group<'_>,
-        diagonals: bool,
+        weighing: LongDiagonals,
         scratch: &mut Scratch,
     ) -> u64 {
         // SAFETY: as above.
-        unsafe { matcher::disjoint_pairs::<u64>(items, patterns, diagonals, &mut scratch.matcher) }
+        unsafe { matcher::disjoint_pairs::<u64>(items, patterns, weighing, &mut scratch.matcher) }
             .expect("the tests' masks fit in memory")
     }
 }
@@ -198,7 +205,7 @@ impl<J: Joiner> Solver for J {
     }
 }
 
-/// Buffers reused from one row set to the next.
+/// Buffers reused from one row set to the next, and what the joins did.
 #[derive(Default)]
 pub(crate) struct Scratch {
     row_sets: Vec<(u32, u32)>,
@@ -281,6 +288,14 @@ unsafe fn join_row_set<W: PatternWords>(
     unsafe { scratch.west.file::<W>(&scratch.cuts)? };
     unsafe { scratch.east.file::<W>(&scratch.cuts)? };
     let (west, east) = (scratch.west.group(), scratch.east.group());
+    let stats = &mut scratch.matcher.stats;
+    stats.row_sets += 1;
+    stats.west += west.len() as u64;
+    stats.east += east.len() as u64;
+    stats.pairs = stats
+        .pairs
+        .saturating_add(west.len() as u64 * east.len() as u64);
+    stats.cuts += scratch.cuts.len() as u64;
     // The larger set is sliced: fewer lanes of its last vector are empty.
     let (items, patterns) = if west.len() <= east.len() {
         (west, east)
@@ -295,8 +310,8 @@ unsafe fn join_row_set<W: PatternWords>(
 /// `west` and `east`: as many as `policy` gives the shorter list
 /// ([`cuts::Policy::cuts`]); from its `chosen_from` of them, the bits both
 /// lists have most ([`cuts::chosen`]), below, the split's top bits
-/// ([`cuts::top`]). For even N at least the two long diagonals, which weigh
-/// the pairs.
+/// ([`cuts::top`]). For even N at least the long diagonals that weigh the
+/// pairs (the split's top bits).
 #[inline(always)]
 pub(crate) fn sieve(
     split: &Split,
@@ -305,14 +320,13 @@ pub(crate) fn sieve(
     policy: cuts::Policy,
     cuts: &mut Cuts,
 ) {
-    let mut len = policy.cuts(west.len().min(east.len()));
-    if split.diagonals {
-        len = len.max(2);
-    }
+    let len = policy
+        .cuts(west.len().min(east.len()))
+        .max(split.diagonals.bits());
     cuts.set(if len < policy.chosen_from {
         cuts::top(len)
     } else {
-        cuts::chosen(west.joined(), east.joined(), len, split.diagonals)
+        cuts::chosen(west.joined(), east.joined(), len, split.diagonals.mask())
     });
 }
 
@@ -328,18 +342,39 @@ pub(crate) fn count(joiner: &impl Joiner, n: usize) -> Result<Count, Error> {
 }
 
 /// [`count`] with `scratch`'s sieve policy.
-fn count_with(joiner: &impl Joiner, n: usize, mut scratch: Scratch) -> Result<Count, Error> {
+fn count_with(joiner: &impl Joiner, n: usize, scratch: Scratch) -> Result<Count, Error> {
+    count_bands(joiner, n, band::bands(n), scratch)
+}
+
+/// [`count`] with the splits of `bands` (all of a board's of one width)
+/// and `scratch`'s sieve policy.
+fn count_bands(
+    joiner: &impl Joiner,
+    n: usize,
+    bands: Vec<band::Band>,
+    mut scratch: Scratch,
+) -> Result<Count, Error> {
     let mut quarters = HeldQuarters::new(memory::Tables::of(n).depth);
+    let splits = bands.len();
     let mut total = 0;
-    for split in &Split::all(n) {
+    for band in bands {
+        let split = Split::new(n, band);
         if split.is_empty() {
             continue;
         }
-        for chunk in Chunk::all(split, split.piece_len()) {
-            total += joiner.count_chunk(split, &mut quarters, &chunk, &mut scratch)?;
+        for chunk in Chunk::all(&split, split.piece_len(splits)) {
+            total += joiner.count_chunk(&split, &mut quarters, &chunk, &mut scratch)?;
         }
     }
     Ok(total)
+}
+
+impl Scratch {
+    /// What the joins did since the last call, and start again.
+    #[cfg(feature = "std")]
+    pub(crate) fn take_stats(&mut self) -> stats::JoinStats {
+        core::mem::take(&mut self.matcher.stats)
+    }
 }
 
 /// Says that a test of `kernel` is skipped because this CPU lacks it, or
@@ -401,8 +436,9 @@ mod tests {
             // `s` is `chunks[at[s][c.pattern]]`.
             let mut at: Vec<Vec<usize>> = Vec::new();
             for (s, split) in splits.iter().enumerate() {
-                at.push(vec![usize::MAX; 1 << split.piece_len().min(split.rows)]);
-                for chunk in Chunk::all(split, split.piece_len()) {
+                let len = split.piece_len(splits.len());
+                at.push(vec![usize::MAX; 1 << len.min(split.rows)]);
+                for chunk in Chunk::all(split, len) {
                     at[s][chunk.pattern as usize] = chunks.len();
                     chunks.push((s, chunk));
                     expected.push(0 as Count);
@@ -429,7 +465,9 @@ mod tests {
                         .filter(|&(_, &row)| usize::from(columns[row]) < n / 2)
                         .fold(0u32, |set, (new_row, _)| set | 1 << new_row);
                     let smallest = smallest_image(&splits[split], west_rows);
-                    let len = splits[split].piece_len().min(splits[split].rows);
+                    let len = splits[split]
+                        .piece_len(splits.len())
+                        .min(splits[split].rows);
                     let pattern = (0..len).fold(0usize, |pattern, i| {
                         pattern | ((smallest >> splits[split].row_at(i) & 1) as usize) << i
                     });
@@ -531,11 +569,43 @@ mod tests {
         }
     }
 
+    /// Every width of band the kernels could place first, on every board
+    /// small enough to count here: the splits of its classes, their
+    /// weights, the row sets their stabilizers fold, the transpose's
+    /// closed squares and long diagonals all add up to the board's count,
+    /// with the tuned sieve and with one that chooses every row set's cut
+    /// bits.
+    #[test]
+    fn every_band_width_counts_right() {
+        let largest = if cfg!(debug_assertions) { 10 } else { 14 };
+        let every_row_set = cuts::Policy {
+            items_per_cut: 1,
+            chosen_from: 0,
+        };
+        for n in 0..=largest {
+            let want = crate::Kernel::Portable.count(n).unwrap();
+            for width in (n % 2..=band::MAX_BAND.min(n)).step_by(2) {
+                for policy in [cuts::Policy::TUNED, every_row_set] {
+                    let scratch = Scratch {
+                        policy,
+                        ..Scratch::default()
+                    };
+                    let bands = band::bands_of_width(n, width);
+                    assert_eq!(
+                        count_bands(&Join(()), n, bands, scratch).unwrap(),
+                        want,
+                        "n = {n}, a band of {width}, {policy:?}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn the_portable_matcher_agrees_with_testing_every_pair() {
         let mut scratch = Scratch::default();
-        matcher::check_against_the_oracle(|items, patterns, diagonals| {
-            Join(()).disjoint_pairs(items, patterns, diagonals, &mut scratch)
+        matcher::check_against_the_oracle(|items, patterns, weighing| {
+            Join(()).disjoint_pairs(items, patterns, weighing, &mut scratch)
         });
     }
 }

@@ -10,37 +10,44 @@
 
 use alloc::vec::Vec;
 
-use super::split::{Chunk, Split};
+use super::band::{self, Band};
+use super::split::{Chunk, Split, all_rows, outside_in_order};
 use super::{Joiner, Scratch, quarters::HeldQuarters};
 use crate::workers::Ran;
 use crate::{Count, Error};
 
 /// The first word of a join plan's fingerprint: its method ("JOIN") and
 /// the version of its split, which changes whenever the pieces or the way
-/// they are dealt to shards do (version 2: in runs, `Plan::shard`), so
+/// they are dealt to shards do (version 2: in runs, `Plan::shard`; version
+/// 3: the bands of N = 24 and 25 up), so
 /// that shards and checkpoints of other pieces are refused. No symmetric plan's
 /// fingerprint starts with it (theirs start with the symmetric split's
 /// version, a small number).
-pub(crate) const SPLIT_VERSION: u64 = 0x4a4f_494e_0000_0002;
+pub(crate) const SPLIT_VERSION: u64 = 0x4a4f_494e_0000_0003;
 
 /// One piece of a join count: a chunk of one split's row sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Piece {
-    /// Which split of [`Split::all`].
+    /// Which split: its band's place in [`band::bands`].
     pub(crate) split: usize,
+    /// That split's band, the queens it places first.
+    pub(crate) band: Band,
     pub(crate) chunk: Chunk,
 }
 
 impl Piece {
-    /// The middle queen's row (odd N), which the split places first.
-    pub(crate) fn middle_row(&self, n: usize) -> Option<usize> {
-        (n % 2 == 1).then_some(self.split)
+    /// Its split, built.
+    pub(crate) fn split(&self, n: usize) -> Split {
+        Split::new(n, self.band)
     }
 
     /// The rows the piece's choices give the west half and those they give
-    /// the east half, as board row sets.
+    /// the east half, as board row sets (the split's rows from the outside
+    /// in, found without building it).
     pub(crate) fn rows(&self, n: usize) -> (u32, u32) {
-        self.rows_in(&Split::nth(n, self.split))
+        let free_rows = all_rows(n) & !self.band.row_set();
+        let (order, _) = outside_in_order(n, free_rows);
+        self.decided(|at| usize::from(order[at]))
     }
 
     /// Its split, then its choices read first to last: pieces in this order
@@ -59,15 +66,22 @@ impl Piece {
     /// fingerprint.
     pub(crate) fn fingerprint(&self, eat: &mut dyn FnMut(u64)) {
         eat(self.split as u64);
+        eat(self.band.key());
         eat(u64::from(self.chunk.pattern));
         eat(self.chunk.len as u64);
     }
 
     /// [`Piece::rows`] in `split`, the piece's.
     pub(crate) fn rows_in(&self, split: &Split) -> (u32, u32) {
+        self.decided(|at| split.row_at(at))
+    }
+
+    /// The west and east rows of its choices, the `at`-th choice's row
+    /// being `row_at(at)`.
+    fn decided(&self, row_at: impl Fn(usize) -> usize) -> (u32, u32) {
         let (mut west, mut east) = (0, 0);
         for at in 0..self.chunk.len {
-            let row = 1 << split.row_at(at);
+            let row = 1 << row_at(at);
             if self.chunk.pattern >> at & 1 != 0 {
                 west |= row;
             } else {
@@ -79,29 +93,52 @@ impl Piece {
 }
 
 /// Every piece of an `n`x`n` board (`n` up to 32), split by split (none
-/// of a split that counts nothing).
-pub(crate) fn pieces(n: usize) -> Vec<Piece> {
+/// of a split that counts nothing), and each split's pieces with their
+/// split built, to `visit`.
+fn for_each_split(n: usize, mut visit: impl FnMut(&Split, &[Piece])) {
+    let bands = band::bands(n);
+    let splits = bands.len();
     let mut pieces = Vec::new();
-    for (index, split) in Split::all(n).iter().enumerate() {
+    for (index, band) in bands.into_iter().enumerate() {
+        let split = Split::new(n, band);
         if split.is_empty() {
             continue;
         }
-        for chunk in Chunk::all(split, split.piece_len()) {
-            pieces.push(Piece {
-                split: index,
-                chunk,
-            });
-        }
+        pieces.clear();
+        pieces.extend(
+            Chunk::all(&split, split.piece_len(splits))
+                .into_iter()
+                .map(|chunk| Piece {
+                    split: index,
+                    band,
+                    chunk,
+                }),
+        );
+        visit(&split, &pieces);
     }
-    pieces
+}
+
+/// Every piece of an `n`x`n` board (`n` up to 32), split by split (none
+/// of a split that counts nothing).
+#[cfg(test)]
+pub(crate) fn pieces(n: usize) -> Vec<Piece> {
+    let mut all = Vec::new();
+    for_each_split(n, |_, pieces| all.extend_from_slice(pieces));
+    all
 }
 
 /// Every piece of an `n`x`n` board (`n` up to 32) with its estimate
-/// ([`estimates`]): a join plan's pieces, in their fixed order.
+/// ([`estimate_in`]): a join plan's pieces, in their fixed order.
 pub(crate) fn estimated(n: usize) -> Vec<(Piece, u64)> {
-    let all = pieces(n);
-    let estimates = estimates(n, &all);
-    all.into_iter().zip(estimates).collect()
+    let mut all = Vec::new();
+    for_each_split(n, |split, pieces| {
+        all.extend(
+            pieces
+                .iter()
+                .map(|piece| (*piece, estimate_in(split, piece))),
+        );
+    });
+    all
 }
 
 /// A rough measure of a piece's work, cheap to compute: the join of a row
@@ -111,19 +148,7 @@ pub(crate) fn estimated(n: usize) -> Vec<(Piece, u64)> {
 /// sets, counted by their rows north and south without building them.
 #[cfg(test)]
 pub(crate) fn estimate(n: usize, piece: &Piece) -> u64 {
-    estimate_in(&Split::nth(n, piece.split), piece)
-}
-
-/// [`estimate`] of every piece of `pieces`, each split built once.
-fn estimates(n: usize, pieces: &[Piece]) -> Vec<u64> {
-    let splits = splits_of(n, pieces.iter());
-    pieces
-        .iter()
-        .map(|piece| match &splits[piece.split] {
-            Some(split) => estimate_in(split, piece),
-            None => 0,
-        })
-        .collect()
+    estimate_in(&piece.split(n), piece)
 }
 
 /// [`estimate`] in `split`, the piece's: over [`ways_north`], how many
@@ -173,19 +198,6 @@ pub(crate) fn ways_north(split: &Split, piece: &Piece) -> Vec<WayNorth> {
         .collect()
 }
 
-/// The splits of an `n`x`n` board that `pieces` belong to, built, by
-/// number (`None` for the others).
-fn splits_of<'a>(n: usize, pieces: impl Iterator<Item = &'a Piece>) -> Vec<Option<Split>> {
-    let mut used = alloc::vec![false; Split::count(n)];
-    for piece in pieces {
-        used[piece.split] = true;
-    }
-    used.iter()
-        .enumerate()
-        .map(|(index, &used)| used.then(|| Split::nth(n, index)))
-        .collect()
-}
-
 /// `C(n, k)`, saturating.
 fn binomial(n: usize, k: usize) -> u64 {
     if k > n {
@@ -211,6 +223,24 @@ fn grouped(pieces: &[(usize, Piece)], depth: usize) -> Vec<(usize, Piece)> {
     let mut sorted = pieces.to_vec();
     sorted.sort_by_key(|(_, piece)| rank[&key(piece)]);
     sorted
+}
+
+/// What a counting thread keeps from one piece to the next: the split of
+/// the last, its tables, its buffers.
+struct Held {
+    split: Option<Split>,
+    quarters: HeldQuarters,
+    scratch: Scratch,
+}
+
+impl Held {
+    fn new(depth: usize) -> Held {
+        Held {
+            split: None,
+            quarters: HeldQuarters::new(depth),
+            scratch: Scratch::default(),
+        }
+    }
 }
 
 /// Counts the pieces `(index, piece)` of an `n`x`n` board with `joiner`
@@ -239,20 +269,26 @@ pub(crate) fn count(
     if threads == 0 {
         return Err(Error::InvalidThreads);
     }
-    let splits = splits_of(n, pieces.iter().map(|(_, piece)| piece));
     let depth = super::memory::Tables::of(n).depth;
     let pieces = &grouped(pieces, depth);
-    let count_one = |piece: &Piece, quarters: &mut HeldQuarters, scratch: &mut Scratch| {
-        let split = splits[piece.split]
+    // Each thread builds the split of the piece it counts, and keeps it for
+    // the next piece of the same split (they come together).
+    let count_one = |piece: &Piece, held: &mut Held| {
+        if held
+            .split
             .as_ref()
-            .expect("every piece's split is built");
-        joiner.count_chunk(split, quarters, &piece.chunk, scratch)
+            .is_none_or(|split| split.band != piece.band)
+        {
+            held.split = Some(piece.split(n));
+        }
+        let split = held.split.as_ref().expect("just built");
+        joiner.count_chunk(split, &mut held.quarters, &piece.chunk, &mut held.scratch)
     };
     let threads = threads.min(pieces.len());
     if threads <= 1 {
-        let (mut quarters, mut scratch) = (HeldQuarters::new(depth), Scratch::default());
+        let mut held = Held::new(depth);
         for (index, piece) in pieces {
-            done(*index, count_one(piece, &mut quarters, &mut scratch)?);
+            done(*index, count_one(piece, &mut held)?);
         }
         return Ok(Ran::ONE);
     }
@@ -261,14 +297,14 @@ pub(crate) fn count(
     // piece they hold and take no other.
     let failed = AtomicBool::new(false);
     let worker = |send: &mut dyn FnMut(Result<(usize, Count), Error>)| {
-        let (mut quarters, mut scratch) = (HeldQuarters::new(depth), Scratch::default());
+        let mut held = Held::new(depth);
         // Relaxed: the cursor only hands out positions; the pieces were
         // written before the threads started. The flag only stops early.
         while !failed.load(Ordering::Relaxed) {
             let Some((index, piece)) = pieces.get(next.fetch_add(1, Ordering::Relaxed)) else {
                 break;
             };
-            let counted = count_one(piece, &mut quarters, &mut scratch);
+            let counted = count_one(piece, &mut held);
             if counted.is_err() {
                 failed.store(true, Ordering::Relaxed);
             }
@@ -342,8 +378,9 @@ mod tests {
                 let (west, east) = piece.rows(n);
                 assert_eq!(west & east, 0);
                 assert_eq!((west | east).count_ones() as usize, piece.chunk.len);
-                let split = Split::nth(n, piece.split);
+                let split = piece.split(n);
                 assert_eq!(split.side_rows(Side::West, west), west);
+                assert_eq!(piece.rows_in(&split), (west, east));
             }
         }
     }

@@ -353,9 +353,9 @@ pub(crate) struct Quarters {
 pub(crate) struct HeldQuarters {
     /// How many of a row set's first choices the tables agree with.
     depth: usize,
-    /// The split they were built for (by its free rows, which differ from
-    /// one split of a board to the next), the choices, the tables.
-    held: Option<((usize, u32), Decided, Quarters)>,
+    /// The split they were built for (by its board and band, which tell it
+    /// from the other splits), the choices, the tables.
+    held: Option<((usize, u64), Decided, Quarters)>,
 }
 
 impl HeldQuarters {
@@ -376,7 +376,7 @@ impl HeldQuarters {
     /// call builds them anew.
     pub(crate) fn for_rows(&mut self, split: &Split, rows: u32) -> Result<&Quarters, Error> {
         let decided = split.decided(self.depth, rows);
-        let key = (split.n, split.free_rows);
+        let key = (split.n, split.key());
         let built = match &mut self.held {
             Some((held, was, quarters)) if *held == key => {
                 let rebuilt = if *was != decided {

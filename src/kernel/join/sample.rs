@@ -30,6 +30,7 @@ use super::memory::Tables;
 use super::pieces::{Piece, WayNorth, ways_north};
 use super::quarters::HeldQuarters;
 use super::split::{Chunk, Split};
+use super::stats::JoinStats;
 use super::{Joiner, Scratch};
 use crate::random::SplitMix64;
 use crate::{Count, Error};
@@ -48,6 +49,8 @@ pub struct Observation {
     pub join: Duration,
     /// The time building its group's tables took, on one thread.
     pub tables: Duration,
+    /// What its join did: its half-boards, the pairs scanned and found.
+    pub stats: JoinStats,
 }
 
 /// What [`sample`] drew and measured.
@@ -56,6 +59,8 @@ pub(crate) struct Drawn {
     pub(crate) total_weight: f64,
     /// The draws, joined.
     pub(crate) observations: Vec<Observation>,
+    /// The times of [`reference`] through the sample.
+    pub(crate) machine: Vec<Duration>,
 }
 
 /// `draws` row sets of the join `pieces` of an `n`x`n` board, drawn with
@@ -83,39 +88,57 @@ pub(crate) fn sample(
     if threads == 0 {
         return Err(Error::InvalidThreads);
     }
-    let splits = Split::all(n);
     let depth = Tables::of(n).depth;
-    let weights: Vec<f64> = pieces
-        .iter()
-        .map(|piece| piece_weight(&splits[piece.split], piece))
-        .collect();
+    let weights = piece_weights(n, pieces);
     let group = |piece: &Piece| (piece.split, piece.chunk.first(depth));
-    let mut drawn = draw(&splits, pieces, &weights, draws, seed);
+    let mut drawn = draw(n, pieces, &weights, draws, seed);
     drawn.sort_by_key(|piece| (group(piece), piece.chunk));
     let groups: Vec<&[Piece]> = drawn.chunk_by(|a, b| group(a) == group(b)).collect();
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
+    // The reference is timed before the first group, before every
+    // `every`-th and at the end of each thread, about 24 times in all.
+    let every = (groups.len() / 24).max(1);
     let worker = |send: &mut dyn FnMut(Joined)| {
         let mut scratch = Scratch::default();
+        let time_reference = |send: &mut dyn FnMut(Joined)| match reference(joiner) {
+            Ok(time) => {
+                send(Ok(Report::Reference(time)));
+                true
+            }
+            Err(error) => {
+                failed.store(true, Ordering::Relaxed);
+                send(Err(error));
+                false
+            }
+        };
         // Relaxed: the cursor only hands out positions; the flag only
         // stops early.
         while !failed.load(Ordering::Relaxed) {
             let at = next.fetch_add(1, Ordering::Relaxed);
             let Some(&group) = groups.get(at) else { break };
-            let split = &splits[group[0].split];
-            let joined = join_group(joiner, split, group, depth, &mut scratch);
+            if at.is_multiple_of(every) && !time_reference(send) {
+                break;
+            }
+            let split = group[0].split(n);
+            let joined = join_group(joiner, &split, group, depth, &mut scratch);
             if joined.is_err() {
                 failed.store(true, Ordering::Relaxed);
             }
-            send(joined.map(|observations| (at, observations)));
+            send(joined.map(|observations| Report::Group(at, observations)));
+        }
+        // Once more at the end: at least two times in all.
+        if !failed.load(Ordering::Relaxed) {
+            time_reference(send);
         }
     };
-    let (mut by_group, mut first_error) = (Vec::new(), None);
+    let (mut by_group, mut machine, mut first_error) = (Vec::new(), Vec::new(), None);
     crate::workers::run(
         threads.min(groups.len()).max(1),
         worker,
         &mut |joined| match joined {
-            Ok(group) => by_group.push(group),
+            Ok(Report::Group(at, group)) => by_group.push((at, group)),
+            Ok(Report::Reference(time)) => machine.push(time),
             Err(error) => {
                 first_error.get_or_insert(error);
             }
@@ -128,12 +151,50 @@ pub(crate) fn sample(
     Ok(Drawn {
         total_weight: weights.iter().sum(),
         observations: by_group.into_iter().flat_map(|(_, group)| group).collect(),
+        machine,
     })
 }
 
-/// A group of draws joined, by its place among the groups: what a
-/// sampling thread reports.
-type Joined = Result<(usize, Vec<Observation>), Error>;
+/// What a sampling thread reports: a group of draws joined, by its place
+/// among the groups, or a time of the reference.
+enum Report {
+    Group(usize, Vec<Observation>),
+    Reference(Duration),
+}
+
+/// A report, or why the thread stopped.
+type Joined = Result<Report, Error>;
+
+/// The time of a fixed piece of work, the whole join count of N =
+/// [`REFERENCE_N`] by `joiner` on this thread, tables and all: timed again
+/// and again through a sample, its spread is how much this machine's own
+/// speed moved while the sample ran (another process, another guest of
+/// the host, the clock), which the draws' error does not see.
+///
+/// # Errors
+///
+/// [`Error::OutOfMemory`] if its tables are refused.
+fn reference(joiner: &dyn Joiner) -> Result<Duration, Error> {
+    // Twice, the faster kept, as the draws are timed.
+    let mut fastest = Duration::MAX;
+    for _ in 0..2 {
+        let start = Instant::now();
+        let (mut scratch, mut quarters) = (Scratch::default(), HeldQuarters::new(0));
+        let mut total: Count = 0;
+        for band in super::band::bands(REFERENCE_N) {
+            let split = Split::new(REFERENCE_N, band);
+            for chunk in Chunk::all(&split, 0) {
+                total += joiner.count_chunk(&split, &mut quarters, &chunk, &mut scratch)?;
+            }
+        }
+        core::hint::black_box(total);
+        fastest = fastest.min(start.elapsed());
+    }
+    Ok(fastest)
+}
+
+/// The board of [`reference`]: about 8 ms with AVX-512 on Zen 4.
+const REFERENCE_N: usize = 14;
 
 /// Builds the tables that the row sets of `group` (of `split`, each a
 /// piece that decides all of its choices, all with the same first choices)
@@ -158,8 +219,8 @@ fn join_group(
     quarters.for_rows(split, first.rows_in(split).0)?;
     let tables = start.elapsed();
     let shared = Piece {
-        split: first.split,
         chunk: first.chunk.first(depth),
+        ..*first
     };
     let group_weight = piece_weight(split, &shared);
     group
@@ -168,13 +229,14 @@ fn join_group(
             // Twice, the faster kept: another process that takes the core
             // for a slice of the scheduler's (milliseconds) lands in one of
             // them, and would weigh a small row set's time many times over.
-            let mut join = |quarters: &mut HeldQuarters| {
+            let join = |quarters: &mut HeldQuarters, scratch: &mut Scratch| {
+                scratch.take_stats();
                 let start = Instant::now();
                 let count = joiner.count_chunk(split, quarters, &row_set.chunk, scratch)?;
-                Ok::<_, Error>((count, start.elapsed()))
+                Ok::<_, Error>((count, start.elapsed(), scratch.take_stats()))
             };
-            let (count, first) = join(&mut quarters)?;
-            let (_, second) = join(&mut quarters)?;
+            let (count, first, stats) = join(&mut quarters, scratch)?;
+            let (_, second, _) = join(&mut quarters, scratch)?;
             Ok(Observation {
                 // A piece of one row set: its one way is its weight.
                 weight: piece_weight(split, row_set),
@@ -182,9 +244,21 @@ fn join_group(
                 count,
                 join: first.min(second),
                 tables,
+                stats,
             })
         })
         .collect()
+}
+
+/// The sampling weight of each of `pieces` (of an `n`x`n` board), each
+/// split built once: the pieces of a split come together.
+pub(super) fn piece_weights(n: usize, pieces: &[Piece]) -> Vec<f64> {
+    let mut weights = Vec::with_capacity(pieces.len());
+    for same_split in pieces.chunk_by(|a, b| a.band == b.band) {
+        let split = same_split[0].split(n);
+        weights.extend(same_split.iter().map(|piece| piece_weight(&split, piece)));
+    }
+    weights
 }
 
 /// The sampling weight of the row sets of `piece` (of `split`), added up.
@@ -197,11 +271,11 @@ fn way_weight(way: &WayNorth) -> f64 {
     way.sets as f64 * (way.cost as f64).sqrt()
 }
 
-/// `draws` row sets of `pieces` (of `splits`, every split of their board;
-/// `weights` theirs), each as a piece that decides all of its choices,
-/// drawn with `seed` as the module says.
-fn draw(
-    splits: &[Split],
+/// `draws` row sets of `pieces` (of an `n`x`n` board; `weights` theirs),
+/// each as a piece that decides all of its choices, drawn with `seed` as
+/// the module says.
+pub(super) fn draw(
+    n: usize,
     pieces: &[Piece],
     weights: &[f64],
     draws: usize,
@@ -227,8 +301,8 @@ fn draw(
                 .min(pieces.len() - 1);
             let piece = &pieces[at];
             Piece {
-                split: piece.split,
-                chunk: row_set_of(&splits[piece.split], piece, &mut random),
+                chunk: row_set_of(&piece.split(n), piece, &mut random),
+                ..*piece
             }
         })
         .collect()

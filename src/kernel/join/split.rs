@@ -17,7 +17,16 @@
 
 use alloc::vec::Vec;
 
+#[cfg(any(test, feature = "trace"))]
+use super::band;
+use super::band::{Band, Stabilizer};
+use super::transpose;
+pub(crate) use super::transpose::LongDiagonals;
 use crate::MAX_N;
+
+/// About how many pieces a board with a band of two or more queens is cut
+/// into ([`Split::piece_len`]).
+const BAND_PIECES: usize = 65_536;
 
 /// West or east.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,28 +42,36 @@ impl Side {
     pub(crate) const BOTH: [Side; 2] = [Side::West, Side::East];
 }
 
-/// Which images of a row set count the same as it.
+/// Which images of a row set count the same as it: those of the split's
+/// band's stabilizer (`band::Stabilizer`), which map the split to itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Images {
     /// The flip top to bottom (`flip(R)`), the mirror left to right (the
-    /// east's rows, `!R`) and both: for even `n`, and for odd `n` with the
-    /// middle queen in the centre, which both leave in place.
+    /// east's rows, `!R`) and both: for the empty band of even `n`, and
+    /// for odd `n` with the middle queen in the centre.
     FlipAndMirror,
-    /// The mirror only: odd `n` with the middle queen in row `q` above the
-    /// centre. The flip maps the split to the one of row `n - 1 - q`,
-    /// which is not counted, so every row set stands for twice as many.
+    /// The mirror only: odd `n` with the middle queen in row `q` off the
+    /// centre.
     Mirror,
+    /// The half-turn only (`flip(!R)`): a band that the half-turn maps to
+    /// itself.
+    HalfTurn,
+    /// None: every row set is counted for itself.
+    Alone,
 }
 
 /// One way to cut an `n`x`n` board into halves, and the diagonal bits of
-/// every square, built once per count (per middle row for odd `n`).
+/// every square, built once per split of a count: the band's queens placed
+/// (`band.rs`), the west half the columns west of the band, the east half
+/// those east of it, on the rows and squares the band leaves free.
 ///
 /// A west and an east queen can only meet on a diagonal that crosses the
-/// line between the halves (for odd `n`, the middle column): those
-/// diagonals are the *crossing* bits, the falling ones (`r - c` constant)
-/// first, then the rising ones (`r + c`), at most 62 in all, four of them
-/// moved to the top as the matcher's cut bits. A queen on a diagonal that
-/// does not cross adds no bit: nothing on the other side can meet it there.
+/// band: those diagonals, with an open square on both sides, are the
+/// *crossing* bits, the falling ones (`r - c` constant) first, then the
+/// rising ones (`r + c`), at most 62 in all, [`RANKED`] of them moved to
+/// the top as the sieve's cut bits for small row sets. A queen on a
+/// diagonal that does not cross adds no bit: nothing on the other side can
+/// meet it there.
 ///
 /// Likewise a north and a south queen of one half can only meet on a
 /// diagonal that crosses [`Split::line`] inside that half: those are the
@@ -62,27 +79,29 @@ pub(crate) enum Images {
 /// `w` columns (at most 30).
 pub(crate) struct Split {
     pub(crate) n: usize,
-    /// Columns of the west half: `0..west`.
+    /// The queens placed first.
+    pub(crate) band: Band,
+    /// Columns of the west half: `0..west`; also how many queens it
+    /// takes, as the east half does.
     pub(crate) west: usize,
-    /// First column of the east half: `west`, or `west + 1` past the
-    /// middle column.
+    /// First column of the east half: past the band.
     pub(crate) east: usize,
     pub(crate) images: Images,
     /// How many solutions each solution the split finds stands for, beside
-    /// the images of its row set: 2 where the transpose is used (see
-    /// [`Split::new`]), else 1.
+    /// the images of its row set: the band's class ([`Band::orbit`]), twice
+    /// that where the transpose is used (see [`Split::new`]); 0 if the
+    /// transpose leaves the split nothing to count.
     pub(crate) weight: u32,
-    /// Whether the matcher weighs pairs by the two long diagonals (even
-    /// `n` from 4, the transpose's other use: see [`Split::new`]), which
-    /// are then the top two cut bits.
-    pub(crate) diagonals: bool,
-    /// The rows either half may use: all but the middle queen's.
+    /// How the matcher weighs pairs by the two long diagonals (even `n`
+    /// from 4, the transpose's other use).
+    pub(crate) diagonals: LongDiagonals,
+    /// The rows either half may use: all but the band's.
     pub(crate) free_rows: u32,
     /// The first row of the south quarters: as many free rows above it as
     /// below (one more below for an odd number).
     pub(crate) line: usize,
-    /// `open[column]`: the rows of the column the middle queen does not
-    /// attack.
+    /// `open[column]`: the rows of the column the band does not attack
+    /// (none for the band's columns).
     pub(crate) open: [u32; MAX_N],
     /// `crossing[row][column]`: the square's crossing bits.
     pub(crate) crossing: [[u64; MAX_N]; MAX_N],
@@ -95,84 +114,94 @@ pub(crate) struct Split {
 }
 
 impl Split {
-    /// Every split of an `n`x`n` board (`n` up to 32): the one of even `n`,
-    /// or one per middle row from the top down to the centre for odd `n`.
+    /// Every split of an `n`x`n` board (`n` up to 32), one per band of
+    /// [`band::bands`], built one at a time.
+    #[cfg(any(test, feature = "trace"))]
     pub(crate) fn all(n: usize) -> Vec<Split> {
         debug_assert!(n <= MAX_N);
-        if n.is_multiple_of(2) {
-            alloc::vec![Split::new(n, None)]
-        } else {
-            (0..=n / 2).map(|q| Split::new(n, Some(q))).collect()
-        }
+        band::bands(n)
+            .into_iter()
+            .map(|band| Split::new(n, band))
+            .collect()
     }
 
-    /// How many splits [`Split::all`] makes for `n`.
+    /// The split of an `n`x`n` board with `band`'s queens placed first.
+    ///
+    /// The transpose, which does not keep the halves, is still used, two
+    /// ways:
+    ///
+    /// * For odd `n`, it swaps the middle column's queen, in row `q` at
+    ///   distance `d` from the centre, with the middle row's, in column
+    ///   `p`. Every solution without a queen in the centre has `p` at
+    ///   another distance than `d` (at the same one the two queens share a
+    ///   diagonal), and of a solution and its transpose exactly one has
+    ///   the middle row's queen further out. So a split off the centre
+    ///   keeps only solutions whose middle row's queen is further from the
+    ///   centre than the middle column's, and counts each twice: the flip
+    ///   and mirror keep both distances, so the row sets' and the band's
+    ///   images still count the same. The middle row's squares nearer the
+    ///   centre are closed; if the band holds the middle row's queen, the
+    ///   split keeps all or nothing.
+    /// * For even `n`, it leaves the main diagonal in place and swaps the
+    ///   halves of the anti-diagonal (and vice versa): of a solution with
+    ///   queens on both and its transpose, exactly one has them in one half
+    ///   (the west half with the band's west columns, the east with the
+    ///   rest), and the flip and mirror keep that. So such a solution
+    ///   counts twice, one with the two queens in different halves not at
+    ///   all ([`LongDiagonals`]).
+    pub(crate) fn new(n: usize, band: Band) -> Split {
+        Split::build(n, band, true)
+    }
+
+    /// The split of `band` with nothing folded: every row set counted for
+    /// itself, the band for itself, the transpose unused. Its row sets'
+    /// counts are the board's solutions with the band's queens and those
+    /// rows west, what a plain search finds (`check.rs`).
     #[cfg(feature = "std")]
-    pub(crate) fn count(n: usize) -> usize {
-        if n.is_multiple_of(2) { 1 } else { n / 2 + 1 }
+    pub(crate) fn unfolded(n: usize, band: Band) -> Split {
+        Split::build(n, band, false)
     }
 
-    /// Split number `index` of [`Split::all`]`(n)`.
-    #[cfg(feature = "std")]
-    pub(crate) fn nth(n: usize, index: usize) -> Split {
-        debug_assert!(index < Split::count(n));
-        Split::new(n, (n % 2 == 1).then_some(index))
-    }
-
-    fn new(n: usize, middle: Option<usize>) -> Split {
-        let west = n / 2;
-        let east = west + usize::from(middle.is_some());
-        let centre = middle.is_none_or(|q| 2 * q + 1 == n);
-        let images = if centre {
-            Images::FlipAndMirror
-        } else {
-            Images::Mirror
+    fn build(n: usize, band: Band, fold: bool) -> Split {
+        debug_assert!(n <= MAX_N && band.len() <= n && (n - band.len()).is_multiple_of(2));
+        let west = band.first_column(n);
+        let east = west + band.len();
+        let images = match band.stabilizer(n) {
+            _ if !fold => Images::Alone,
+            Stabilizer::All => Images::FlipAndMirror,
+            Stabilizer::Mirror => Images::Mirror,
+            Stabilizer::HalfTurn => Images::HalfTurn,
+            Stabilizer::Nothing => Images::Alone,
         };
-        let all = all_rows(n);
-        let free_rows = middle.map_or(all, |q| all & !(1 << q));
-        let (n_i, west_i) = (n as isize, west as isize);
-        let transposed = transpose_rows(n, middle.filter(|_| !centre));
+        let free_rows = all_rows(n) & !band.row_set();
         let mut open = [0u32; MAX_N];
-        let mut crossing = [[0u64; MAX_N]; MAX_N];
-        for column in 0..n {
-            for (row, squares) in crossing.iter_mut().enumerate().take(n) {
-                let (r, c) = (row as isize, column as isize);
-                let attacked = middle.is_some_and(|q| {
-                    let q = q as isize;
-                    r == q || r - c == q - west_i || r + c == q + west_i
-                });
-                let nearer_than_middle =
-                    transposed.is_some_and(|(q, far)| r == west_i && (q..=far).contains(&c));
-                if !attacked && !nearer_than_middle {
-                    open[column] |= 1 << row;
-                }
-                // Where the square's diagonals meet the line between the
-                // halves: between columns west - 1 and west for even n
-                // (n - 1 places each), on the middle column for odd n (n).
-                let (falling, rising, places) = if middle.is_some() {
-                    (r - c + west_i, r + c - west_i, n_i)
-                } else {
-                    (r - c + west_i - 1, r + c - west_i, n_i - 1)
-                };
-                let bits = &mut squares[column];
-                if (0..places).contains(&falling) {
-                    *bits |= 1 << falling;
-                }
-                if (0..places).contains(&rising) {
-                    *bits |= 1 << (places + rising);
+        for (column, rows) in open.iter_mut().enumerate().take(n) {
+            if column >= west && column < east {
+                continue;
+            }
+            for row in 0..n {
+                let attacked = band
+                    .queens(n)
+                    .any(|(r, c)| r == row || r.abs_diff(row) == c.abs_diff(column));
+                if !attacked {
+                    *rows |= 1 << row;
                 }
             }
         }
-        // For even n, the transpose leaves the main diagonal in place and
-        // swaps the halves of the anti-diagonal (and vice versa): of a
-        // solution with queens on both and its transpose, exactly one has
-        // them in one half, and the flip and mirror keep that. So the
-        // matcher counts such pairs twice and pairs with the two queens in
-        // different halves not at all (`matcher::weight`): the two long
-        // diagonals must be the top cut bits, main above anti.
-        let diagonals = middle.is_none() && n >= 4;
-        let long = diagonals.then(|| long_diagonals(n));
-        permute_cut_bits(&open, west, east, n, long, &mut crossing);
+        let (transpose, diagonals, long) = if !fold {
+            (1, LongDiagonals::Unweighed, [None; 2])
+        } else if n % 2 == 1 {
+            let weight = transpose::close_nearer_than_middle(n, &band, &mut open);
+            (weight, LongDiagonals::Unweighed, [None; 2])
+        } else if n >= 4 {
+            let (diagonals, weight, long) = transpose::weigh_long_diagonals(n, &band, &mut open);
+            (weight, diagonals, long)
+        } else {
+            (1, LongDiagonals::Unweighed, [None; 2])
+        };
+        let mut crossing = [[0u64; MAX_N]; MAX_N];
+        let pinned = crossing_bits(n, west, east, &open, long, &mut crossing);
+        permute_cut_bits(&open, west, east, n, pinned, &mut crossing);
         let line = line(free_rows);
         let mut inner = [[0u32; MAX_N]; MAX_N];
         inner_bits_of_halves(n, west, east, line, &mut inner);
@@ -180,10 +209,11 @@ impl Split {
         let rows = outside_in(n, free_rows, &mut order);
         Split {
             n,
+            band,
             west,
             east,
             images,
-            weight: if transposed.is_some() { 2 } else { 1 },
+            weight: if fold { band.orbit(n) * transpose } else { 1 },
             diagonals,
             free_rows,
             line,
@@ -195,27 +225,39 @@ impl Split {
         }
     }
 
-    /// Whether no solution can pass the split: its middle row (odd `n`) is
-    /// free but has no open square (split 0, see [`Split::new`]).
+    /// Whether no solution can pass the split: the transpose leaves it
+    /// nothing (weight 0), or a free row or a column of a half has no open
+    /// square (the band attacks it all).
     pub(crate) fn is_empty(&self) -> bool {
-        let middle_row = self.west;
-        self.n % 2 == 1
-            && self.free_rows >> middle_row & 1 != 0
-            && self.open.iter().all(|column| column >> middle_row & 1 == 0)
+        let halves = (0..self.west).chain(self.east..self.n);
+        let open_rows = halves
+            .clone()
+            .fold(0, |rows, column| rows | self.open[column]);
+        self.weight == 0
+            || open_rows & self.free_rows != self.free_rows
+            || halves.into_iter().any(|column| self.open[column] == 0)
+    }
+
+    /// A number that names the split among those of its board.
+    pub(crate) fn key(&self) -> u64 {
+        self.band.key()
     }
 
     /// How many free rows (from the outside in) a piece of the join
-    /// decides, its chunks' length: about 500 pieces at N = 16, 1,000 at
-    /// N = 18, 2,000 at N = 20 for even N (one split), half the rows for
-    /// odd N (more, smaller splits: 1,100 pieces at N = 17, 5,400 at
-    /// N = 21). Enough for every thread to finish within a small fraction
-    /// of the total from the others, few enough for a record to list.
-    pub(crate) fn piece_len(&self) -> usize {
+    /// decides, its chunks' length, for a board of `splits` splits. With no
+    /// band or a band of one: about 500 pieces at N = 16, 1,000 at N = 18,
+    /// 2,000 at N = 20 for even N (one split), half the rows for odd N
+    /// (more, smaller splits: 1,100 pieces at N = 17, 5,400 at N = 21).
+    /// With wider bands, as many as make about [`BAND_PIECES`] in all (the
+    /// splits are hundreds or thousands). Enough for every thread to finish
+    /// within a small fraction of the total from the others, few enough
+    /// for a record to list.
+    pub(crate) fn piece_len(&self, splits: usize) -> usize {
         let half = self.rows / 2;
-        if self.n.is_multiple_of(2) {
-            half + 3
-        } else {
-            half
+        match self.band.len() {
+            0 => half + 3,
+            1 => half,
+            _ => ((BAND_PIECES / splits.max(1)).max(1).ilog2() as usize).min(self.rows),
         }
     }
 
@@ -251,33 +293,48 @@ impl Split {
     }
 }
 
-/// The rows of the middle column's queen (`middle`, for odd `n`, off the
-/// centre) and of its flip, where the split keeps only the solutions whose
-/// middle row's queen stands further out than the middle column's: the
-/// middle row's columns from the one to the other are closed.
-///
-/// The transpose, for odd n, swaps the middle column's queen, in row q at
-/// distance d = west - q from the centre, with the middle row's, in column
-/// p. Every solution without a queen in the centre has p at another
-/// distance than d (at the same one the two queens share a diagonal), and
-/// of a solution and its transpose exactly one has the middle row's queen
-/// further out. So each split off the centre keeps only solutions whose
-/// middle row's queen is further from the centre than its middle queen,
-/// and counts each twice: the flip and mirror keep both distances, so the
-/// row sets' images still count the same. Split q = 0 keeps none.
-#[inline(always)]
-fn transpose_rows(n: usize, middle: Option<usize>) -> Option<(isize, isize)> {
-    middle.map(|q| (q as isize, n as isize - 1 - q as isize))
-}
-
-/// The crossing bits of the two long diagonals of an even `n`x`n` board
-/// (`r - c = 0` and `r + c = n - 1`), main and anti, before
-/// [`permute_cut_bits`].
-#[inline(always)]
-fn long_diagonals(n: usize) -> (usize, usize) {
-    let (n_i, west_i) = (n as isize, (n / 2) as isize);
-    let (main, anti) = (west_i - 1, n_i - 1 + (n_i - 1 - west_i));
-    (main as usize, anti as usize)
+/// Numbers the crossing diagonals of `open` (those with an open square in
+/// the west half, columns `0..west`, and in the east, `east..n`), and the
+/// diagonals of `long` too (those the matcher weighs, crossing or not),
+/// falling ones first, then rising, in order; writes every square's bits
+/// into `crossing`. Returns the bits of `long`'s diagonals.
+fn crossing_bits(
+    n: usize,
+    west: usize,
+    east: usize,
+    open: &[u32; MAX_N],
+    long: [Option<usize>; 2],
+    crossing: &mut [[u64; MAX_N]; MAX_N],
+) -> [Option<u32>; 2] {
+    // Ids: falling `r - c + n - 1`, then rising `2n - 1 + r + c`.
+    let ids = |row: usize, column: usize| [row + n - 1 - column, 2 * n - 1 + row + column];
+    let mut sides = [[false; 2]; 4 * MAX_N];
+    for column in (0..west).chain(east..n) {
+        let side = usize::from(column >= east);
+        for row in (0..n).filter(|&row| open[column] >> row & 1 != 0) {
+            for id in ids(row, column) {
+                sides[id][side] = true;
+            }
+        }
+    }
+    let mut bit_of = [None; 4 * MAX_N];
+    let mut next = 0u32;
+    for (id, bit) in bit_of.iter_mut().enumerate().take(4 * n) {
+        if sides[id] == [true, true] || long.contains(&Some(id)) {
+            *bit = Some(next);
+            next += 1;
+        }
+    }
+    debug_assert!(next <= 64);
+    for (row, squares) in crossing.iter_mut().enumerate().take(n) {
+        for (column, bits) in squares.iter_mut().enumerate().take(n) {
+            *bits = ids(row, column)
+                .iter()
+                .filter_map(|&id| bit_of[id])
+                .fold(0, |bits, bit| bits | 1 << bit);
+        }
+    }
+    long.map(|id| id.and_then(|id| bit_of[id]))
 }
 
 /// The first row of the south quarters: as many of `free_rows` above it as
@@ -311,6 +368,14 @@ fn inner_bits_of_halves(
             }
         }
     }
+}
+
+/// The rows of `free_rows` from the outside in (0, n-1, 1, n-2, ...), and
+/// how many.
+pub(crate) fn outside_in_order(n: usize, free_rows: u32) -> ([u8; MAX_N], usize) {
+    let mut order = [0u8; MAX_N];
+    let rows = outside_in(n, free_rows, &mut order);
+    (order, rows)
 }
 
 /// The rows of `free_rows` from the outside in (0, n-1, 1, n-2, ...) into
@@ -394,11 +459,15 @@ impl Order {
     /// known to be larger than one of its images.
     pub(crate) fn after(self, split: &Split, at: usize, in_rows: bool) -> Option<Order> {
         let row = split.row_at(at);
-        if split.images == Images::Mirror {
+        match split.images {
+            Images::Alone => return Some(self),
             // R against !R, which differ in every free row: the highest
             // (row n - 1, never the middle queen's above the centre) decides.
-            return (row + 1 != split.n || !in_rows).then_some(self);
+            Images::Mirror => return (row + 1 != split.n || !in_rows).then_some(self),
+            Images::HalfTurn | Images::FlipAndMirror => {}
         }
+        // The free rows come in pairs (j, n - 1 - j): the images keep the
+        // band's rows, so the band takes both rows of a pair or neither.
         if at.is_multiple_of(2) {
             // Row j = at / 2.
             return Some(Order {
@@ -410,11 +479,14 @@ impl Order {
         // image, which is row j's bit (flip) or its complement.
         let (a, b) = (self.first_in, in_rows);
         let mut next = self;
-        if at == 1 && b {
+        if split.images == Images::HalfTurn {
+            // Only R against flip(!R).
+            next.below_flip = true;
+        } else if at == 1 && b {
             // R against !R: they differ in every row, first in row n - 1.
             return None;
         }
-        if !self.below_flip && a != b {
+        if !next.below_flip && a != b {
             if b {
                 return None;
             }
@@ -531,20 +603,22 @@ const RANKED_SHIFT: u32 = 64 - RANKED as u32;
 /// Moves [`RANKED`] crossing diagonals to the masks' top bits, the cut bits of
 /// the matcher's sieve for small row sets: those with the most open squares
 /// on both sides (product of the two counts), which most half-boards of
-/// both sides use. The other bits keep their order below them.
+/// both sides use; `pinned`'s bits (the long diagonals the matcher weighs)
+/// at the very top, the first above the second. The other bits keep their
+/// order below them.
 fn permute_cut_bits(
     open: &[u32; MAX_N],
     west: usize,
     east: usize,
     n: usize,
-    long: Option<(usize, usize)>,
+    pinned: [Option<u32>; 2],
     crossing: &mut [[u64; MAX_N]; MAX_N],
 ) {
     let mut squares = [[0u32; 64]; 2];
     for column in 0..n {
         let side = usize::from(column >= east);
         if column >= west && column < east {
-            continue; // the middle column
+            continue; // the band
         }
         for (row, squares_of_row) in crossing.iter().enumerate().take(n) {
             if open[column] >> row & 1 == 0 {
@@ -561,17 +635,17 @@ fn permute_cut_bits(
         core::array::from_fn(|bit| (squares[0][bit] * squares[1][bit], bit));
     by_use.sort_unstable_by(|a, b| b.cmp(a));
     // Lowest first: `cuts[RANKED - 1]` goes to the top bit.
-    let mut cuts: [usize; RANKED] = core::array::from_fn(|i| by_use[i].1);
-    if let Some((main, anti)) = long {
-        let mut others = by_use
-            .iter()
-            .map(|&(_, bit)| bit)
-            .filter(|&b| b != main && b != anti);
-        for cut in cuts.iter_mut().take(RANKED - 2) {
-            *cut = others.next().unwrap_or(0);
-        }
-        cuts[RANKED - 2] = anti;
-        cuts[RANKED - 1] = main;
+    let pinned: Vec<usize> = pinned.iter().flatten().map(|&bit| bit as usize).collect();
+    let mut others = by_use
+        .iter()
+        .map(|&(_, bit)| bit)
+        .filter(|bit| !pinned.contains(bit));
+    let mut cuts = [0usize; RANKED];
+    for cut in cuts.iter_mut().take(RANKED - pinned.len()) {
+        *cut = others.next().unwrap_or(0);
+    }
+    for (i, &bit) in pinned.iter().enumerate() {
+        cuts[RANKED - 1 - i] = bit;
     }
     // The new place of every bit: the others in order, then the cuts.
     let mut place = [0u32; 64];
@@ -603,64 +677,93 @@ pub(crate) fn all_rows(n: usize) -> u32 {
     if n == 0 { 0 } else { u32::MAX >> (32 - n) }
 }
 
-/// How many row sets of the whole count `rows` stands for: itself and its
-/// images (see [`Images`]; with [`Images::Mirror`], also the images of the
-/// split of the flipped middle row). Returns 0 if `rows` is not the
-/// smallest of its images, so that each class is counted once, by its
-/// smallest member.
+/// How many row sets of the split `rows` stands for: itself and its images
+/// (see [`Images`]). Returns 0 if `rows` is not the smallest of its images,
+/// so that each class is counted once, by its smallest member. (The other
+/// splits of its band's class are the split's weight.)
 pub(crate) fn orbit(split: &Split, rows: u32) -> u32 {
     let n = split.n;
     let complement = split.free_rows & !rows;
-    if rows > complement && split.free_rows != 0 {
-        return 0;
+    let flip = |r: u32| {
+        if n == 0 {
+            r
+        } else {
+            r.reverse_bits() >> (32 - n)
+        }
+    };
+    match split.images {
+        Images::Alone => 1,
+        // R and !R, never equal: the band leaves rows free.
+        Images::Mirror => 2 * u32::from(rows < complement),
+        Images::HalfTurn => {
+            let image = flip(complement);
+            if rows > image {
+                0
+            } else {
+                2 - u32::from(rows == image)
+            }
+        }
+        Images::FlipAndMirror => {
+            if rows > complement && split.free_rows != 0 {
+                return 0;
+            }
+            let (flipped, flipped_complement) = (flip(rows), flip(complement));
+            if rows > flipped || rows > flipped_complement {
+                return 0;
+            }
+            // Four images, two pairs of which may coincide: R = flip(R)
+            // exactly when !R = flip(!R), and R = flip(!R) exactly when
+            // !R = flip(R). (For n = 0 and 1 there is one row set, the
+            // empty one.)
+            if rows == complement {
+                return 1;
+            }
+            4 / (1 + u32::from(rows == flipped)) / (1 + u32::from(rows == flipped_complement))
+        }
     }
-    if split.images == Images::Mirror {
-        // R, !R, and their flips in the other split: four different sets.
-        return 4;
-    }
-    if n == 0 {
-        return 1;
-    }
-    let flip = |r: u32| r.reverse_bits() >> (32 - n);
-    let (flipped, flipped_complement) = (flip(rows), flip(complement));
-    if rows > flipped || rows > flipped_complement {
-        return 0;
-    }
-    // Four images, two pairs of which may coincide: R = flip(R) exactly
-    // when !R = flip(!R), and R = flip(!R) exactly when !R = flip(R). (For
-    // n = 0 and 1 there is one row set, the empty one.)
-    if rows == complement {
-        return 1;
-    }
-    4 / (1 + u32::from(rows == flipped)) / (1 + u32::from(rows == flipped_complement))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Every class of row sets, in every split, is counted once.
+    /// Every class of row sets, in every split, is counted once: with
+    /// every width of band, the row sets the splits count, each times its
+    /// images and its band's class, are every row set of every placement
+    /// of the band.
     #[test]
     fn every_class_is_counted_once_by_its_smallest_member() {
         for n in 0..=11 {
-            let w = n / 2;
-            let mut covered = 0u32;
-            for split in Split::all(n) {
-                for rows in 0u32..1 << n {
-                    if rows & !split.free_rows == 0 && rows.count_ones() as usize == w {
-                        covered += orbit(&split, rows);
+            for width in (n % 2..=band::MAX_BAND.min(n)).step_by(2) {
+                let w = (n - width) / 2;
+                let (mut covered, mut placements) = (0u64, 0u64);
+                for band in band::bands_of_width(n, width) {
+                    let split = Split::new(n, band);
+                    placements += u64::from(band.orbit(n));
+                    for rows in 0u32..1 << n {
+                        if rows & !split.free_rows == 0 && rows.count_ones() as usize == w {
+                            covered += u64::from(orbit(&split, rows) * band.orbit(n));
+                        }
                     }
                 }
+                // Each placement's free rows (n - width of them), w west.
+                let sets = placements * binomial(n - width, w);
+                assert_eq!(covered, sets, "n = {n}, a band of {width}");
             }
-            // Each row set of the west half, with each middle row.
-            let mut sets = 0;
-            for rows in 0u32..1 << n {
-                if rows.count_ones() as usize == w {
-                    sets += if n % 2 == 0 { 1 } else { n - w };
-                }
-            }
-            assert_eq!(covered as usize, sets, "n = {n}");
         }
+    }
+
+    /// The splits of an `n`x`n` board with every width of band.
+    fn every_split(n: usize) -> Vec<Split> {
+        (n % 2..=band::MAX_BAND.min(n))
+            .step_by(2)
+            .flat_map(|width| band::bands_of_width(n, width))
+            .map(|band| Split::new(n, band))
+            .collect()
+    }
+
+    fn binomial(n: usize, k: usize) -> u64 {
+        (0..k).fold(1, |c, i| c * (n - i) as u64 / (i as u64 + 1))
     }
 
     /// The chunks' row sets are every counted row set, each once, and a
@@ -668,7 +771,7 @@ mod tests {
     #[test]
     fn the_chunks_hold_exactly_the_smallest_row_sets() {
         for n in 1..=11 {
-            for split in Split::all(n) {
+            for split in every_split(n) {
                 for len in 0..=split.rows {
                     let mut seen = Vec::new();
                     for chunk in Chunk::all(&split, len) {
@@ -695,7 +798,7 @@ mod tests {
     #[test]
     fn the_search_order_keeps_exactly_the_smallest_row_sets() {
         for n in 1..=11 {
-            for split in Split::all(n) {
+            for split in every_split(n) {
                 for rows in 0u32..1 << n {
                     if rows & !split.free_rows != 0 {
                         continue;

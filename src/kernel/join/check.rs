@@ -1,0 +1,184 @@
+//! The join checked against a plain search, piece by piece, where no
+//! total can be counted: `--sample K --check`.
+//!
+//! Past N = 22 no count of the whole board finishes here, so the join's
+//! pieces are checked one by one against another method. A drawn row set
+//! of a split (`sample.rs` draws them) is a subproblem of its own: the
+//! solutions with the split's band of queens placed and a queen in the
+//! west half in exactly the rows of the row set. The join counts it on the
+//! split with nothing folded ([`Split::unfolded`]: no images, no band
+//! class, no transpose), and [`search`] counts it by placing queens row by
+//! row, each row's in its half's columns, as any backtracking solver would.
+//! They share nothing but the board: not the quarters, the half-boards,
+//! the crossing bits, the sieve or the matcher.
+
+use std::vec::Vec;
+
+use super::band::Band;
+use super::pieces::Piece;
+use super::quarters::HeldQuarters;
+use super::sample::{draw, piece_weights};
+use super::split::{Chunk, Split};
+use super::{Joiner, Scratch};
+use crate::{Count, Error, MAX_N};
+
+/// One drawn row set, counted both ways.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Checked {
+    /// The band's queens: how many, and `(row, column)` each.
+    pub band: [(u8, u8); super::band::MAX_BAND],
+    /// How many of `band` are queens.
+    pub band_len: usize,
+    /// The rows of the west half's queens (a board row set).
+    pub west_rows: u32,
+    /// The solutions the join counted.
+    pub join: Count,
+    /// The solutions the plain search counted.
+    pub search: Count,
+}
+
+impl Checked {
+    /// The band's queens, `(row, column)`.
+    pub fn band(&self) -> &[(u8, u8)] {
+        &self.band[..self.band_len]
+    }
+}
+
+/// `draws` row sets of the join `pieces` of an `n`x`n` board, drawn with
+/// `seed` as `--sample` draws them, each counted by `joiner` on its split
+/// unfolded and by [`search`].
+///
+/// # Errors
+///
+/// [`Error::OutOfMemory`] if the join's tables or buffers are refused.
+pub(crate) fn check(
+    joiner: &dyn Joiner,
+    n: usize,
+    pieces: &[Piece],
+    draws: usize,
+    seed: u64,
+) -> Result<Vec<Checked>, Error> {
+    let weights = piece_weights(n, pieces);
+    let mut scratch = Scratch::default();
+    let mut out = Vec::with_capacity(draws);
+    for drawn in draw(n, pieces, &weights, draws, seed) {
+        let split = Split::unfolded(n, drawn.band);
+        // Tables for this one row set: every row decided, the quarters
+        // cut to it alone.
+        let mut quarters = HeldQuarters::new(split.rows);
+        let join = joiner.count_chunk(&split, &mut quarters, &drawn.chunk, &mut scratch)?;
+        let west_rows = west_rows(&split, &drawn.chunk);
+        let mut band = [(0u8, 0u8); super::band::MAX_BAND];
+        for (slot, (row, column)) in band.iter_mut().zip(drawn.band.queens(n)) {
+            *slot = (row as u8, column as u8);
+        }
+        out.push(Checked {
+            band,
+            band_len: drawn.band.len(),
+            west_rows,
+            join,
+            search: search(n, &drawn.band, west_rows),
+        });
+    }
+    Ok(out)
+}
+
+/// The west rows of a chunk that decides every row of `split`.
+fn west_rows(split: &Split, chunk: &Chunk) -> u32 {
+    (0..chunk.len)
+        .filter(|&at| chunk.pattern >> at & 1 != 0)
+        .fold(0, |rows, at| rows | 1 << split.row_at(at))
+}
+
+/// The solutions of an `n`x`n` board with `band`'s queens placed and the
+/// queens of rows `west_rows` in the columns west of the band, those of
+/// the other rows east of it, by backtracking row by row over bitmasks of
+/// the columns and diagonals taken.
+pub(crate) fn search(n: usize, band: &Band, west_rows: u32) -> Count {
+    debug_assert!(n <= MAX_N);
+    let first = band.first_column(n);
+    let west = (1u32 << first) - 1;
+    let east =
+        (if n == 32 { u32::MAX } else { (1u32 << n) - 1 }) & !((1u32 << (first + band.len())) - 1);
+    let mut allowed = [0u32; MAX_N];
+    for (row, columns) in allowed.iter_mut().enumerate().take(n) {
+        *columns = if west_rows >> row & 1 != 0 {
+            west
+        } else {
+            east
+        };
+    }
+    for (row, column) in band.queens(n) {
+        allowed[row] = 1 << column;
+    }
+    place(&allowed[..n], 0, 0, 0)
+}
+
+/// The placements of one queen per row of `allowed` (each row's in its
+/// columns) that no other attacks, given the columns and the falling and
+/// rising diagonals (as the squares of the next row they attack) taken.
+fn place(allowed: &[u32], columns: u32, falling: u64, rising: u64) -> Count {
+    let Some((&row, rest)) = allowed.split_first() else {
+        return 1;
+    };
+    let mut free = row & !columns & !(falling as u32) & !(rising as u32);
+    let mut count = 0;
+    while free != 0 {
+        let bit = free & free.wrapping_neg();
+        free &= free - 1;
+        count += place(
+            rest,
+            columns | bit,
+            (falling | u64::from(bit)) << 1,
+            (rising | u64::from(bit)) >> 1,
+        );
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The search alone, on whole boards: no band, every row's queen in
+    /// any column, is the count.
+    #[test]
+    fn the_search_counts_whole_boards() {
+        for n in 1..=10 {
+            // Every split of the rows into west and east, added up, with
+            // no band, is every solution.
+            let half = n / 2;
+            let mut total = 0;
+            for west_rows in 0u32..1 << n {
+                if west_rows.count_ones() as usize == half && n % 2 == 0 {
+                    total += search(n, &Band::of(&[]), west_rows);
+                }
+            }
+            if n % 2 == 0 {
+                assert_eq!(total, crate::Kernel::Portable.count(n).unwrap(), "n = {n}");
+            }
+        }
+    }
+
+    /// Every row set of every band of every width, on small boards: the
+    /// join unfolded and the search agree.
+    #[test]
+    fn the_join_unfolded_agrees_with_the_search() {
+        let mut scratch = Scratch::default();
+        for n in 4..=10 {
+            for width in (n % 2..=super::super::band::MAX_BAND.min(n)).step_by(2) {
+                for band in super::super::band::bands_of_width(n, width) {
+                    let split = Split::unfolded(n, band);
+                    let mut quarters = HeldQuarters::new(0);
+                    for chunk in Chunk::all(&split, split.rows) {
+                        let join = super::super::Join(())
+                            .count_chunk(&split, &mut quarters, &chunk, &mut scratch)
+                            .unwrap();
+                        let rows = west_rows(&split, &chunk);
+                        assert_eq!(join, search(n, &band, rows), "n = {n}, {band:?}, {rows:b}");
+                    }
+                }
+            }
+        }
+    }
+}
