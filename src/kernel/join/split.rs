@@ -371,7 +371,8 @@ fn inner_bits_of_halves(
 }
 
 /// The rows of `free_rows` from the outside in (0, n-1, 1, n-2, ...), and
-/// how many.
+/// how many (for the plan's pieces, which need `std`).
+#[cfg(feature = "std")]
 pub(crate) fn outside_in_order(n: usize, free_rows: u32) -> ([u8; MAX_N], usize) {
     let mut order = [0u8; MAX_N];
     let rows = outside_in(n, free_rows, &mut order);
