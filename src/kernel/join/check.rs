@@ -6,8 +6,8 @@
 //! of a split (`sample.rs` draws them) is a subproblem of its own: the
 //! solutions with the split's band of queens placed and a queen in the
 //! west half in exactly the rows of the row set. The join counts it on the
-//! split with nothing folded ([`Split::unfolded`]: no images, no band
-//! class, no transpose), and [`search`] counts it by placing queens row by
+//! split with nothing folded (`Split::unfolded`: no images, no band
+//! class, no transpose), and `search` counts it by placing queens row by
 //! row, each row's in its half's columns, as any backtracking solver would.
 //! They share nothing but the board: not the quarters, the half-boards,
 //! the crossing bits, the sieve or the matcher.
