@@ -272,19 +272,7 @@ impl PieceCounter {
         seed: u64,
         threads: usize,
     ) -> Result<join::sample::Drawn, Error> {
-        let PieceCounter::Joiner(joiner) = self else {
-            return Err(Error::WrongMethod {
-                kernel: self.kernel(),
-                method: Method::Join.name(),
-            });
-        };
-        let pieces: Vec<join::pieces::Piece> = pieces
-            .iter()
-            .filter_map(|&piece| match piece {
-                Piece::Join { piece, .. } => Some(*piece),
-                Piece::Symmetric(_) => None,
-            })
-            .collect();
+        let (joiner, pieces) = self.joiner_and_join_pieces(pieces)?;
         join::sample::sample(joiner, n, &pieces, draws, seed, threads)
     }
 
@@ -304,20 +292,34 @@ impl PieceCounter {
         draws: usize,
         seed: u64,
     ) -> Result<Vec<join::check::Checked>, Error> {
+        let (joiner, pieces) = self.joiner_and_join_pieces(pieces)?;
+        join::check::check(joiner, n, &pieces, draws, seed)
+    }
+
+    /// The join and the join pieces of `pieces`, for
+    /// [`PieceCounter::sample`] and [`PieceCounter::check`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::WrongMethod`] for walkers.
+    fn joiner_and_join_pieces(
+        self,
+        pieces: &[&Piece],
+    ) -> Result<(&'static dyn Joiner, Vec<join::pieces::Piece>), Error> {
         let PieceCounter::Joiner(joiner) = self else {
             return Err(Error::WrongMethod {
                 kernel: self.kernel(),
                 method: Method::Join.name(),
             });
         };
-        let pieces: Vec<join::pieces::Piece> = pieces
+        let pieces = pieces
             .iter()
             .filter_map(|&piece| match piece {
                 Piece::Join { piece, .. } => Some(*piece),
                 Piece::Symmetric(_) => None,
             })
             .collect();
-        join::check::check(joiner, n, &pieces, draws, seed)
+        Ok((joiner, pieces))
     }
 }
 
