@@ -84,13 +84,13 @@ pub enum Error {
         /// The square asked for.
         square: usize,
     },
-    /// A join count could not allocate one of its large buffers (its
-    /// tables of quarter-boards, its half-boards, the matcher's slices):
-    /// the process's memory limit (`ulimit -v`, `RLIMIT_AS`) or the
-    /// system refused it. The count stopped; the subproblems reported
-    /// before it were counted right. `Plan::memory_estimate` says how
-    /// much a count takes, to check before it starts (see the crate's
-    /// Memory section).
+    /// A count could not allocate one of its large buffers (a plan's
+    /// lists, a join's tables of quarter-boards, its half-boards, the
+    /// matcher's slices, a sample's draws): the process's memory limit
+    /// (`ulimit -v`, `RLIMIT_AS`) or the system refused it. The count
+    /// stopped; the subproblems reported before it were counted right.
+    /// `plan::MemoryNeeds` says how much a count takes, to check before it
+    /// starts (see the crate's Memory section).
     OutOfMemory {
         /// The size of the buffer that was refused, in bytes (one
         /// allocation, not all that the count holds).
@@ -186,11 +186,11 @@ impl fmt::Display for Error {
                 "the 64-bit bitboard has squares 0 to 63 (row * 8 + col), but square {square} was asked"
             ),
             Error::OutOfMemory { bytes } => {
-                f.write_str("out of memory: a join count could not allocate ")?;
+                f.write_str("out of memory: a count could not allocate ")?;
                 write_size(f, *bytes)?;
                 f.write_str(
-                    " for its tables and buffers (Plan::memory_estimate says what a count \
-                     takes; the command line checks it with --max-memory)",
+                    " for its plan, tables or buffers (MemoryNeeds says what a count \
+                     takes; the command line checks it before it starts)",
                 )
             }
         }
@@ -269,9 +269,9 @@ mod tests {
         let text = |bytes| Error::OutOfMemory { bytes }.to_string();
         assert_eq!(
             text(96 << 20),
-            "out of memory: a join count could not allocate 96.0 MiB for its tables and \
-             buffers (Plan::memory_estimate says what a count takes; the command line checks \
-             it with --max-memory)"
+            "out of memory: a count could not allocate 96.0 MiB for its plan, tables or \
+             buffers (MemoryNeeds says what a count takes; the command line checks it before \
+             it starts)"
         );
         assert!(text(1536 << 20).contains(" 1.5 GiB "));
         assert!(text(70_400 << 10).contains(" 68.8 MiB "));

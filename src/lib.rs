@@ -48,18 +48,22 @@
 //!
 //! # Memory
 //!
-//! Only the join kernels allocate much, and only to count: [`count`],
-//! [`Kernel::count`] and [`Solver::count`] with a join kernel, or with
-//! `auto` from [`dispatch::JOIN_FROM`] (N = 14), and [`count_on_threads`],
-//! [`Kernel::count_on_threads`] and [`plan::Plan::count`] (and
-//! [`plan::Plan::sample`]) of a join plan. Each thread holds its tables of
-//! quarter-boards (cut to about 32 MiB), the half-boards of the row set it
-//! joins (growing about three times per N) and the matcher's slices:
-//! about [`plan::Plan::memory_estimate`]`(threads)` bytes in all, on one
-//! thread [`Kernel::memory_estimate`]`(n)` (also without `std`); it grows
+//! Only counts allocate much. A count through a plan ([`count_on_threads`],
+//! [`Kernel::count_on_threads`], [`plan::Plan::count`] and
+//! [`plan::Plan::sample`]) holds the plan, a few hundred bytes per
+//! subproblem ([`plan::MemoryNeeds::plan`]: at most 31 MiB, at N = 32). A join
+//! kernel also holds, on each thread, its tables of quarter-boards (cut to
+//! 32 or 256 MiB), the half-boards of the row set it joins (growing about
+//! three times per N) and the matcher's slices: about
+//! [`plan::Plan::memory_estimate`]`(threads)` bytes in all, on one thread
+//! [`Kernel::memory_estimate`]`(n)` (also without `std`), which is what
+//! [`count`], [`Kernel::count`] and [`Solver::count`] take with a join
+//! kernel, or with `auto` from [`dispatch::JOIN_FROM`] (N = 14). It grows
 //! from tens of MiB at N = 20 to GiB past N = 25 (BENCHMARKS.md has the
 //! estimates beside the peaks measured). Every other kernel counts without
 //! the heap; listing solutions holds them ([`solutions`]).
+//! [`plan::MemoryNeeds`] gives all of a count's needs before anything is
+//! built, in well under a second for every N up to 32.
 //!
 //! When an allocation of those buffers is refused (a limit on the address
 //! space, `ulimit -v`; a memory cgroup's allocation that fails), these
@@ -67,7 +71,7 @@
 //! Many systems overcommit memory instead of refusing it, and their
 //! out-of-memory killer may then end the process part-way: check the
 //! estimate against the memory available before counting, as the command
-//! line's `--max-memory` does.
+//! line does (with `--max-memory`, or against what the system has left).
 //!
 //! ```
 //! use queens_simd::Kernel;

@@ -7,7 +7,9 @@
 //! thread collects them now and then rather than waiting on the channel,
 //! which would wake it (and take a core from the workers) once per result.
 //! The last worker to finish wakes it; a worker that panics hangs up too,
-//! and the scope passes its panic on once the channel is closed.
+//! and the scope passes its panic on once the channel is closed. The
+//! channel is bounded ([`CHANNEL_CAPACITY`]), its buffer allocated before
+//! the workers start: sending a result allocates nothing.
 //!
 //! # Threads the system refuses
 //!
@@ -25,6 +27,13 @@ use std::time::Duration;
 
 /// How often the calling thread collects finished results.
 const REPORT_INTERVAL: Duration = Duration::from_millis(50);
+
+/// How many results the channel holds before a worker waits for the
+/// calling thread to collect them (and wakes it): the channel's buffer is
+/// allocated once, as it is made, so that a worker's result never asks for
+/// memory, which may have run out by then (a count's buffers grow to the
+/// limit, and the error a worker reports must still reach the caller).
+const CHANNEL_CAPACITY: usize = 1024;
 
 /// How many threads did the work of a [`run`], or of a count on one
 /// thread.
@@ -55,7 +64,7 @@ pub(crate) fn run<T: Send>(
     worker: impl Fn(&mut dyn FnMut(T)) + Sync,
     report: &mut dyn FnMut(T),
 ) -> Ran {
-    let (sender, results) = mpsc::channel::<T>();
+    let (sender, results) = mpsc::sync_channel::<T>(CHANNEL_CAPACITY);
     // Threads started and not finished.
     let working = AtomicUsize::new(0);
     let caller = std::thread::current();
@@ -67,8 +76,12 @@ pub(crate) fn run<T: Send>(
             working.fetch_add(1, Ordering::AcqRel);
             let thread = builder(spawned).spawn_scoped(scope, move || {
                 worker(&mut |result| {
-                    // The receiver lives until every sender is gone.
-                    let _ = sender.send(result);
+                    // The receiver lives until every sender is gone. Full:
+                    // the caller is woken to collect, and this thread waits.
+                    if let Err(mpsc::TrySendError::Full(result)) = sender.try_send(result) {
+                        caller.unpark();
+                        let _ = sender.send(result);
+                    }
                 });
                 // Hang up first, so that the caller, once woken, finds the
                 // channel closed.

@@ -656,19 +656,12 @@ fn max_memory_limits_join_counts() {
             "--max-memory goes with --count",
         ),
         (
-            vec![
-                "14",
-                "--count",
-                "--kernel",
-                "symmetric",
-                "--max-memory",
-                "1G",
-            ],
-            "counted with symmetric here",
+            vec!["14", "--count", "--kernel", "sse41", "--max-memory", "1G"],
+            "counted whole with sse41 here",
         ),
         (
-            vec!["12", "--count", "--max-memory", "1G"],
-            "--max-memory limits counts with a join kernel",
+            vec!["8", "--count", "--max-memory", "1G"],
+            "--max-memory limits counts through a plan or with a join kernel",
         ),
         (
             vec!["14", "--count", "--unique", "--max-memory", "1G"],

@@ -261,7 +261,7 @@ fn formats_apply_where_they_mean_something() {
     honoured(
         &["8", "--count", "--format", "json"],
         &format!(
-            "{{\"n\":8,\"kernel\":\"{}\",\"unique\":false,\"count\":92}}\n",
+            "{{\"n\":8,\"kernel\":\"{}\",\"unique\":false,\"count\":92,\"count_text\":\"92\"}}\n",
             queens_simd::Kernel::Auto.resolve_for(8, queens_simd::kernel::Task::Count)
         ),
     );
@@ -299,20 +299,20 @@ fn plans_refuse_what_they_cannot_do() {
         &["16", "--count", "--threads", "2", "--kernel", "portable"],
         "solves whole boards only",
     );
-    // A memory limit for a count that no join kernel makes.
-    for kernel in ["portable", "symmetric", "sse41"] {
+    // A memory limit for a count that allocates nothing: no plan, no join.
+    for kernel in ["portable", "sse41"] {
         refused(
             &["16", "--count", "--max-memory", "1G", "--kernel", kernel],
-            "--max-memory limits counts with a join kernel",
+            "--max-memory limits counts through a plan or with a join kernel",
         );
     }
     refused(
         &["8", "--count", "--max-memory", "1G"],
-        "--max-memory limits counts with a join kernel",
+        "--max-memory limits counts through a plan or with a join kernel",
     );
     refused(
         &["16", "--count", "--unique", "--max-memory", "1G"],
-        "--max-memory limits counts with a join kernel",
+        "--max-memory limits counts of all solutions",
     );
 }
 

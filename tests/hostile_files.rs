@@ -762,3 +762,210 @@ fn a_forged_join_record_is_caught_by_a_recount() {
         .stdout("")
         .stderr(predicate::str::contains("says its count is 14201, but its"));
 }
+
+/// Every field a record carries is bounded: a record with a valid checksum
+/// and an oversized field is refused by name, in one line, exit 2, before
+/// merge keeps anything of it; one at the bound still merges.
+#[test]
+fn oversized_fields_are_refused_even_with_a_valid_checksum() {
+    use queens_simd::cli::records::{MAX_CHECKSUM_BYTES, MAX_NAME_BYTES, MAX_TOTAL_DIGITS};
+    let dir = scratch("oversized-fields");
+    let files = shard_files(&dir, 12, 2);
+    let original = fs::read_to_string(&files[0]).unwrap();
+    // Forged through the library, checksum and all.
+    forge(&files[0], |r| r.kernel = "k".repeat(MAX_NAME_BYTES));
+    merge(&files).success().stdout("14200\n");
+    forge(&files[0], |r| r.kernel = "k".repeat(MAX_NAME_BYTES + 1));
+    merge_refuses(
+        &files,
+        &files[0],
+        "has a \"kernel\" of 65 bytes, more than the 64 a record's kernel may have",
+    );
+    fs::write(&files[0], &original).unwrap();
+    forge(&files[0], |r| r.kernel = "two\nlines".into());
+    merge_refuses(
+        &files,
+        &files[0],
+        "has a \"kernel\" with a control character",
+    );
+    // Edited as text, checksum redone: (from, to, why).
+    let zeros = "0".repeat(MAX_NAME_BYTES);
+    let fingerprint = read_record(&files[1]).plan.fingerprint;
+    let long_plan = fingerprint.repeat(5);
+    let long_count = format!("\"count\": \"{}", "1".repeat(MAX_TOTAL_DIGITS));
+    let long_method = format!("\"method\": \"{}", "m".repeat(MAX_NAME_BYTES));
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "\"shard\": \"0/2\"",
+            &format!("\"shard\": \"{zeros}0/2\""),
+            "has a \"shard\" of 67 bytes",
+        ),
+        (&fingerprint, &long_plan, "has a \"plan\" of 80 bytes"),
+        (
+            "\"count\": \"",
+            &long_count,
+            "more than the 39 digits of the largest 128-bit number",
+        ),
+        ("\"method\": \"", &long_method, "has a \"method\" of "),
+    ];
+    for (from, to, why) in cases {
+        fs::write(&files[0], &original).unwrap();
+        edit_text(&files[0], from, to);
+        rechecksum(&files[0]);
+        merge_refuses(&files, &files[0], why);
+    }
+    // The checksum itself, and a format nobody writes (named, shortened).
+    fs::write(&files[0], &original).unwrap();
+    edit_text(
+        &files[0],
+        "\"checksum\": \"sha256:",
+        &format!("\"checksum\": \"sha256:{}", "0".repeat(MAX_CHECKSUM_BYTES)),
+    );
+    merge_refuses(
+        &files,
+        &files[0],
+        "has a \"checksum\" of 199 bytes, more than the 128",
+    );
+    fs::write(&files[0], &original).unwrap();
+    edit_text(
+        &files[0],
+        "\"queens-simd shard\"",
+        &format!("\"{}\"", "f".repeat(1 << 20)),
+    );
+    let err = common::refusal(["merge".as_ref(), files[0].as_os_str()]);
+    assert!(
+        err.contains(&format!(
+            "is a {} record, not a queens-simd shard record",
+            "f".repeat(40)
+        )),
+        "{err}"
+    );
+    assert!(err.len() < 300, "{err}");
+    // More counts than a plan of 646 subproblems can have, checksum redone.
+    fs::write(&files[0], &original).unwrap();
+    edit_text(
+        &files[0],
+        "\"counts\": \"",
+        &format!("\"counts\": \"{}", "1,".repeat(646 * 17)),
+    );
+    rechecksum(&files[0]);
+    merge_refuses(
+        &files,
+        &files[0],
+        "more than the 21318 that 646 counts of at most 32 hex digits take",
+    );
+    fs::write(&files[0], &original).unwrap();
+    merge(&files).success().stdout("14200\n");
+}
+
+/// `queens-simd merge FILES` run under a limit on its address space of
+/// [`MERGE_MEMORY_BOUND`] (`ulimit -v`): its exit status and its stderr. A
+/// merge that took more would fail to allocate and abort (134). (The peak
+/// resident memory `wait4` reports would not do: a child's counts its
+/// parent's, this test's, from before the `exec`.)
+#[cfg(target_os = "linux")]
+fn merge_within_bound(files: &[PathBuf]) -> (i32, String) {
+    let out = Process::new("sh")
+        .arg("-c")
+        .arg("ulimit -v \"$0\" && exec \"$@\"")
+        .arg((MERGE_MEMORY_BOUND >> 10).to_string())
+        .arg(binary())
+        .arg("merge")
+        .args(files)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status.code().unwrap_or(-1), err)
+}
+
+/// What merge may take whatever the files, as address space: the binary,
+/// one file of [`MAX_RECORD_BYTES`] and a copy of its largest field, with
+/// room to spare (a 15 MiB kernel name needs between 32 and 48 MiB).
+/// Twenty files of which merge kept a kernel name each took 372 MB.
+#[cfg(target_os = "linux")]
+const MERGE_MEMORY_BOUND: u64 = 8 * MAX_RECORD_BYTES;
+
+#[cfg(target_os = "linux")]
+use queens_simd::cli::files::MAX_RECORD_BYTES;
+
+/// Hostile files as large as a record can be, twenty at a time (links to
+/// one file): merge refuses or reads them within the memory of one
+/// ([`MERGE_MEMORY_BOUND`]), never of all, and a file or a line past the
+/// limit is refused without being read.
+#[cfg(target_os = "linux")]
+#[test]
+fn merges_memory_does_not_grow_with_hostile_files() {
+    let dir = scratch("hostile-memory");
+    let files = shard_files(&dir, 12, 1);
+    let honest = fs::read_to_string(&files[0]).unwrap();
+    let twenty = |path: &Path| -> Vec<PathBuf> {
+        (0..20)
+            .map(|i| {
+                let link = dir.join(format!(
+                    "{i}-{}",
+                    path.file_name().unwrap().to_str().unwrap()
+                ));
+                fs::hard_link(path, &link).unwrap();
+                link
+            })
+            .collect()
+    };
+    let limit = MAX_RECORD_BYTES as usize;
+    // A 15 MiB kernel name with a valid checksum: refused at the first.
+    let kernel = dir.join("kernel.json");
+    fs::write(&kernel, &honest).unwrap();
+    forge(&kernel, |r| r.kernel = "k".repeat(15 << 20));
+    let links = twenty(&kernel);
+    let (code, err) = merge_within_bound(&links);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("has a \"kernel\" of 15728640 bytes, more than the 64"),
+        "{err}"
+    );
+    // A valid record padded with 15 MiB of spaces (which its checksum
+    // does not cover): all twenty read, the overlap named at the end,
+    // the memory of one.
+    let padded = dir.join("padded.json");
+    let spaces = " ".repeat((15 << 20) - honest.len());
+    fs::write(
+        &padded,
+        honest.replacen("\"kernel\"", &format!("{spaces}\"kernel\""), 1),
+    )
+    .unwrap();
+    merge(std::slice::from_ref(&padded))
+        .success()
+        .stdout("14200\n");
+    let links = twenty(&padded);
+    let (code, err) = merge_within_bound(&links);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is counted twice"), "{err}");
+    // A file just under the limit of eight million tiny JSON values: the
+    // first look at its format skips them without building them (a
+    // `serde_json::Value` of it took 282 MB).
+    let values = dir.join("values.json");
+    let zeros = "0,".repeat((limit - 16) / 2);
+    fs::write(&values, format!("{{\"x\":[{zeros}0]}}")).unwrap();
+    assert!(fs::metadata(&values).unwrap().len() <= MAX_RECORD_BYTES);
+    let (code, err) = merge_within_bound(&twenty(&values));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is not a queens-simd shard record"), "{err}");
+    // One line one byte past the limit (a compact record padded inside
+    // its kernel name): refused by its size, without being read.
+    let line = dir.join("line.json");
+    let compact =
+        serde_json::to_string(&serde_json::from_str::<serde_json::Value>(&honest).unwrap())
+            .unwrap();
+    let long = compact.replacen(
+        "\"kernel\":\"",
+        &format!("\"kernel\":\"{}", "k".repeat(limit + 1 - compact.len())),
+        1,
+    );
+    assert_eq!((long.len(), long.lines().count()), (limit + 1, 1));
+    fs::write(&line, long).unwrap();
+    let (code, err) = merge_within_bound(&twenty(&line));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("has 16777217 bytes or more, over the 16777216 a record can have"),
+        "{err}"
+    );
+}

@@ -119,6 +119,130 @@ fn count_under_a_memory_limit() {
     );
 }
 
+/// The variables that make a run of this binary the child of the sweep:
+/// the board, the threads, and the address space it may take past what it
+/// holds once its plan is built, in KiB.
+const SWEEP_N: &str = "QUEENS_SIMD_SWEEP_N";
+const SWEEP_THREADS: &str = "QUEENS_SIMD_SWEEP_THREADS";
+const SWEEP_EXTRA_KIB: &str = "QUEENS_SIMD_SWEEP_EXTRA_KIB";
+
+/// What the sweep's child prints: the count, or the error.
+const COUNTED: &str = "COUNTED";
+const REFUSED: &str = "REFUSED";
+
+/// The boards' counts.
+fn solutions(n: usize) -> u64 {
+    match n {
+        16 => 14_772_512,
+        18 => 666_090_624,
+        _ => unreachable!("a board of the sweep"),
+    }
+}
+
+/// A join count under every limit of a sweep ends in its count or in
+/// `Error::OutOfMemory`, never in an abort ("memory allocation of 48 bytes
+/// failed": a small infallible allocation after the large buffers took
+/// the room, about one run in four at N = 18 on two threads) nor a panic.
+/// Each child builds its plan, lowers its limit to what it holds plus the
+/// sweep's step, and counts. The limits run from nothing past what it
+/// holds to past what the count takes, where it must count right; with
+/// one arena (as the other test) and with glibc's default of one per
+/// thread, whose arenas a thread gets only where the limit leaves 64 MiB.
+#[test]
+fn a_join_count_under_any_limit_counts_or_reports_it() {
+    let start = Instant::now();
+    let mut runs = Vec::new();
+    // (N, threads, extra KiB): N = 16 takes about 40 MiB a thread, N = 18
+    // more than its steps give (it fails fast; its tables are refused at
+    // every size).
+    for threads in [1, 2, 3] {
+        for extra in (0..=96 << 10).step_by(6 << 10) {
+            runs.push((16, threads, extra));
+        }
+    }
+    for threads in [2, 4] {
+        for extra in (0..=48 << 10).step_by(3 << 10) {
+            runs.push((18, threads, extra));
+        }
+    }
+    let (mut counted, mut refused) = (0, 0);
+    for (i, &(n, threads, extra)) in runs.iter().enumerate() {
+        let mut command = Command::new(std::env::current_exe().expect("the test binary"));
+        command
+            .args([
+                "count_under_a_swept_limit",
+                "--exact",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env(CHILD, "1")
+            .env(SWEEP_N, n.to_string())
+            .env(SWEEP_THREADS, threads.to_string())
+            .env(SWEEP_EXTRA_KIB, extra.to_string())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if i % 2 == 1 {
+            command.env("GLIBC_TUNABLES", "glibc.malloc.arena_max=1");
+        }
+        let child = command.spawn().expect("the test binary runs again");
+        let (status, stdout, stderr) = wait_for(child, CHILD_TIME);
+        if stdout.contains(SKIPPED) {
+            eprintln!("SKIPPED: {}", after(&stdout, SKIPPED));
+            return;
+        }
+        let what = format!("N = {n} on {threads} threads, {extra} KiB past what it held");
+        let status = status.unwrap_or_else(|| panic!("{what}: ran past {CHILD_TIME:?}"));
+        assert!(
+            status.success(),
+            "{what}: {status} (134: an abort, 101: a panic)\n{stdout}\n{stderr}"
+        );
+        if stdout.contains(REFUSED) {
+            refused += 1;
+        } else {
+            let total: u64 = after(&stdout, COUNTED).trim().parse().unwrap_or_else(|_| {
+                panic!("{what}: neither a count nor a refusal\n{stdout}\n{stderr}")
+            });
+            assert_eq!(total, solutions(n), "{what}");
+            counted += 1;
+        }
+    }
+    eprintln!(
+        "{} runs in {:.1} s: {counted} counted, {refused} refused",
+        runs.len(),
+        start.elapsed().as_secs_f64()
+    );
+    assert!(counted > 0 && refused > 0, "the sweep crosses the limit");
+}
+
+/// The sweep's child: its plan built, it lowers its limit and counts on
+/// its threads, and prints the count or the error (which must be
+/// `OutOfMemory`).
+#[test]
+fn count_under_a_swept_limit() {
+    let (Some(n), Some(threads), Some(extra)) = (
+        std::env::var(SWEEP_N).ok(),
+        std::env::var(SWEEP_THREADS).ok(),
+        std::env::var(SWEEP_EXTRA_KIB).ok(),
+    ) else {
+        // Only as the sweep's child.
+        return;
+    };
+    let (n, threads): (usize, usize) = (n.parse().unwrap(), threads.parse().unwrap());
+    let extra: u64 = extra.parse().unwrap();
+    let plan = Plan::for_kernel(n, Kernel::Auto).unwrap();
+    let options = Options::threads(threads);
+    let limit = held_bytes() + (extra << 10);
+    if let Err(why) = lower_address_space_limit(limit) {
+        println!("{SKIPPED}: the address space cannot be limited here: {why}");
+        return;
+    }
+    match plan.count_reporting(plan.all(), &options, |_, _| {}) {
+        Ok(counted) => println!("{COUNTED} {}", counted.count),
+        Err(Error::OutOfMemory { .. }) => println!("{REFUSED}"),
+        Err(error) => panic!("N = {n} under a limit: {error:?}"),
+    }
+}
+
 /// The bytes of address space this process holds (`VmSize`).
 fn held_bytes() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");

@@ -428,7 +428,7 @@ impl Args {
         self.check_flags_apply()?;
         let format = self.checked_format(n)?;
         let through_plan = self.check_plan_flags(kernel, n, task)?;
-        self.check_max_memory(kernel, n, task)?;
+        self.check_max_memory(kernel, n, task, through_plan)?;
         let plan = through_plan.then(|| PlanCount {
             threads: self.threads,
             shard: self.shard,
@@ -580,22 +580,29 @@ impl Args {
         Ok(through_plan)
     }
 
-    /// `--max-memory` bounds what a join kernel builds; any other count
-    /// takes little, and a limit it would ignore is refused.
-    fn check_max_memory(&self, kernel: Kernel, n: usize, task: Task) -> Result<(), String> {
+    /// `--max-memory` bounds what a count allocates: a plan (and a join
+    /// kernel's tables); a count that allocates nothing ignores a limit,
+    /// so the limit is refused.
+    fn check_max_memory(
+        &self,
+        kernel: Kernel,
+        n: usize,
+        task: Task,
+        through_plan: bool,
+    ) -> Result<(), String> {
         if self.max_memory.is_none() {
             return Ok(());
         }
         if task != Task::Count {
             return Err(
-                "--max-memory limits counts with a join kernel, which count all solutions; fundamental solutions (--unique) are counted with another kernel"
+                "--max-memory limits counts of all solutions, through a plan or with a join kernel; fundamental solutions (--unique) are counted without either"
                     .into(),
             );
         }
         let counting = kernel.resolve_for(n, task);
-        if counting.method() != Some(Method::Join) {
+        if !through_plan && counting.method() != Some(Method::Join) {
             return Err(format!(
-                "--max-memory limits counts with a join kernel, but N = {n} is counted with {counting} here, which takes little memory"
+                "--max-memory limits counts through a plan or with a join kernel, but N = {n} is counted whole with {counting} here, which allocates nothing"
             ));
         }
         Ok(())
@@ -730,7 +737,7 @@ mod tests {
     }
 
     #[test]
-    fn max_memory_goes_with_join_counts_only() {
+    fn max_memory_goes_with_counts_that_allocate_only() {
         let limit = |words: &str| match parse(words) {
             Ok(Request::Solve(solve)) => Ok(solve.max_memory),
             Ok(other) => panic!("{other:?}"),
@@ -745,13 +752,17 @@ mod tests {
             Ok(Some(16 << 30))
         );
         assert_eq!(limit("18 --count"), Ok(None));
+        // A symmetric count through its plan: the plan is checked.
+        assert_eq!(
+            limit("18 --count --kernel symmetric --max-memory 1G"),
+            Ok(Some(1 << 30))
+        );
         for refused in [
             "18 --max-memory 1G --kernel join",
             "18 --count --kernel join --max-memory 0",
             "18 --count --kernel join --max-memory 1.5",
             "18 --count --kernel join --max-memory 1GB",
-            "18 --count --kernel symmetric --max-memory 1G",
-            "12 --count --max-memory 1G",
+            "8 --count --max-memory 1G",
             "18 --count --unique --max-memory 1G",
             "18 --count --kernel portable --max-memory 1G",
             "merge a.json --max-memory 1G",

@@ -1,11 +1,16 @@
-//! `--max-memory`: how much memory a join count may take, checked before it
-//! starts. Each thread of a join count holds the quarter-boards of the
-//! pieces it counts, cut small ([`crate::plan::Plan::memory_estimate`];
-//! docs/plan.md and BENCHMARKS.md give the figures). A count that would
-//! take more than `--max-memory`, or without it more than the memory
-//! available ([`available`]: `MemAvailable`, the memory cgroup's limit and
-//! `RLIMIT_AS`), is refused with both figures instead of being killed
-//! part-way, or swapping for days.
+//! The memory check: what a count takes, checked before anything large is
+//! allocated. A count through a plan takes the plan
+//! ([`crate::plan::Plan::build_memory_estimate`], known before it is
+//! built), its count's tables and buffers (a join count's threads hold the
+//! quarter-boards of the pieces they count, cut small:
+//! [`crate::plan::Plan::memory_estimate`]) and `--sample`'s draws.
+//! docs/plan.md and BENCHMARKS.md give the figures. A count that would take
+//! more than `--max-memory`, or without it more than the memory available
+//! ([`available`]: `MemAvailable` and the memory cgroup's limit, less the
+//! page cache it would reclaim), or more address space than `RLIMIT_AS`
+//! leaves ([`address_space_left`], with each thread's stack and arena) is
+//! refused with both figures instead of being killed part-way, or
+//! swapping for days.
 
 use crate::Kernel;
 
@@ -78,11 +83,9 @@ pub fn show(bytes: u64) -> String {
 }
 
 /// How much memory a new count may take without being killed or swapping,
-/// and what says so: the smallest of Linux's `MemAvailable`, what the
-/// memory cgroup of this process (and each cgroup above it) has left under
-/// its limit (cgroup v2 `memory.max`, v1 `memory.limit_in_bytes`, which
-/// Slurm's `--mem` and containers set) and the address space `RLIMIT_AS`
-/// allows (`ulimit -v`). `None` where none of them can be read.
+/// and what says so: the smaller of Linux's `MemAvailable` and what the
+/// memory cgroup of this process (and each cgroup above it) has left
+/// (`cgroup_left`). `None` where neither can be read.
 pub fn available() -> Option<(u64, &'static str)> {
     let read = |path: &str| std::fs::read_to_string(path).ok();
     let cgroup = read("/proc/self/cgroup")
@@ -91,13 +94,50 @@ pub fn available() -> Option<(u64, &'static str)> {
     let meminfo = read("/proc/meminfo")
         .and_then(|text| mem_available(&text))
         .map(|free| (free, "available"));
-    let address_space = read("/proc/self/limits")
-        .and_then(|text| address_space_limit(&text))
-        .map(|limit| (limit, "of address space that RLIMIT_AS allows"));
-    [meminfo, cgroup, address_space]
+    [meminfo, cgroup]
         .into_iter()
         .flatten()
         .min_by_key(|&(bytes, _)| bytes)
+}
+
+/// The address space this process may still map (`RLIMIT_AS`, `ulimit
+/// -v`, less the `VmSize` it has mapped already), or `None` where there is
+/// no such limit or it cannot be read. The kernel refuses any mapping past
+/// it, whatever `--max-memory` says.
+pub fn address_space_left() -> Option<u64> {
+    let read = |path: &str| std::fs::read_to_string(path).ok();
+    let limit = address_space_limit(&read("/proc/self/limits")?)?;
+    let mapped = read("/proc/self/status")
+        .and_then(|text| status_bytes(&text, "VmSize:"))
+        .unwrap_or(0);
+    Some(limit.saturating_sub(mapped))
+}
+
+/// Address space each worker thread maps beside the heap that the count
+/// estimates: its stack (2 MiB, Rust's default, and a guard page) and, with
+/// glibc, the malloc arena of its own that its first allocation reserves
+/// (64 MiB on 64-bit Linux, `HEAP_MAX_SIZE`, mapped but untouched: it
+/// costs address space, not memory). The count also probes for
+/// [`crate::plan::PROBED_HEADROOM`] of address space after each large
+/// buffer. N = 17 on 16 threads failed under
+/// `ulimit -v` at 446,868 KiB (436 MiB of heap estimated) and passed from
+/// about 1.2 GB: 16 threads took about 50 MiB of address space each.
+const THREAD_ADDRESS_SPACE: u64 = if cfg!(target_env = "gnu") {
+    66 << 20
+} else {
+    2 << 20
+};
+
+/// The value in bytes of the `field` (`VmSize:`) of `/proc/self/status`
+/// (`VmSize:     12345 kB`).
+fn status_bytes(status: &str, field: &str) -> Option<u64> {
+    let line = status.lines().find_map(|l| l.strip_prefix(field))?;
+    let mut words = line.split_whitespace();
+    let value: u64 = words.next()?.parse().ok()?;
+    match words.next() {
+        Some("kB") => value.checked_mul(1024),
+        _ => None,
+    }
 }
 
 /// `MemAvailable` in bytes, from the text of `/proc/meminfo`
@@ -123,35 +163,70 @@ fn address_space_limit(limits: &str) -> Option<u64> {
     line.split_whitespace().next()?.parse().ok()
 }
 
+/// The files of a memory cgroup, by version: its root, its limits, its
+/// usage, and the field of its `memory.stat` that the kernel reclaims
+/// before it refuses memory (file pages not recently used).
+struct CgroupFiles {
+    root: &'static str,
+    limits: &'static [&'static str],
+    usage: &'static str,
+    reclaimable: &'static str,
+}
+
+/// v2: `memory.max` is enforced, and `memory.high` throttles the
+/// cgroup's processes (to a crawl) past it, so both bound a count.
+const CGROUP_V2: CgroupFiles = CgroupFiles {
+    root: "/sys/fs/cgroup",
+    limits: &["memory.max", "memory.high"],
+    usage: "memory.current",
+    reclaimable: "inactive_file",
+};
+
+/// v1: `memory.limit_in_bytes`; its `memory.stat` counts the cache of the
+/// whole hierarchy below it as `total_inactive_file`.
+const CGROUP_V1: CgroupFiles = CgroupFiles {
+    root: "/sys/fs/cgroup/memory",
+    limits: &["memory.limit_in_bytes"],
+    usage: "memory.usage_in_bytes",
+    reclaimable: "total_inactive_file",
+};
+
 /// The least any memory cgroup of this process has left, from the text of
 /// `/proc/self/cgroup` (v2: `0::/path`; v1: `N:...memory...:/path`) and
 /// `read(path)` of the cgroup files: for the process's cgroup and each one
-/// above it, its limit less its usage. `None` if no limit is set.
+/// above it, its limit less its usage, and its usage without the page
+/// cache the kernel would reclaim first (a Slurm job's written files must
+/// not refuse its next count). `None` if no limit is set.
 fn cgroup_left(cgroup: &str, read: &dyn Fn(&str) -> Option<String>) -> Option<u64> {
     let number = |path: String| read(&path).and_then(|text| text.trim().parse::<u64>().ok());
     let mut least: Option<u64> = None;
     for line in cgroup.lines() {
         let mut fields = line.splitn(3, ':');
         let (_, controllers, path) = (fields.next()?, fields.next()?, fields.next()?);
-        let (root, limit, usage) = if controllers.is_empty() {
-            ("/sys/fs/cgroup", "memory.max", "memory.current")
+        let files = if controllers.is_empty() {
+            &CGROUP_V2
         } else if controllers.split(',').any(|c| c == "memory") {
-            (
-                "/sys/fs/cgroup/memory",
-                "memory.limit_in_bytes",
-                "memory.usage_in_bytes",
-            )
+            &CGROUP_V1
         } else {
             continue;
         };
         // The cgroup and its ancestors, up to the root: each limit holds.
         let mut dir = path.trim_end_matches('/').to_owned();
         loop {
+            let at = |file: &str| format!("{}{dir}/{file}", files.root);
             // "max" (v2) does not parse: no limit. v1 writes no limit as a
             // number near 2^63, which is never the least.
-            if let Some(max) = number(format!("{root}{dir}/{limit}")) {
-                let used = number(format!("{root}{dir}/{usage}")).unwrap_or(0);
-                let left = max.saturating_sub(used);
+            let limit = files
+                .limits
+                .iter()
+                .filter_map(|file| number(at(file)))
+                .min();
+            if let Some(limit) = limit {
+                let used = number(at(files.usage)).unwrap_or(0);
+                let cache = read(&at("memory.stat"))
+                    .and_then(|stat| stat_field(&stat, files.reclaimable))
+                    .unwrap_or(0);
+                let left = limit.saturating_sub(used.saturating_sub(cache));
                 least = Some(least.map_or(left, |l| l.min(left)));
             }
             match dir.rfind('/') {
@@ -163,10 +238,74 @@ fn cgroup_left(cgroup: &str, read: &dyn Fn(&str) -> Option<String>) -> Option<u6
     least
 }
 
-/// Refuses a join count of `n` by `kernel` on `threads` threads (one shard
-/// of it, or the whole: the same) that needs `needed(threads)` bytes, more
-/// than `limit` (`--max-memory`) or, without it, than the memory available
-/// ([`available`]). Nothing is refused where neither is known. The refusal
+/// The value of `field` in the text of a cgroup's `memory.stat`
+/// (`inactive_file 73400320`).
+fn stat_field(stat: &str, field: &str) -> Option<u64> {
+    stat.lines().find_map(|line| {
+        let (name, value) = line.split_once(' ')?;
+        (name == field).then(|| value.trim().parse().ok())?
+    })
+}
+
+/// The limits a count is checked against: the memory it may take, and the
+/// address space it may still map where `RLIMIT_AS` is set.
+pub struct Limits {
+    /// Bytes of memory, and the words that say where the figure is from.
+    memory: Option<(u64, String)>,
+    /// Bytes of address space left ([`address_space_left`]).
+    address_space: Option<u64>,
+}
+
+impl Limits {
+    /// `--max-memory` if given, else what is [`available`]; and the
+    /// address space left, which holds whatever `--max-memory` says.
+    pub fn of_this_process(max_memory: Option<u64>) -> Limits {
+        let memory = match max_memory {
+            Some(limit) => Some((limit, format!("the --max-memory limit of {}", show(limit)))),
+            None => available().map(|(free, source)| {
+                (
+                    free,
+                    format!(
+                        "the {} {source} (set --max-memory to change the limit)",
+                        show(free)
+                    ),
+                )
+            }),
+        };
+        Limits {
+            memory,
+            address_space: address_space_left(),
+        }
+    }
+
+    /// Whether a count on `threads` threads that takes `bytes` fits, and
+    /// if not, which limit it passes and by how much.
+    fn refusal(&self, threads: usize, bytes: u64) -> Option<(u64, String)> {
+        if let Some((limit, text)) = &self.memory
+            && bytes > *limit
+        {
+            return Some((bytes, text.clone()));
+        }
+        let mapped = bytes
+            .saturating_add((threads as u64).saturating_mul(THREAD_ADDRESS_SPACE))
+            .saturating_add(crate::plan::PROBED_HEADROOM);
+        match self.address_space {
+            Some(left) if mapped > left => Some((
+                mapped,
+                format!(
+                    "the {} of address space that RLIMIT_AS (ulimit -v) leaves (with each thread's stack and malloc arena)",
+                    show(left)
+                ),
+            )),
+            _ => None,
+        }
+    }
+}
+
+/// Refuses a count of `n` by `kernel` on `threads` threads (one shard of
+/// it, or the whole: the same) that needs `needed(threads)` bytes (its
+/// plan, its tables and buffers, its draws) where that passes a limit
+/// ([`Limits`]). Nothing is refused where no limit is known. The refusal
 /// says how many threads would fit: a join count's memory is its threads'
 /// tables, cut by the pieces, so a shard needs as much as the whole count.
 pub fn check(
@@ -174,26 +313,14 @@ pub fn check(
     kernel: Kernel,
     threads: usize,
     needed: &dyn Fn(usize) -> u64,
-    limit: Option<u64>,
+    limits: &Limits,
 ) -> Result<(), String> {
-    let (allowed, limit_text) = match limit {
-        Some(limit) => (limit, format!("the --max-memory limit of {}", show(limit))),
-        None => match available() {
-            Some((free, source)) => (
-                free,
-                format!(
-                    "the {} {source} (set --max-memory to change the limit)",
-                    show(free)
-                ),
-            ),
-            None => return Ok(()),
-        },
-    };
-    let total = needed(threads);
-    if total <= allowed {
+    let Some((total, limit_text)) = limits.refusal(threads, needed(threads)) else {
         return Ok(());
-    }
-    let fits = (1..threads).rev().find(|&t| needed(t) <= allowed);
+    };
+    let fits = (1..threads)
+        .rev()
+        .find(|&t| limits.refusal(t, needed(t)).is_none());
     let advice = match fits {
         Some(1) => "; 1 thread fits (--threads 1)".to_owned(),
         Some(t) => format!("; {t} threads fit (--threads {t})"),
@@ -204,6 +331,13 @@ pub fn check(
         threads_text(threads),
         show(total)
     ))
+}
+
+/// What a count through a plan takes on `threads` threads: the plan, its
+/// count's tables and buffers, and with `--sample` its draws.
+pub fn needed(needs: &crate::plan::MemoryNeeds, threads: usize, draws: Option<usize>) -> u64 {
+    let sample = draws.map_or(0, |draws| needs.sample(draws, threads));
+    needs.total(threads).saturating_add(sample)
 }
 
 /// "1 thread" or "T threads".
@@ -285,22 +419,114 @@ mod tests {
         assert_eq!(mem_available("MemAvailable: 5 MB\n"), None);
     }
 
+    /// Limits as `--max-memory` gives them, and an address space left.
+    fn limits(max_memory: u64, address_space: Option<u64>) -> Limits {
+        Limits {
+            memory: Some((
+                max_memory,
+                format!("the --max-memory limit of {}", show(max_memory)),
+            )),
+            address_space,
+        }
+    }
+
     #[test]
     fn a_count_over_the_limit_is_refused_with_both_figures() {
         let per_thread = |t: usize| t as u64 * (9 << 30);
-        let refused = check(24, Kernel::JoinAvx2, 2, &per_thread, Some(16 << 30)).unwrap_err();
+        let refused = check(
+            24,
+            Kernel::JoinAvx2,
+            2,
+            &per_thread,
+            &limits(16 << 30, None),
+        )
+        .unwrap_err();
         assert_eq!(
             refused,
             "counting N = 24 with join-avx2 on 2 threads needs about 18.0 GiB, more than the --max-memory limit of 16.0 GiB; 1 thread fits (--threads 1)"
         );
         assert_eq!(
-            check(24, Kernel::Join, 1, &per_thread, Some(9 << 30)),
+            check(24, Kernel::Join, 1, &per_thread, &limits(9 << 30, None)),
             Ok(())
         );
-        let refused = check(24, Kernel::Join, 1, &per_thread, Some(8 << 30)).unwrap_err();
+        let refused = check(24, Kernel::Join, 1, &per_thread, &limits(8 << 30, None)).unwrap_err();
         assert!(refused.ends_with("; a shard needs as much, so no shard count fits either"));
         // Nothing fits in less than nothing.
-        assert!(check(4, Kernel::Join, 1, &|_| 1, Some(0)).is_err());
+        assert!(check(4, Kernel::Join, 1, &|_| 1, &limits(0, None)).is_err());
+        let none = Limits {
+            memory: None,
+            address_space: None,
+        };
+        assert_eq!(check(4, Kernel::Join, 1, &|_| u64::MAX, &none), Ok(()));
+    }
+
+    /// `RLIMIT_AS` holds whatever `--max-memory` says, and counts each
+    /// thread's stack and arena.
+    #[test]
+    fn the_address_space_left_holds_with_any_max_memory() {
+        let needed = |t: usize| (16 << 20) + t as u64 * (10 << 20);
+        let per_thread = THREAD_ADDRESS_SPACE + (10 << 20);
+        let left = (16 << 20) + 2 * per_thread + crate::plan::PROBED_HEADROOM;
+        assert_eq!(
+            check(18, Kernel::Join, 2, &needed, &limits(1 << 40, Some(left))),
+            Ok(())
+        );
+        let refused =
+            check(18, Kernel::Join, 3, &needed, &limits(1 << 40, Some(left))).unwrap_err();
+        assert!(
+            refused.contains("of address space that RLIMIT_AS (ulimit -v) leaves"),
+            "{refused}"
+        );
+        assert!(
+            refused.ends_with("; 2 threads fit (--threads 2)"),
+            "{refused}"
+        );
+        assert_eq!(
+            status_bytes("Name:\tqueens-simd\nVmSize:\t   12340 kB\n", "VmSize:"),
+            Some(12340 << 10)
+        );
+        assert_eq!(status_bytes("VmSize: 12 MB\n", "VmSize:"), None);
+    }
+
+    /// The page cache the kernel reclaims is not counted as used, and v2's
+    /// `memory.high` bounds a count as `memory.max` does.
+    #[test]
+    fn a_cgroups_page_cache_is_left_to_the_count() {
+        let files = |path: &str| {
+            Some(
+                match path {
+                    "/sys/fs/cgroup/job/memory.max" => "83886080",
+                    "/sys/fs/cgroup/job/memory.current" => "77594624",
+                    "/sys/fs/cgroup/job/memory.stat" => {
+                        "anon 4194304\nfile 73400320\ninactive_file 70000000\nactive_file 3400320\n"
+                    }
+                    "/sys/fs/cgroup/high/memory.max" => "max",
+                    "/sys/fs/cgroup/high/memory.high" => "104857600",
+                    "/sys/fs/cgroup/high/memory.current" => "4194304",
+                    "/sys/fs/cgroup/memory/old/memory.limit_in_bytes" => "83886080",
+                    "/sys/fs/cgroup/memory/old/memory.usage_in_bytes" => "77594624",
+                    "/sys/fs/cgroup/memory/old/memory.stat" => {
+                        "cache 73400320\ninactive_file 1\ntotal_inactive_file 70000000\n"
+                    }
+                    _ => return None,
+                }
+                .to_owned(),
+            )
+        };
+        assert_eq!(
+            cgroup_left("0::/job\n", &files),
+            Some(83_886_080 - 7_594_624)
+        );
+        assert_eq!(cgroup_left("0::/high\n", &files), Some(96 << 20));
+        assert_eq!(
+            cgroup_left("5:memory:/old\n", &files),
+            Some(83_886_080 - 7_594_624)
+        );
+        assert_eq!(
+            stat_field("file 5\ninactive_file 7\n", "inactive_file"),
+            Some(7)
+        );
+        assert_eq!(stat_field("inactive_file x\n", "inactive_file"), None);
     }
 
     #[test]

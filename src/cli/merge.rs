@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::Path;
 
 use crate::Count;
-use crate::plan::{Method, Options, Plan};
+use crate::plan::{Options, Plan};
 
 use super::Failure;
 use super::args::{Merge, Recount};
@@ -237,26 +237,11 @@ fn spot_check(
     // The records' plan decides the kernel (`auto` of its method), and a
     // join kernel's memory is checked before anything is recounted.
     let kernel = plan.counting_kernel(&options)?;
-    match plan.method() {
-        Method::Join => {
-            let needed = |threads| plan.memory_estimate(threads);
-            memory::check(
-                plan.n(),
-                kernel,
-                options.threads,
-                &needed,
-                recount.max_memory,
-            )
-            .map_err(Failure::Refused)?;
-        }
-        _ if recount.max_memory.is_some() => {
-            return Err(Failure::Refused(format!(
-                "--max-memory limits recounts with a join kernel, but these records are of a {} plan, recounted with {kernel}, which takes little memory",
-                plan.method()
-            )));
-        }
-        _ => {}
-    }
+    // The plan is built already (the records were checked against it):
+    // what is left to check is its count's.
+    let needed = |threads| plan.memory_estimate(threads);
+    let limits = memory::Limits::of_this_process(recount.max_memory);
+    memory::check(plan.n(), kernel, options.threads, &needed, &limits).map_err(Failure::Refused)?;
     let seed = recount.seed.unwrap_or_else(crate::random::fresh_seed);
     let chosen = choose(plan.len(), recount.subproblems, seed);
     messages.say(format_args!(

@@ -166,14 +166,17 @@ fn solve(solve: &Solve, out: &mut impl Write, messages: &Messages) -> Result<(),
             // A join kernel builds its quarter-boards even here, on one
             // thread.
             if kernel.method() == Some(crate::kernel::Method::Join) {
-                let needed = |threads| crate::kernel::join::memory::estimate(n, threads);
-                memory::check(n, kernel, 1, &needed, solve.max_memory).map_err(Failure::Refused)?;
+                let needed = |_| kernel.memory_estimate(n).unwrap_or(u64::MAX);
+                let limits = memory::Limits::of_this_process(solve.max_memory);
+                memory::check(n, kernel, 1, &needed, &limits).map_err(Failure::Refused)?;
             }
             kernel.count(n)?
         };
         if solve.format == Format::Json {
             output::write_json_fields(out, n, kernel, unique)?;
-            writeln!(out, ",\"count\":{total}}}")?;
+            out.write_all(b",")?;
+            output::write_json_integer(out, "count", total)?;
+            out.write_all(b"}\n")?;
         } else {
             writeln!(out, "{total}")?;
         }

@@ -52,7 +52,11 @@ pub fn list(
             let plural = if total == 1 { "" } else { "s" };
             writeln!(out, "{total} {what}{plural}")?;
         }
-        Format::Json => writeln!(out, "],\"count\":{total}}}")?,
+        Format::Json => {
+            out.write_all(b"],")?;
+            write_json_integer(out, "count", total)?;
+            out.write_all(b"}\n")?;
+        }
         Format::Columns | Format::Hex => {}
     }
     Ok(())
@@ -97,4 +101,64 @@ pub fn write_json_fields(
         out,
         "{{\"n\":{n},\"kernel\":\"{kernel}\",\"unique\":{unique}"
     )
+}
+
+/// The suffix of the field that repeats an integer field as a decimal
+/// string (`count` and `count_text`).
+pub const TEXT_SUFFIX: &str = "_text";
+
+/// Writes the JSON fields of an integer that can pass 2^53 (a count:
+/// Q(26) does): `"NAME":VALUE,"NAME_text":"VALUE"`. The number stays as
+/// it always was; readers that hold JSON numbers as doubles (JavaScript,
+/// jq 1.6) round it past 2^53, and read the string exactly.
+pub fn write_json_integer(
+    out: &mut impl Write,
+    name: &str,
+    value: impl std::fmt::Display,
+) -> io::Result<()> {
+    write!(
+        out,
+        "\"{name}\":{value},\"{name}{TEXT_SUFFIX}\":\"{value}\""
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_count_past_2_to_the_53_reads_back_exactly() {
+        // Q(27), the largest count known: past 2^53 (and past 2^57).
+        let q27: Count = 234_907_967_154_122_528;
+        let mut text = b"{".to_vec();
+        write_json_integer(&mut text, "count", q27).unwrap();
+        text.push(b'}');
+        assert_eq!(
+            String::from_utf8(text.clone()).unwrap(),
+            r#"{"count":234907967154122528,"count_text":"234907967154122528"}"#
+        );
+        let read: serde_json::Value = serde_json::from_slice(&text).unwrap();
+        let exact: Count = read["count_text"].as_str().unwrap().parse().unwrap();
+        assert_eq!(exact, q27);
+        // Q(27) happens to be a multiple of 32, so a double holds it; the
+        // fundamental count of N = 27 (29363495934315694, `--unique`) is
+        // not a multiple of 4, and a reader of doubles gets another count
+        // from the number, the right one from the string.
+        let u27: Count = 29_363_495_934_315_694;
+        let mut text = b"{".to_vec();
+        write_json_integer(&mut text, "count", u27).unwrap();
+        text.push(b'}');
+        let read: serde_json::Value = serde_json::from_slice(&text).unwrap();
+        assert_ne!(read["count"].as_f64().unwrap() as Count, u27);
+        assert_eq!(
+            read["count_text"].as_str().unwrap().parse::<Count>(),
+            Ok(u27)
+        );
+        // Past 64 bits too (counts are 128-bit).
+        let mut wide = b"{".to_vec();
+        write_json_integer(&mut wide, "count", Count::MAX).unwrap();
+        wide.push(b'}');
+        let read: serde_json::Value = serde_json::from_slice(&wide).unwrap();
+        assert_eq!(read["count_text"].as_str().unwrap(), Count::MAX.to_string());
+    }
 }

@@ -224,7 +224,7 @@ fn write_json(
     let pair =
         |p: Projection| serde_json::json!({"value": p.value, "standard_error": p.standard_error});
     let joins = Joins::of(sample);
-    let object = serde_json::json!({
+    let mut object = serde_json::json!({
         "n": sample.n(),
         "kernel": sample.kernel().name(),
         "draws": sample.observations().len(),
@@ -248,5 +248,10 @@ fn write_json(
             "east_half_boards": {"median": joins.east[0], "ninety_percent": joins.east[1], "largest_drawn": joins.east[2]},
         },
     });
+    // The projections are floats, estimates to begin with, and stay so.
+    // The seed is a 64-bit number, past 2^53 for almost every fresh seed:
+    // repeated as a decimal string, as counts are
+    // (`output::write_json_integer`), so that any reader can repeat it.
+    object[format!("seed{}", super::output::TEXT_SUFFIX)] = sample.seed().to_string().into();
     writeln!(out, "{object}")
 }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::plan::{Method, Options, Plan, Shard};
+use crate::plan::{MemoryNeeds, Method, Options, Plan, Shard};
 
 use super::Failure;
 use super::args::{Format, PlanCount, Solve};
@@ -24,18 +24,19 @@ pub fn count(
     out: &mut impl Write,
     messages: &Messages,
 ) -> Result<(), Failure> {
-    let plan = Plan::for_kernel(solve.n, solve.kernel)?;
-    let shard = request.shard.unwrap_or(Shard::WHOLE);
+    let method = Method::for_kernel(solve.n, solve.kernel)?;
     let options = super::plan_options(solve.kernel, request.threads);
-    let kernel = plan.counting_kernel(&options)?;
+    let kernel = method.counting_kernel(options.kernel)?;
+    // Before the plan is built, and anything locked or written: a count
+    // that cannot fit is refused as it is asked.
+    let needs = MemoryNeeds::new(solve.n, method)?;
+    let draws = request.sample.map(|sample| sample.draws.get());
+    let needed = |threads| memory::needed(&needs, threads, draws);
+    let limits = memory::Limits::of_this_process(solve.max_memory);
+    memory::check(solve.n, kernel, options.threads, &needed, &limits).map_err(Failure::Refused)?;
+    let plan = Plan::with_method(solve.n, method)?;
+    let shard = request.shard.unwrap_or(Shard::WHOLE);
     let mine = plan.shard(shard);
-    // Before anything is locked or written: a count that cannot fit is
-    // refused as it is asked.
-    if plan.method() == Method::Join {
-        let needed = |threads| plan.memory_estimate(threads);
-        memory::check(solve.n, kernel, options.threads, &needed, solve.max_memory)
-            .map_err(Failure::Refused)?;
-    }
     if let Some(sample) = request.sample {
         return super::sample::project(&plan, &options, sample, solve.format, out);
     }
@@ -90,7 +91,9 @@ pub fn count(
         out.write_all(&record.to_bytes())?;
     } else if solve.format == Format::Json {
         output::write_json_fields(out, solve.n, kernel, false)?;
-        writeln!(out, ",\"count\":{}}}", progress.count)?;
+        out.write_all(b",")?;
+        output::write_json_integer(out, "count", progress.count)?;
+        out.write_all(b"}\n")?;
     } else {
         writeln!(out, "{}", progress.count)?;
     }

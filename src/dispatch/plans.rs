@@ -200,8 +200,10 @@ impl Plan {
     /// time. docs/plan.md says how to use it and how well it did.
     ///
     /// It takes the memory of a count on `options.threads` threads
-    /// ([`Plan::memory_estimate`]) and does not check it. Threads the
-    /// system refuses to start are done without.
+    /// ([`Plan::memory_estimate`]) and of its draws
+    /// ([`Plan::sample_memory_estimate`]), and does not check them; draws
+    /// that do not fit are [`Error::OutOfMemory`]. Threads the system
+    /// refuses to start are done without.
     ///
     /// # Errors
     ///

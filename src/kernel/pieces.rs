@@ -34,29 +34,52 @@ pub(crate) enum Piece {
     },
 }
 
-/// The pieces of an `n`x`n` board by `method`, each with its estimate (a
-/// rough measure of its work: only its order of magnitude means
-/// anything), in the family's fixed order.
+/// Calls `visit` with each piece of an `n`x`n` board by `method` and its
+/// estimate (a rough measure of its work: only its order of magnitude
+/// means anything), in the family's fixed order.
 ///
 /// # Errors
 ///
 /// [`Error::SizeOutOfRange`] for `n` over what the method's kernels
 /// accept.
-pub(crate) fn estimated(n: usize, method: Method) -> Result<Vec<(Piece, u64)>, Error> {
-    Ok(match method {
+pub(crate) fn for_each_estimated(
+    n: usize,
+    method: Method,
+    mut visit: impl FnMut(Piece, u64),
+) -> Result<(), Error> {
+    match method {
         Method::Symmetric => {
             Kernel::Symmetric.check_size(n)?;
-            symmetric::pieces::estimated(n)
-                .into_iter()
-                .map(|(piece, estimate)| (Piece::Symmetric(piece), estimate))
-                .collect()
+            symmetric::pieces::for_each_estimated(n, |piece, estimate| {
+                visit(Piece::Symmetric(piece), estimate);
+            });
         }
         Method::Join => {
             Kernel::Join.check_size(n)?;
-            join::pieces::estimated(n)
-                .into_iter()
-                .map(|(piece, estimate)| (Piece::Join { n, piece }, estimate))
-                .collect()
+            join::pieces::for_each_estimated(n, |piece, estimate| {
+                visit(Piece::Join { n, piece }, estimate);
+            });
+        }
+    }
+    Ok(())
+}
+
+/// How many pieces [`for_each_estimated`] visits, counted without keeping
+/// them: cheap (under 0.1 s at N = 32), so that what a plan holds is known
+/// before it is built.
+///
+/// # Errors
+///
+/// As [`for_each_estimated`].
+pub(crate) fn how_many(n: usize, method: Method) -> Result<usize, Error> {
+    Ok(match method {
+        Method::Symmetric => {
+            Kernel::Symmetric.check_size(n)?;
+            symmetric::pieces::how_many(n)
+        }
+        Method::Join => {
+            Kernel::Join.check_size(n)?;
+            join::pieces::how_many(n)
         }
     })
 }
@@ -231,27 +254,35 @@ impl PieceCounter {
         }
         match self {
             PieceCounter::Walkers(walkers) => {
-                let pieces: Vec<(usize, &symmetric::pieces::Piece)> = pieces
-                    .iter()
-                    .filter_map(|&(index, piece)| match piece {
-                        Piece::Symmetric(piece) => Some((index, piece)),
-                        Piece::Join { .. } => None,
-                    })
-                    .collect();
+                let mut symmetric_pieces: Vec<(usize, &symmetric::pieces::Piece)> = Vec::new();
+                reserve(&mut symmetric_pieces, pieces.len())?;
+                symmetric_pieces.extend(pieces.iter().filter_map(|&(index, piece)| match piece {
+                    Piece::Symmetric(piece) => Some((index, piece)),
+                    Piece::Join { .. } => None,
+                }));
+                let pieces = symmetric_pieces;
                 Ok(symmetric::pieces::count(walkers, &pieces, threads, done))
             }
             PieceCounter::Joiner(joiner) => {
-                let pieces: Vec<(usize, join::pieces::Piece)> = pieces
-                    .iter()
-                    .filter_map(|&(index, piece)| match piece {
-                        Piece::Join { piece, .. } => Some((index, *piece)),
-                        Piece::Symmetric(_) => None,
-                    })
-                    .collect();
+                // Fallibly: the list is as long as the plan's.
+                let mut join_pieces: Vec<(usize, join::pieces::Piece)> = Vec::new();
+                reserve(&mut join_pieces, pieces.len())?;
+                join_pieces.extend(pieces.iter().filter_map(|&(index, piece)| match piece {
+                    Piece::Join { piece, .. } => Some((index, *piece)),
+                    Piece::Symmetric(_) => None,
+                }));
+                let pieces = join_pieces;
                 join::pieces::count(joiner, n, &pieces, threads, done)
             }
         }
     }
+}
+
+/// Room for `len` elements in the empty `list`, fallibly.
+fn reserve<T>(list: &mut Vec<T>, len: usize) -> Result<(), Error> {
+    list.try_reserve_exact(len).map_err(|_| Error::OutOfMemory {
+        bytes: (len as u64).saturating_mul(core::mem::size_of::<T>() as u64),
+    })
 }
 
 #[cfg(feature = "std")]

@@ -117,6 +117,7 @@
 //! # Ok::<(), queens_simd::Error>(())
 //! ```
 
+mod memory;
 mod options;
 mod partial;
 mod sample;
@@ -125,6 +126,7 @@ mod shard;
 use core::fmt;
 
 pub use crate::kernel::join::check::Checked;
+pub use memory::{MemoryNeeds, PROBED_HEADROOM};
 pub use options::Options;
 pub use partial::PartialBoard;
 pub use sample::{JoinStats, Observation, Projection, Sample};
@@ -222,19 +224,24 @@ impl Plan {
     ///
     /// [`Error::SizeOutOfRange`] for `n` over [`MAX_N`].
     pub fn with_method(n: usize, method: Method) -> Result<Plan, Error> {
-        let subproblems: Vec<Subproblem> = pieces::estimated(n, method)?
-            .into_iter()
-            .enumerate()
-            .map(|(index, (piece, estimate))| Subproblem {
-                index,
+        // Counted first, so that the two lists are reserved at their size,
+        // and refused as Error::OutOfMemory where they do not fit.
+        let len = pieces::how_many(n, method)?;
+        let mut subproblems: Vec<Subproblem> = reserved(len)?;
+        pieces::for_each_estimated(n, method, |piece, estimate| {
+            subproblems.push(Subproblem {
+                index: subproblems.len(),
                 estimate,
                 piece,
-            })
-            .collect();
+            });
+        })?;
         // Largest first, so that the last pieces to finish are small ones;
-        // those of a second pass (the symmetric ties) after the rest.
-        let mut all: Vec<usize> = (0..subproblems.len()).collect();
-        all.sort_by_key(|&i| {
+        // those of a second pass (the symmetric ties) after the rest. (The
+        // number last makes the keys unique: an unstable sort, which takes
+        // no buffer, gives the one order.)
+        let mut all: Vec<usize> = reserved(len)?;
+        all.extend(0..subproblems.len());
+        all.sort_unstable_by_key(|&i| {
             let sub = &subproblems[i];
             (sub.piece.second_pass(), core::cmp::Reverse(sub.estimate), i)
         });
@@ -247,6 +254,26 @@ impl Plan {
             fingerprint,
             last_owners: OwnersCache::default(),
         })
+    }
+
+    /// About how many bytes [`Plan::with_method`]`(n, method)` takes at
+    /// most while it builds the plan, and the plan holds once built,
+    /// known before it is built: [`MemoryNeeds::plan`].
+    ///
+    /// ```
+    /// use queens_simd::plan::{Method, Plan};
+    ///
+    /// let bytes = Plan::build_memory_estimate(20, Method::Join)?;
+    /// assert!(bytes > 100 << 10 && bytes < 16 << 20);
+    /// # Ok::<(), queens_simd::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::SizeOutOfRange`] for `n` over what the method's kernels
+    /// accept.
+    pub fn build_memory_estimate(n: usize, method: Method) -> Result<u64, Error> {
+        Ok(MemoryNeeds::new(n, method)?.plan())
     }
 
     /// Board side N.
@@ -523,6 +550,16 @@ impl fmt::Display for Subproblem {
 /// family says names it) and the counting order (which decides the
 /// shards). A symmetric plan's fingerprint is what it was before join
 /// plans existed, so that its records and checkpoints stay valid.
+/// An empty list with room for `len` items, or [`Error::OutOfMemory`].
+fn reserved<T>(len: usize) -> Result<Vec<T>, Error> {
+    let mut list = Vec::new();
+    list.try_reserve_exact(len)
+        .map_err(|_| Error::OutOfMemory {
+            bytes: (len as u64).saturating_mul(core::mem::size_of::<T>() as u64),
+        })?;
+    Ok(list)
+}
+
 fn fingerprint(n: usize, method: Method, subproblems: &[Subproblem], order: &[usize]) -> u64 {
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
     let mut eat = |word: u64| {

@@ -62,6 +62,43 @@ impl Projection {
 }
 
 impl Sample {
+    /// About how many bytes a sample of `draws` row sets of a join plan of
+    /// `pieces` subproblems takes on `threads` threads beyond the count's
+    /// memory ([`Plan::memory_estimate`], [`MemoryNeeds::count`]), at most,
+    /// known before the plan is built: the draws and their observations,
+    /// 160 bytes a draw, each list taken whole before the first join; the
+    /// sort of a [`Sample::quantiles`] of the sample; on each thread, the
+    /// tables of the fixed piece of work it times ([`Sample::machine`]);
+    /// and a few lists of the plan's pieces (56 bytes a piece). It bounds
+    /// [`Plan::check_pieces`] of as many draws too (a [`Checked`] is 64
+    /// bytes). Saturating: draws past the address space estimate
+    /// `u64::MAX`. [`Plan::sample_memory_estimate`] is this for a plan
+    /// built.
+    ///
+    /// [`MemoryNeeds::count`]: super::MemoryNeeds::count
+    /// [`Checked`]: super::Checked
+    ///
+    /// ```
+    /// use queens_simd::plan::Sample;
+    ///
+    /// let million = Sample::memory_estimate(1000, 1 << 20, 2);
+    /// let thousand = Sample::memory_estimate(1000, 1000, 2);
+    /// assert_eq!(million - thousand, 160 * ((1 << 20) - 1000));
+    /// assert_eq!(Sample::memory_estimate(1000, usize::MAX, 2), u64::MAX);
+    /// ```
+    pub fn memory_estimate(pieces: usize, draws: usize, threads: usize) -> u64 {
+        use crate::kernel::join::sample::{BYTES_PER_DRAW, BYTES_PER_PIECE, bytes_per_thread};
+        // The lists of the reference's times and the channel they come
+        // through: about 24 times and one more per thread, and a block of
+        // the channel's.
+        const SMALL: u64 = 64 << 10;
+        (draws as u64)
+            .saturating_mul(BYTES_PER_DRAW as u64)
+            .saturating_add((threads.max(1) as u64).saturating_mul(bytes_per_thread()))
+            .saturating_add((pieces as u64).saturating_mul(BYTES_PER_PIECE as u64))
+            .saturating_add(SMALL)
+    }
+
     /// Board side.
     pub fn n(&self) -> usize {
         self.n
@@ -164,39 +201,93 @@ impl Sample {
     /// count's row sets (each draw weighed by how many it stands for: the
     /// inverse of its sampling weight), at each of `fractions` (0 to 1):
     /// the spread of the half-boards' lists, not only their mean.
+    ///
+    /// It sorts the draws' places, a `usize` each
+    /// ([`Plan::sample_memory_estimate`] counts them); where that list is
+    /// refused it walks the draws once per value instead, slower, with
+    /// the same answer.
     pub fn quantiles(&self, measure: impl Fn(&JoinStats) -> u64, fractions: &[f64]) -> Vec<u64> {
-        let mut drawn: Vec<(u64, f64)> = self
-            .observations
-            .iter()
-            .map(|o| (measure(&o.stats), 1.0 / o.weight))
-            .collect();
-        drawn.sort_by_key(|&(value, _)| value);
-        let total: f64 = drawn.iter().map(|&(_, weight)| weight).sum();
+        let value = |at: usize| measure(&self.observations[at].stats);
+        let weight = |at: usize| 1.0 / self.observations[at].weight;
+        let mut order = Vec::new();
+        if order.try_reserve_exact(self.observations.len()).is_err() {
+            return self.quantiles_in_place(&measure, fractions);
+        }
+        order.extend(0..self.observations.len());
+        // By value, then as drawn: a stable sort's order, without its
+        // buffer.
+        order.sort_unstable_by_key(|&at| (value(at), at));
+        let total: f64 = order.iter().map(|&at| weight(at)).sum();
         fractions
             .iter()
             .map(|&fraction| {
                 let mut below = 0.0;
-                for &(value, weight) in &drawn {
-                    below += weight;
+                for &at in &order {
+                    below += weight(at);
                     if below >= fraction * total {
-                        return value;
+                        return value(at);
                     }
                 }
-                drawn.last().map_or(0, |&(value, _)| value)
+                order.last().map_or(0, |&at| value(at))
             })
             .collect()
     }
 
-    /// The mean of `total weight * per_weight(draw)` and its standard error.
+    /// [`Sample::quantiles`] with nothing allocated per draw: the draws
+    /// visited in the same order (by value, then as drawn), one pass over
+    /// them for each value.
+    fn quantiles_in_place(
+        &self,
+        measure: &impl Fn(&JoinStats) -> u64,
+        fractions: &[f64],
+    ) -> Vec<u64> {
+        let values = || self.observations.iter().map(|o| measure(&o.stats));
+        // Calls `visit(value, weight)` for each draw in that order, until
+        // it returns false.
+        let walk = |visit: &mut dyn FnMut(u64, f64) -> bool| {
+            let mut next = values().min();
+            while let Some(value) = next {
+                for o in &self.observations {
+                    if measure(&o.stats) == value && !visit(value, 1.0 / o.weight) {
+                        return;
+                    }
+                }
+                next = values().filter(|&v| v > value).min();
+            }
+        };
+        let mut total = 0.0;
+        walk(&mut |_, weight| {
+            total += weight;
+            true
+        });
+        fractions
+            .iter()
+            .map(|&fraction| {
+                let (mut below, mut found) = (0.0, None);
+                walk(&mut |value, weight| {
+                    below += weight;
+                    if below >= fraction * total {
+                        found = Some(value);
+                    }
+                    found.is_none()
+                });
+                found.unwrap_or_else(|| values().max().unwrap_or(0))
+            })
+            .collect()
+    }
+
+    /// The mean of `total weight * per_weight(draw)` and its standard error,
+    /// each draw's value computed again for the second pass rather than
+    /// held.
     fn project(&self, per_weight: impl Fn(&Observation) -> f64) -> Projection {
         let draws = self.observations.len() as f64;
-        let values: Vec<f64> = self
-            .observations
-            .iter()
-            .map(|o| self.total_weight * per_weight(o))
-            .collect();
-        let mean = values.iter().sum::<f64>() / draws;
-        let variance = values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (draws - 1.0);
+        let values = || {
+            self.observations
+                .iter()
+                .map(|o| self.total_weight * per_weight(o))
+        };
+        let mean = values().sum::<f64>() / draws;
+        let variance = values().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (draws - 1.0);
         Projection {
             value: mean,
             standard_error: if draws >= 2.0 {
@@ -209,6 +300,30 @@ impl Sample {
 }
 
 impl Plan {
+    /// About how many bytes [`Plan::sample`] of `draws` row sets on
+    /// `threads` threads allocates beyond a count's
+    /// ([`Plan::memory_estimate`] on as many threads), at most:
+    /// [`Sample::memory_estimate`] for this plan's subproblems. It bounds
+    /// [`Plan::check_pieces`] of as many draws too. Saturating: draws past
+    /// the address space estimate `u64::MAX`.
+    ///
+    /// ```
+    /// use queens_simd::Kernel;
+    /// use queens_simd::plan::Plan;
+    ///
+    /// let plan = Plan::for_kernel(16, Kernel::Join)?;
+    /// let draws = plan.sample_memory_estimate(1 << 20, 1);
+    /// // 160 MiB for a million draws, and some for the plan and the thread.
+    /// assert!(draws >= 160 << 20 && draws < 200 << 20);
+    /// // A count and its sample, to check against the memory there is.
+    /// let _needed = plan.memory_estimate(1).saturating_add(draws);
+    /// assert_eq!(plan.sample_memory_estimate(usize::MAX, 1), u64::MAX);
+    /// # Ok::<(), queens_simd::Error>(())
+    /// ```
+    pub fn sample_memory_estimate(&self, draws: usize, threads: usize) -> u64 {
+        Sample::memory_estimate(self.len(), draws, threads)
+    }
+
     /// [`Plan::sample`] with the counter the dispatcher built.
     pub(crate) fn run_sample(
         &self,
@@ -233,5 +348,51 @@ impl Plan {
             observations: drawn.observations,
             machine: drawn.machine,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::Options;
+
+    /// The quantiles found without a list of the draws (where it is
+    /// refused) are those found with one, at every fraction.
+    #[test]
+    fn quantiles_in_place_are_the_quantiles() {
+        let plan = Plan::for_kernel(12, Kernel::Join).unwrap();
+        let options = Options::threads(1).with_kernel(Kernel::Join);
+        let fractions = [0.0, 0.1, 0.5, 0.9, 0.999, 1.0, 2.0];
+        for (draws, seed) in [(1, 1), (2, 2), (500, 3), (3000, 4)] {
+            let draws = NonZeroUsize::new(draws).unwrap();
+            let sample = plan.sample(draws, seed, &options).unwrap();
+            let measures: [fn(&JoinStats) -> u64; 4] =
+                [|s| s.west, |s| s.east, |s| s.found, |s| s.row_sets];
+            for measure in measures {
+                assert_eq!(
+                    sample.quantiles(measure, &fractions),
+                    sample.quantiles_in_place(&measure, &fractions),
+                    "{draws} draws"
+                );
+            }
+        }
+    }
+
+    /// Draws past the address space: refused, not a panic on the
+    /// capacity; the sample of a check, as well.
+    #[test]
+    fn draws_past_the_address_space_are_out_of_memory() {
+        let plan = Plan::for_kernel(10, Kernel::Join).unwrap();
+        let options = Options::threads(2).with_kernel(Kernel::Join);
+        let sampled = plan.sample(NonZeroUsize::MAX, 1, &options);
+        assert!(
+            matches!(sampled, Err(Error::OutOfMemory { .. })),
+            "{sampled:?}"
+        );
+        let checked = plan.check_pieces(NonZeroUsize::MAX, 1, Kernel::Join);
+        assert!(
+            matches!(checked, Err(Error::OutOfMemory { .. })),
+            "{checked:?}"
+        );
     }
 }

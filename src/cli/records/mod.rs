@@ -12,6 +12,12 @@
 //!
 //! * it parses into a typed structure: an unknown key, a repeated key, a
 //!   missing key or a value of the wrong type is refused;
+//! * every text field is within its bound ([`MAX_NAME_BYTES`],
+//!   [`MAX_CHECKSUM_BYTES`], [`MAX_TOTAL_DIGITS`]; the bitmap and the
+//!   counts are bounded by the plan, the file by
+//!   [`MAX_RECORD_BYTES`](super::files::MAX_RECORD_BYTES)): a record with a
+//!   valid checksum cannot make `merge` keep, or print, more than a real
+//!   one would;
 //! * the checksum matches (`sha256:` and the hex digest of the record's
 //!   compact JSON without its `checksum` key, keys in the order written:
 //!   `jq -cj 'del(.checksum)' FILE | sha256sum` computes it);
@@ -52,6 +58,23 @@ pub const VERSION: u32 = 3;
 /// The oldest version this crate reads: version 2, as version 3 without
 /// the `method` field (every version 2 record is a symmetric plan's).
 pub const OLDEST_VERSION: u32 = 2;
+
+/// The most bytes of each short text field of a record (`format`, `plan`,
+/// `method`, `shard`, `kernel`). `merge` keeps a record's kernel name for
+/// every file and a refusal prints the others, so without a bound a
+/// record with a valid checksum could make either as large as the file.
+/// Real ones are far shorter: a format has 22 bytes at most, a fingerprint
+/// 16, a method 9, a shard 41 (two 20-digit numbers), a kernel name 13
+/// (`symmetric-bmi`, the longest).
+pub const MAX_NAME_BYTES: usize = 64;
+
+/// The most bytes of a record's `checksum`: a real one, `sha256:` and 64
+/// hex digits, has 71.
+pub const MAX_CHECKSUM_BYTES: usize = 128;
+
+/// The most digits of a record's `count`, a decimal [`Count`]: the largest,
+/// `u128::MAX`, has 39 (and leading zeros are refused).
+pub const MAX_TOTAL_DIGITS: usize = 39;
 
 /// The plan a record belongs to; two records can be combined only if these
 /// agree.
@@ -200,6 +223,10 @@ trait RecordFile: Serialize + DeserializeOwned {
 
 /// The fields both kinds of file have, under their names in each.
 struct Fields<'a> {
+    format: &'a str,
+    /// A shard record's; a checkpoint has none.
+    kernel: Option<&'a str>,
+    checksum: Option<&'a str>,
     n: usize,
     version: u32,
     method: Option<&'a str>,
@@ -223,6 +250,9 @@ impl RecordFile for ShardFile {
     }
     fn fields(&self) -> Fields<'_> {
         Fields {
+            format: &self.format,
+            kernel: Some(&self.kernel),
+            checksum: self.checksum.as_deref(),
             n: self.n,
             version: self.version,
             method: self.method.as_deref(),
@@ -245,6 +275,9 @@ impl RecordFile for CheckpointFile {
     }
     fn fields(&self) -> Fields<'_> {
         Fields {
+            format: &self.format,
+            kernel: None,
+            checksum: self.checksum.as_deref(),
             n: self.n,
             version: self.version,
             method: self.method.as_deref(),
@@ -283,24 +316,33 @@ fn to_bytes<F: RecordFile>(mut file: F) -> Vec<u8> {
     bytes
 }
 
-/// Parses `bytes` as a record of `F`'s format, checks its checksum and
-/// builds its plan: the checks that need nothing but the file.
+/// Parses `bytes` as a record of `F`'s format, checks its fields' bounds
+/// and its checksum: the checks that need nothing but the file.
 fn parse_file<F: RecordFile>(bytes: &[u8]) -> Result<F, String> {
     let what = F::FORMAT;
     // A first look for the format and version, so that another kind of
     // file, or another version, is named as such.
-    let peek: serde_json::Value =
-        serde_json::from_slice(bytes).map_err(|e| format!("is not a JSON record: {e}"))?;
-    let format = peek.get("format").and_then(|f| f.as_str());
-    if format != Some(what) {
-        return Err(match format {
-            Some(other) => format!("is a {other} record, not a {what} record"),
-            None => format!("is not a {what} record (no \"format\": \"{what}\")"),
-        });
+    let peek: Peek = serde_json::from_slice(bytes).map_err(|e| match e.classify() {
+        serde_json::error::Category::Data => format!("is not a {what} record: {e}"),
+        _ => format!("is not a JSON record: {e}"),
+    })?;
+    match peek.format {
+        Loose::Text(format) if format == what => {}
+        Loose::Text(other) => {
+            return Err(format!(
+                "is a {} record, not a {what} record",
+                shown(&other)
+            ));
+        }
+        _ => {
+            return Err(format!(
+                "is not a {what} record (no \"format\": \"{what}\")"
+            ));
+        }
     }
-    match peek.get("version").and_then(|v| v.as_u64()) {
-        Some(v) if (u64::from(OLDEST_VERSION)..=u64::from(VERSION)).contains(&v) => {}
-        Some(1) => {
+    match peek.version {
+        Loose::Whole(v) if (u64::from(OLDEST_VERSION)..=u64::from(VERSION)).contains(&v) => {}
+        Loose::Whole(1) => {
             return Err(format!(
                 "is a version 1 {what} record, which carries no per-subproblem counts and no checksum; this version reads only versions {OLDEST_VERSION} and {VERSION}: count it again"
             ));
@@ -308,14 +350,18 @@ fn parse_file<F: RecordFile>(bytes: &[u8]) -> Result<F, String> {
         other => {
             return Err(format!(
                 "is a {what} record of version {}; this version reads versions {OLDEST_VERSION} and {VERSION}",
-                other.map_or("?".to_owned(), |v| v.to_string())
+                match other {
+                    Loose::Whole(v) => v.to_string(),
+                    _ => "?".to_owned(),
+                }
             ));
         }
     }
-    // Parsed again from the bytes, not from `peek`, whose map would have
-    // kept only the last of two equal keys.
+    // Parsed again, typed, which refuses a repeated key (the peek kept
+    // the last of two).
     let mut file: F =
         serde_json::from_slice(bytes).map_err(|e| format!("is not a valid {what} record: {e}"))?;
+    check_bounds(&file.fields())?;
     let Some(written) = file.checksum().clone() else {
         return Err(format!("has no checksum: not a {what} record as written"));
     };
@@ -329,6 +375,184 @@ fn parse_file<F: RecordFile>(bytes: &[u8]) -> Result<F, String> {
         return Err(format!("is for N = {n}, but N is at most {MAX_N}"));
     }
     Ok(file)
+}
+
+/// Refuses a text field longer than its bound ([`MAX_NAME_BYTES`],
+/// [`MAX_CHECKSUM_BYTES`], [`MAX_TOTAL_DIGITS`]), or a name with a control
+/// character (which would split a refusal's one line): before the checksum
+/// is computed, and before anything of the record is kept.
+fn check_bounds(fields: &Fields<'_>) -> Result<(), String> {
+    let names = [
+        ("format", Some(fields.format)),
+        ("plan", Some(fields.fingerprint)),
+        ("method", fields.method),
+        ("shard", Some(fields.shard)),
+        ("kernel", fields.kernel),
+    ];
+    for (name, text) in names {
+        let Some(text) = text else { continue };
+        if text.len() > MAX_NAME_BYTES {
+            return Err(format!(
+                "has a \"{name}\" of {} bytes, more than the {MAX_NAME_BYTES} a record's {name} may have",
+                text.len()
+            ));
+        }
+        if text.chars().any(char::is_control) {
+            return Err(format!(
+                "has a \"{name}\" with a control character: {}",
+                shown(text)
+            ));
+        }
+    }
+    if let Some(checksum) = fields.checksum
+        && checksum.len() > MAX_CHECKSUM_BYTES
+    {
+        return Err(format!(
+            "has a \"checksum\" of {} bytes, more than the {MAX_CHECKSUM_BYTES} a checksum may have",
+            checksum.len()
+        ));
+    }
+    if fields.count.len() > MAX_TOTAL_DIGITS {
+        return Err(format!(
+            "has a \"count\" of {} bytes, more than the {MAX_TOTAL_DIGITS} digits of the largest 128-bit number",
+            fields.count.len()
+        ));
+    }
+    Ok(())
+}
+
+/// Text from a record for a refusal's one line: its first 40 characters,
+/// quoted with escapes if they hold a control character.
+fn shown(text: &str) -> String {
+    let start: String = text.chars().take(40).collect();
+    if start.chars().any(char::is_control) {
+        format!("{start:?}")
+    } else {
+        start
+    }
+}
+
+/// What [`parse_file`] looks at first: a record's `format` and `version`,
+/// whatever their type (the last of a repeated key, as a JSON object's
+/// reader would keep). Every other value is skipped, not built: a file of
+/// millions of small JSON values (`{"x": [0,0,0,…]}`) costs no memory but
+/// its bytes, where a `serde_json::Value` of it took 17 times the file.
+#[derive(Default)]
+struct Peek {
+    format: Loose,
+    version: Loose,
+}
+
+/// A value of the peek: a string (at most [`MAX_NAME_BYTES`] + 1
+/// characters of it, which is enough to tell whether it is a format), a
+/// whole number, or anything else, skipped.
+#[derive(Default)]
+enum Loose {
+    Text(String),
+    Whole(u64),
+    #[default]
+    Other,
+}
+
+/// A key of the peek's object.
+enum PeekKey {
+    Format,
+    Version,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Peek {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Peek, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Peek;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Peek, A::Error> {
+                let mut peek = Peek::default();
+                while let Some(key) = map.next_key::<PeekKey>()? {
+                    match key {
+                        PeekKey::Format => peek.format = map.next_value()?,
+                        PeekKey::Version => peek.version = map.next_value()?,
+                        PeekKey::Other => {
+                            map.next_value::<serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(peek)
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
+impl<'de> Deserialize<'de> for PeekKey {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<PeekKey, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = PeekKey;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<PeekKey, E> {
+                Ok(match key {
+                    "format" => PeekKey::Format,
+                    "version" => PeekKey::Version,
+                    _ => PeekKey::Other,
+                })
+            }
+        }
+        deserializer.deserialize_identifier(Visitor)
+    }
+}
+
+impl<'de> Deserialize<'de> for Loose {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Loose, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Loose;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Loose, E> {
+                Ok(Loose::Text(text.chars().take(MAX_NAME_BYTES + 1).collect()))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Loose, E> {
+                Ok(Loose::Whole(v))
+            }
+            fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Loose, E> {
+                Ok(Loose::Other)
+            }
+            fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Loose, E> {
+                Ok(Loose::Other)
+            }
+            fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Loose, E> {
+                Ok(Loose::Other)
+            }
+            fn visit_unit<E: serde::de::Error>(self) -> Result<Loose, E> {
+                Ok(Loose::Other)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Loose, A::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(Loose::Other)
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Loose, A::Error> {
+                while map
+                    .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+                    .is_some()
+                {}
+                Ok(Loose::Other)
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
 }
 
 /// The method of the plan a record of `fields` belongs to: its `method`
@@ -345,10 +569,10 @@ fn method_of(fields: &Fields<'_>) -> Result<Method, String> {
             fields.version
         )),
         (_, Some(name)) => name.parse().map_err(|_| {
-            let shown: String = name.chars().take(40).collect();
             let known: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
             format!(
-                "has method '{shown}'; this version knows {}",
+                "has method '{}'; this version knows {}",
+                shown(name),
                 known.join(" and ")
             )
         }),
@@ -463,12 +687,14 @@ fn parse_decimal(text: &str) -> Result<Count, String> {
     let canonical = !text.is_empty()
         && text.bytes().all(|b| b.is_ascii_digit())
         && (text == "0" || !text.starts_with('0'));
-    let shown: String = text.chars().take(50).collect();
     if !canonical {
-        return Err(format!("has count '{shown}', not a whole decimal number"));
+        return Err(format!(
+            "has count '{}', not a whole decimal number",
+            shown(text)
+        ));
     }
     text.parse()
-        .map_err(|_| format!("has count '{shown}', which does not fit 128 bits"))
+        .map_err(|_| format!("has count '{text}', which does not fit 128 bits"))
 }
 
 impl ShardRecord {
@@ -647,6 +873,57 @@ mod tests {
                 "seconds = {:?}",
                 written.seconds
             );
+        }
+    }
+
+    #[test]
+    fn every_text_field_is_bounded() {
+        let mut written = record(8, Shard::WHOLE);
+        let mut plans = Plans::default();
+        written.kernel = "k".repeat(MAX_NAME_BYTES);
+        assert_eq!(
+            ShardRecord::parse(&written.to_bytes(), &mut plans),
+            Ok(written.clone())
+        );
+        // A valid checksum does not make a longer one a record.
+        written.kernel.push('k');
+        let refused = ShardRecord::parse(&written.to_bytes(), &mut plans).unwrap_err();
+        assert_eq!(
+            refused,
+            "has a \"kernel\" of 65 bytes, more than the 64 a record's kernel may have"
+        );
+        written.kernel = "a\tb".into();
+        let refused = ShardRecord::parse(&written.to_bytes(), &mut plans).unwrap_err();
+        assert_eq!(
+            refused,
+            "has a \"kernel\" with a control character: \"a\\tb\""
+        );
+    }
+
+    #[test]
+    fn the_first_look_builds_nothing_it_skips() {
+        // Another kind of file, named whatever its fields hold; a format
+        // that is not a string, or no object at all, is no format.
+        let cases: [(&[u8], &str); 6] = [
+            (
+                br#"{"x": [[0, {"a": null}], -1.5, true], "format": "other", "version": 3}"#,
+                "is a other record, not a queens-simd shard record",
+            ),
+            (
+                br#"{"format": 3}"#,
+                "is not a queens-simd shard record (no \"format\"",
+            ),
+            (
+                br#"{"format": "x", "format": "queens-simd shard", "version": "3"}"#,
+                "is a queens-simd shard record of version ?",
+            ),
+            (b"[1, 2]", "is not a queens-simd shard record: invalid type"),
+            (b"{\"format\": ", "is not a JSON record: EOF"),
+            (b"{} {}", "is not a JSON record: trailing characters"),
+        ];
+        for (bytes, why) in cases {
+            let refused = ShardRecord::parse(bytes, &mut Plans::default()).unwrap_err();
+            assert!(refused.starts_with(why), "{refused}");
         }
     }
 

@@ -117,7 +117,8 @@ impl Tally {
     }
 
     /// The inverse of [`Tally::bitmap`] and [`Tally::counts`] for a plan of
-    /// `plan_len`. Only what they write is accepted: exact length,
+    /// `plan_len`. Only what they write is accepted: exact length (the
+    /// bitmap's, and for the counts at most 33 bytes per subproblem),
     /// lowercase digits, no bit past the plan, no leading zero, no empty
     /// item, one count per subproblem, each fitting a [`Count`]. What it
     /// holds grows with the subproblems named, not with the plan: a record
@@ -128,6 +129,15 @@ impl Tally {
             return Err(format!(
                 "its bitmap has {} hex digits, but a plan of {plan_len} subproblems needs {digits}",
                 bitmap.len()
+            ));
+        }
+        // At most one count per subproblem of the plan, each of at most
+        // 32 digits and a comma: checked before any is read.
+        let most = plan_len.saturating_mul(MAX_COUNT_DIGITS + 1);
+        if counts.len() > most {
+            return Err(format!(
+                "its counts have {} bytes, more than the {most} that {plan_len} counts of at most {MAX_COUNT_DIGITS} hex digits take",
+                counts.len()
             ));
         }
         let mut items = (!counts.is_empty())

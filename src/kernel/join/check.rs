@@ -17,7 +17,7 @@ use std::vec::Vec;
 use super::band::Band;
 use super::pieces::Piece;
 use super::quarters::HeldQuarters;
-use super::sample::{draw, piece_weights};
+use super::sample::{draw, list_of, piece_weights};
 use super::split::{Chunk, Split};
 use super::{Joiner, Scratch};
 use crate::{Count, Error, MAX_N};
@@ -46,11 +46,14 @@ impl Checked {
 
 /// `draws` row sets of the join `pieces` of an `n`x`n` board, drawn with
 /// `seed` as `--sample` draws them, each counted by `joiner` on its split
-/// unfolded and by [`search`].
+/// unfolded and by [`search`]. The row sets are drawn one at a time; what
+/// grows with the draws is the list returned, taken whole before the
+/// first is drawn.
 ///
 /// # Errors
 ///
-/// [`Error::OutOfMemory`] if the join's tables or buffers are refused.
+/// [`Error::OutOfMemory`] if that list, or the join's tables or buffers,
+/// are refused.
 pub(crate) fn check(
     joiner: &dyn Joiner,
     n: usize,
@@ -60,7 +63,7 @@ pub(crate) fn check(
 ) -> Result<Vec<Checked>, Error> {
     let weights = piece_weights(n, pieces);
     let mut scratch = Scratch::default();
-    let mut out = Vec::with_capacity(draws);
+    let mut out = list_of::<Checked>(draws)?;
     for drawn in draw(n, pieces, &weights, draws, seed) {
         let split = Split::unfolded(n, drawn.band);
         // Tables for this one row set: every row decided, the quarters

@@ -26,6 +26,24 @@ use core::alloc::Layout;
 
 use crate::Error;
 
+/// Bytes of address space left free after each buffer that this module
+/// grows: once a buffer's allocation succeeds, [`headroom_left`] checks
+/// that this much more could still be allocated, and if not, the buffer
+/// is freed and refused ([`Error::OutOfMemory`]). What a count allocates
+/// infallibly between two such buffers (the standard library's, and what
+/// the caller does when a piece is reported) then has room.
+///
+/// It is address space a count needs beyond its buffers, not memory (the
+/// probe touches nothing): the command line's check adds it to the address
+/// space a count needs (`cli/memory.rs`). Measured (N = 16 and 18 on 1 and
+/// 2 threads, a counting global allocator, `tests/memory_limits.rs`): the
+/// allocations a count makes outside this module between two of its
+/// buffers total at most a few KiB, as many pages as a thread without an
+/// arena of its own maps one per allocation; but glibc's main arena grows
+/// its heap by at least 128 KiB, and where `brk` is refused, by a mapping
+/// of 1 MiB. 4 MiB covers that four times over.
+pub(crate) const HEADROOM: u64 = 4 << 20;
+
 /// A new vector of `len` zeros, allocated zeroed, as `vec![0; len]` is:
 /// memory fresh from the system (a large table's) is zero already, so
 /// nothing is written until the table is filled.
@@ -42,6 +60,11 @@ pub(crate) fn zeroed<T: Zeroable>(len: usize) -> Result<Vec<T>, Error> {
     let words = unsafe { alloc::alloc::alloc_zeroed(layout) };
     if words.is_null() {
         return Err(refused::<T>(len));
+    }
+    if !headroom_left() {
+        // SAFETY: allocated just above with this layout, and not used.
+        unsafe { alloc::alloc::dealloc(words, layout) };
+        return Err(refused_with_headroom::<T>(len));
     }
     // SAFETY: the global allocator allocated `words` with the layout of
     // `len` values of `T` (its alignment, and `len` times its size: a
@@ -72,6 +95,9 @@ pub(crate) fn copied<T: Copy>(values: &[T]) -> Result<Vec<T>, Error> {
     vector
         .try_reserve_exact(values.len())
         .map_err(|_| refused::<T>(values.len()))?;
+    if vector.capacity() != 0 && !headroom_left() {
+        return Err(refused_with_headroom::<T>(values.len()));
+    }
     vector.extend_from_slice(values);
     Ok(vector)
 }
@@ -183,14 +209,46 @@ pub(crate) fn reserve<T>(vector: &mut Vec<T>, additional: usize) -> Result<(), E
 
 /// [`reserve`] where the room must be allocated: amortised, as
 /// `Vec::reserve` would (twice the capacity), and if that is refused, just
-/// the room asked for, which may still fit.
+/// the room asked for, which may still fit. Then [`headroom_left`]: if
+/// not, an empty vector's new buffer is freed (a vector that held values
+/// keeps its larger one, for its owner to drop with the error).
 #[cold]
 #[inline(never)]
 fn reserve_more<T>(vector: &mut Vec<T>, additional: usize) -> Result<(), Error> {
-    if vector.try_reserve(additional).is_ok() || vector.try_reserve_exact(additional).is_ok() {
-        return Ok(());
+    let len = vector.len().saturating_add(additional);
+    if vector.try_reserve(additional).is_err() && vector.try_reserve_exact(additional).is_err() {
+        return Err(refused::<T>(len));
     }
-    Err(refused::<T>(vector.len().saturating_add(additional)))
+    if core::mem::size_of::<T>() != 0 && !headroom_left() {
+        if vector.is_empty() {
+            *vector = Vec::new();
+        }
+        return Err(refused_with_headroom::<T>(len));
+    }
+    Ok(())
+}
+
+/// Whether [`HEADROOM`] bytes could still be allocated: they are, and
+/// freed at once, never touched (so no page of them is made resident).
+/// With glibc an allocation this large is a mapping of its own, unless
+/// freed ones have raised its threshold; either way what it checks is
+/// what the next small allocations will find.
+#[inline(never)]
+pub(crate) fn headroom_left() -> bool {
+    const PROBE: Layout = match Layout::from_size_align(HEADROOM as usize, 16) {
+        Ok(layout) => layout,
+        Err(_) => panic!("the headroom is a layout"),
+    };
+    // SAFETY: the layout's size is not zero.
+    let probe = unsafe { alloc::alloc::alloc(PROBE) };
+    // Opaque, so that the optimiser keeps an allocation it sees unused.
+    let probe = core::hint::black_box(probe);
+    if probe.is_null() {
+        return false;
+    }
+    // SAFETY: allocated just above with this layout.
+    unsafe { alloc::alloc::dealloc(probe, PROBE) };
+    true
 }
 
 /// The error for a refused buffer of `len` elements of `T`.
@@ -198,6 +256,17 @@ fn reserve_more<T>(vector: &mut Vec<T>, additional: usize) -> Result<(), Error> 
 fn refused<T>(len: usize) -> Error {
     Error::OutOfMemory {
         bytes: (len as u64).saturating_mul(core::mem::size_of::<T>() as u64),
+    }
+}
+
+/// The error for a buffer of `len` elements of `T` that was allocated but
+/// left less than [`HEADROOM`]: the bytes asked for are both.
+#[cold]
+fn refused_with_headroom<T>(len: usize) -> Error {
+    Error::OutOfMemory {
+        bytes: (len as u64)
+            .saturating_mul(core::mem::size_of::<T>() as u64)
+            .saturating_add(HEADROOM),
     }
 }
 

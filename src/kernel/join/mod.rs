@@ -74,7 +74,9 @@ pub(crate) mod band;
 #[cfg(feature = "std")]
 pub mod check;
 pub(crate) mod cuts;
-mod grow;
+#[cfg(test)]
+mod depth;
+pub(crate) mod grow;
 pub(crate) mod halves;
 pub(crate) mod matcher;
 pub(crate) mod memory;
@@ -238,7 +240,7 @@ pub(crate) unsafe fn count_chunk<W: PatternWords>(
     // A loop, not a closure: a closure would be compiled apart from the
     // kernel's `#[target_feature]` function, without its instructions.
     let mut row_sets = core::mem::take(&mut scratch.row_sets);
-    chunk.row_sets(split, &mut row_sets);
+    chunk.row_sets(split, &mut row_sets)?;
     let mut total: Count = 0;
     for &(rows, images) in &row_sets {
         // SAFETY: the caller's.
@@ -362,7 +364,7 @@ fn count_bands(
         if split.is_empty() {
             continue;
         }
-        for chunk in Chunk::all(&split, split.piece_len(splits)) {
+        for chunk in Chunk::try_all(&split, split.piece_len(splits))? {
             total += joiner.count_chunk(&split, &mut quarters, &chunk, &mut scratch)?;
         }
     }

@@ -11,6 +11,7 @@
 use alloc::vec::Vec;
 
 use super::band::{self, Band};
+use super::grow;
 use super::split::{Chunk, Split, all_rows, outside_in_order};
 use super::{Joiner, Scratch, quarters::HeldQuarters};
 use crate::workers::Ran;
@@ -127,18 +128,23 @@ pub(crate) fn pieces(n: usize) -> Vec<Piece> {
     all
 }
 
-/// Every piece of an `n`x`n` board (`n` up to 32) with its estimate
-/// ([`estimate_in`]): a join plan's pieces, in their fixed order.
-pub(crate) fn estimated(n: usize) -> Vec<(Piece, u64)> {
-    let mut all = Vec::new();
+/// Calls `visit` with every piece of an `n`x`n` board (`n` up to 32) and
+/// its estimate ([`estimate_in`]): a join plan's pieces, in their fixed
+/// order.
+pub(crate) fn for_each_estimated(n: usize, mut visit: impl FnMut(Piece, u64)) {
     for_each_split(n, |split, pieces| {
-        all.extend(
-            pieces
-                .iter()
-                .map(|piece| (*piece, estimate_in(split, piece))),
-        );
+        for piece in pieces {
+            visit(*piece, estimate_in(split, piece));
+        }
     });
-    all
+}
+
+/// How many pieces [`for_each_estimated`] visits, found without keeping
+/// them: what a plan will hold, before it is built.
+pub(crate) fn how_many(n: usize) -> usize {
+    let mut count = 0;
+    for_each_split(n, |_, pieces| count += pieces.len());
+    count
 }
 
 /// A rough measure of a piece's work, cheap to compute: the join of a row
@@ -213,16 +219,42 @@ fn binomial(n: usize, k: usize) -> u64 {
 /// `pieces`, those whose first `depth` choices (and split) agree taken
 /// together, in the order of the first of each group, the rest after it in
 /// the order given: a thread that counts them in turn keeps its tables.
-fn grouped(pieces: &[(usize, Piece)], depth: usize) -> Vec<(usize, Piece)> {
-    let key = |piece: &Piece| (piece.split, piece.chunk.first(depth));
-    let mut rank = alloc::collections::BTreeMap::new();
-    for (_, piece) in pieces {
-        let next = rank.len();
-        rank.entry(key(piece)).or_insert(next);
+///
+/// # Errors
+///
+/// [`Error::OutOfMemory`] if the room for the list is refused (the
+/// pieces, their places and their groups' ranks: 56 bytes a piece).
+fn grouped(pieces: &[(usize, Piece)], depth: usize) -> Result<Vec<(usize, Piece)>, Error> {
+    let key = |at: u64| {
+        let piece = &pieces[at as usize].1;
+        (piece.split, piece.chunk.first(depth))
+    };
+    // The pieces' places in `pieces`, sorted by group, then by place: the
+    // first of a group ranks it. Then by rank, then by place. No map, and
+    // sorts that allocate nothing: only the lists are asked for, fallibly.
+    let mut places = grow::zeroed::<u64>(pieces.len())?;
+    let in_order = |places: &mut [u64]| {
+        for (at, place) in places.iter_mut().enumerate() {
+            *place = at as u64;
+        }
+    };
+    in_order(&mut places);
+    places.sort_unstable_by_key(|&at| (key(at), at));
+    let mut rank = grow::zeroed::<u64>(pieces.len())?;
+    let mut first = 0;
+    for (i, &at) in places.iter().enumerate() {
+        if key(at) != key(places[first]) {
+            first = i;
+        }
+        rank[at as usize] = places[first];
     }
-    let mut sorted = pieces.to_vec();
-    sorted.sort_by_key(|(_, piece)| rank[&key(piece)]);
-    sorted
+    in_order(&mut places);
+    places.sort_unstable_by_key(|&at| (rank[at as usize], at));
+    let mut sorted = grow::copied(pieces)?;
+    for (slot, &at) in sorted.iter_mut().zip(&places) {
+        *slot = pieces[at as usize];
+    }
+    Ok(sorted)
 }
 
 /// What a counting thread keeps from one piece to the next: the split of
@@ -270,7 +302,7 @@ pub(crate) fn count(
         return Err(Error::InvalidThreads);
     }
     let depth = super::memory::Tables::of(n).depth;
-    let pieces = &grouped(pieces, depth);
+    let pieces = &grouped(pieces, depth)?;
     // Each thread builds the split of the piece it counts, and keeps it for
     // the next piece of the same split (they come together).
     let count_one = |piece: &Piece, held: &mut Held| {
@@ -307,6 +339,9 @@ pub(crate) fn count(
             let counted = count_one(piece, &mut held);
             if counted.is_err() {
                 failed.store(true, Ordering::Relaxed);
+                // Its tables and buffers go before the error is reported,
+                // so that the other threads, and the caller, have the room.
+                held = Held::new(depth);
             }
             send(counted.map(|count| (*index, count)));
         }

@@ -37,6 +37,7 @@ use super::split::{Decided, Side, Split};
 use crate::Error;
 
 /// Bytes per quarter-board: its inner (`u32`) and crossing (`u64`) bits.
+#[cfg(test)]
 pub(crate) const BYTES_PER_QUARTER_BOARD: usize = 12;
 
 /// North or south of [`Split::line`].

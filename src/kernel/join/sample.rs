@@ -26,6 +26,7 @@
 use std::time::{Duration, Instant};
 use std::vec::Vec;
 
+use super::band::Band;
 use super::memory::Tables;
 use super::pieces::{Piece, WayNorth, ways_north};
 use super::quarters::HeldQuarters;
@@ -53,6 +54,28 @@ pub struct Observation {
     pub stats: JoinStats,
 }
 
+impl Observation {
+    /// A place for an observation, before its row set is joined.
+    const EMPTY: Observation = Observation {
+        weight: 0.0,
+        group_weight: 0.0,
+        count: 0,
+        join: Duration::ZERO,
+        tables: Duration::ZERO,
+        stats: JoinStats {
+            row_sets: 0,
+            west: 0,
+            east: 0,
+            pairs: 0,
+            scanned: 0,
+            lanes: 0,
+            found: 0,
+            cuts: 0,
+            classes: 0,
+        },
+    };
+}
+
 /// What [`sample`] drew and measured.
 pub(crate) struct Drawn {
     /// The sampling weight of every row set of the pieces, added up.
@@ -63,6 +86,81 @@ pub(crate) struct Drawn {
     pub(crate) machine: Vec<Duration>,
 }
 
+/// A drawn row set as [`sample`] holds it until it is joined: a piece
+/// that decides all of its choices, in 16 bytes rather than a
+/// [`Piece`]'s 32 (the chunk's length fits a byte, the split's number
+/// four: a board has at most 31^3 bands).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct RowSet {
+    split: u32,
+    pattern: u32,
+    band: Band,
+    len: u8,
+}
+
+impl RowSet {
+    fn of(piece: &Piece) -> RowSet {
+        debug_assert!(piece.split <= u32::MAX as usize && piece.chunk.len <= 32);
+        RowSet {
+            split: piece.split as u32,
+            pattern: piece.chunk.pattern,
+            band: piece.band,
+            len: piece.chunk.len as u8,
+        }
+    }
+
+    fn piece(self) -> Piece {
+        Piece {
+            split: self.split as usize,
+            band: self.band,
+            chunk: Chunk {
+                pattern: self.pattern,
+                len: usize::from(self.len),
+            },
+        }
+    }
+}
+
+/// The bytes a sample holds per draw, at most: its observation, and until
+/// it is joined the row set drawn ([`RowSet`]) or, when the sample is
+/// read, its place in [`crate::plan::Sample::quantiles`]'s order; or
+/// the [`Checked`](super::check::Checked) row set of a check.
+pub(crate) const BYTES_PER_DRAW: usize = {
+    let observation = size_of::<Observation>();
+    let sample = observation + max(size_of::<RowSet>(), size_of::<usize>());
+    max(sample, size_of::<super::check::Checked>())
+};
+
+// What the docs of `Sample::memory_estimate` say, on 64-bit targets.
+#[cfg(target_pointer_width = "64")]
+const _: () =
+    assert!(size_of::<Observation>() == 144 && BYTES_PER_DRAW == 160 && BYTES_PER_PIECE == 56);
+
+const fn max(a: usize, b: usize) -> usize {
+    if a > b { a } else { b }
+}
+
+/// The bytes a thread of a sample holds beside a count's: the tables and
+/// buffers of the [`reference`] it times between groups.
+pub(crate) fn bytes_per_thread() -> u64 {
+    super::memory::estimate(REFERENCE_N, 2).saturating_sub(super::memory::estimate(REFERENCE_N, 1))
+}
+
+/// The bytes a sample holds per piece of its plan: the pieces' list, their
+/// weights and the weights' running sums.
+pub(crate) const BYTES_PER_PIECE: usize =
+    size_of::<&crate::kernel::pieces::Piece>() + size_of::<Piece>() + 2 * size_of::<f64>();
+
+/// An empty list with room for `len` items of `T`, or
+/// [`Error::OutOfMemory`] if the allocator refuses it (or `len` items
+/// exceed the address space): what the lists of a sample's draws are taken
+/// with, never aborting.
+pub(super) fn list_of<T>(len: usize) -> Result<Vec<T>, Error> {
+    let mut list = Vec::new();
+    super::grow::reserve(&mut list, len)?;
+    Ok(list)
+}
+
 /// `draws` row sets of the join `pieces` of an `n`x`n` board, drawn with
 /// `seed` and joined by `joiner` on `threads` threads, those that share
 /// tables together (in the order of their choices: the same for the same
@@ -70,11 +168,15 @@ pub(crate) struct Drawn {
 /// each group is joined on one thread and timed there, so fewer threads
 /// change the time the sample takes, not what it measures.
 ///
+/// What it holds grows with the draws by [`BYTES_PER_DRAW`]: the draws and
+/// their observations, each list taken whole before the first join, and
+/// refused as a whole if it does not fit.
+///
 /// # Errors
 ///
-/// [`Error::InvalidThreads`] for no threads; [`Error::OutOfMemory`] if a
-/// group's tables or buffers are refused (the first such error; no thread
-/// takes another group after it).
+/// [`Error::InvalidThreads`] for no threads; [`Error::OutOfMemory`] if the
+/// lists of the draws, or a group's tables or buffers, are refused (the
+/// first such error; no thread takes another group after it).
 pub(crate) fn sample(
     joiner: &dyn Joiner,
     n: usize,
@@ -83,27 +185,43 @@ pub(crate) fn sample(
     seed: u64,
     threads: usize,
 ) -> Result<Drawn, Error> {
-    use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use core::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Mutex, PoisonError};
 
     if threads == 0 {
         return Err(Error::InvalidThreads);
     }
     let depth = Tables::of(n).depth;
     let weights = piece_weights(n, pieces);
-    let group = |piece: &Piece| (piece.split, piece.chunk.first(depth));
-    let mut drawn = draw(n, pieces, &weights, draws, seed);
-    drawn.sort_by_key(|piece| (group(piece), piece.chunk));
-    let groups: Vec<&[Piece]> = drawn.chunk_by(|a, b| group(a) == group(b)).collect();
-    let next = AtomicUsize::new(0);
+    // Both lists first, the larger first, so that a sample that cannot
+    // hold its draws is refused before anything is drawn or joined.
+    let mut observations = list_of::<Observation>(draws)?;
+    let mut drawn = list_of::<RowSet>(draws)?;
+    drawn.extend(draw(n, pieces, &weights, draws, seed).map(|piece| RowSet::of(&piece)));
+    let group = |row_set: &RowSet| {
+        let piece = row_set.piece();
+        (piece.split, piece.chunk.first(depth))
+    };
+    // Equal keys are equal row sets (the split names the band), so an
+    // unstable sort orders them as a stable one would, and takes no
+    // memory.
+    drawn.sort_unstable_by_key(|row_set| (group(row_set), row_set.piece().chunk));
+    let groups = drawn.chunk_by(|a, b| group(a) == group(b)).count();
+    // Every observation has its place before the joins: each group's
+    // thread fills its own slice of them.
+    observations.resize(drawn.len(), Observation::EMPTY);
+    // The next group: its place among the groups, the row sets from it on,
+    // and their observations' places.
+    let next = Mutex::new((0usize, &drawn[..], &mut observations[..]));
     let failed = AtomicBool::new(false);
     // The reference is timed before the first group, before every
     // `every`-th and at the end of each thread, about 24 times in all.
-    let every = (groups.len() / 24).max(1);
+    let every = (groups / 24).max(1);
     let worker = |send: &mut dyn FnMut(Joined)| {
         let mut scratch = Scratch::default();
         let time_reference = |send: &mut dyn FnMut(Joined)| match reference(joiner) {
             Ok(time) => {
-                send(Ok(Report::Reference(time)));
+                send(Ok(time));
                 true
             }
             Err(error) => {
@@ -112,33 +230,40 @@ pub(crate) fn sample(
                 false
             }
         };
-        // Relaxed: the cursor only hands out positions; the flag only
-        // stops early.
+        // Relaxed: the flag only stops early.
         while !failed.load(Ordering::Relaxed) {
-            let at = next.fetch_add(1, Ordering::Relaxed);
-            let Some(&group) = groups.get(at) else { break };
+            let (at, row_sets, out) = {
+                let mut next = next.lock().unwrap_or_else(PoisonError::into_inner);
+                let (at, rest, out) = &mut *next;
+                let Some(first) = rest.first() else { break };
+                let len = rest.iter().take_while(|r| group(r) == group(first)).count();
+                let (this, later) = rest.split_at(len);
+                let (mine, others) = core::mem::take(out).split_at_mut(len);
+                let claimed = (*at, this, mine);
+                (*at, *rest, *out) = (*at + 1, later, others);
+                claimed
+            };
             if at.is_multiple_of(every) && !time_reference(send) {
                 break;
             }
-            let split = group[0].split(n);
-            let joined = join_group(joiner, &split, group, depth, &mut scratch);
-            if joined.is_err() {
+            let split = row_sets[0].piece().split(n);
+            let joined = join_group(joiner, &split, row_sets, depth, &mut scratch, out);
+            if let Err(error) = joined {
                 failed.store(true, Ordering::Relaxed);
+                send(Err(error));
             }
-            send(joined.map(|observations| Report::Group(at, observations)));
         }
         // Once more at the end: at least two times in all.
         if !failed.load(Ordering::Relaxed) {
             time_reference(send);
         }
     };
-    let (mut by_group, mut machine, mut first_error) = (Vec::new(), Vec::new(), None);
+    let (mut machine, mut first_error) = (Vec::new(), None);
     crate::workers::run(
-        threads.min(groups.len()).max(1),
+        threads.min(groups).max(1),
         worker,
         &mut |joined| match joined {
-            Ok(Report::Group(at, group)) => by_group.push((at, group)),
-            Ok(Report::Reference(time)) => machine.push(time),
+            Ok(time) => machine.push(time),
             Err(error) => {
                 first_error.get_or_insert(error);
             }
@@ -147,23 +272,16 @@ pub(crate) fn sample(
     if let Some(error) = first_error {
         return Err(error);
     }
-    by_group.sort_by_key(|&(at, _)| at);
     Ok(Drawn {
         total_weight: weights.iter().sum(),
-        observations: by_group.into_iter().flat_map(|(_, group)| group).collect(),
+        observations,
         machine,
     })
 }
 
-/// What a sampling thread reports: a group of draws joined, by its place
-/// among the groups, or a time of the reference.
-enum Report {
-    Group(usize, Vec<Observation>),
-    Reference(Duration),
-}
-
-/// A report, or why the thread stopped.
-type Joined = Result<Report, Error>;
+/// What a sampling thread reports: a time of the reference, or why the
+/// thread stopped.
+type Joined = Result<Duration, Error>;
 
 /// The time of a fixed piece of work, the whole join count of N =
 /// [`REFERENCE_N`] by `joiner` on this thread, tables and all: timed again
@@ -196,9 +314,9 @@ fn reference(joiner: &dyn Joiner) -> Result<Duration, Error> {
 /// The board of [`reference`]: about 8 ms with AVX-512 on Zen 4.
 const REFERENCE_N: usize = 14;
 
-/// Builds the tables that the row sets of `group` (of `split`, each a
-/// piece that decides all of its choices, all with the same first choices)
-/// share, then joins each, timing each step.
+/// Builds the tables that the row sets of `group` (of `split`, all with
+/// the same first choices) share, then joins each, timing each step, into
+/// `out` (one observation per row set, in order).
 ///
 /// # Errors
 ///
@@ -206,12 +324,13 @@ const REFERENCE_N: usize = 14;
 fn join_group(
     joiner: &dyn Joiner,
     split: &Split,
-    group: &[Piece],
+    group: &[RowSet],
     depth: usize,
     scratch: &mut Scratch,
-) -> Result<Vec<Observation>, Error> {
-    let Some(first) = group.first() else {
-        return Ok(Vec::new());
+    out: &mut [Observation],
+) -> Result<(), Error> {
+    let Some(first) = group.first().map(|row_set| row_set.piece()) else {
+        return Ok(());
     };
     let mut quarters = HeldQuarters::new(depth);
     let start = Instant::now();
@@ -220,34 +339,33 @@ fn join_group(
     let tables = start.elapsed();
     let shared = Piece {
         chunk: first.chunk.first(depth),
-        ..*first
+        ..first
     };
     let group_weight = piece_weight(split, &shared);
-    group
-        .iter()
-        .map(|row_set| {
-            // Twice, the faster kept: another process that takes the core
-            // for a slice of the scheduler's (milliseconds) lands in one of
-            // them, and would weigh a small row set's time many times over.
-            let join = |quarters: &mut HeldQuarters, scratch: &mut Scratch| {
-                scratch.take_stats();
-                let start = Instant::now();
-                let count = joiner.count_chunk(split, quarters, &row_set.chunk, scratch)?;
-                Ok::<_, Error>((count, start.elapsed(), scratch.take_stats()))
-            };
-            let (count, first, stats) = join(&mut quarters, scratch)?;
-            let (_, second, _) = join(&mut quarters, scratch)?;
-            Ok(Observation {
-                // A piece of one row set: its one way is its weight.
-                weight: piece_weight(split, row_set),
-                group_weight,
-                count,
-                join: first.min(second),
-                tables,
-                stats,
-            })
-        })
-        .collect()
+    for (row_set, observation) in group.iter().zip(out) {
+        let row_set = row_set.piece();
+        // Twice, the faster kept: another process that takes the core for
+        // a slice of the scheduler's (milliseconds) lands in one of them,
+        // and would weigh a small row set's time many times over.
+        let join = |quarters: &mut HeldQuarters, scratch: &mut Scratch| {
+            scratch.take_stats();
+            let start = Instant::now();
+            let count = joiner.count_chunk(split, quarters, &row_set.chunk, scratch)?;
+            Ok::<_, Error>((count, start.elapsed(), scratch.take_stats()))
+        };
+        let (count, first, stats) = join(&mut quarters, scratch)?;
+        let (_, second, _) = join(&mut quarters, scratch)?;
+        *observation = Observation {
+            // A piece of one row set: its one way is its weight.
+            weight: piece_weight(split, &row_set),
+            group_weight,
+            count,
+            join: first.min(second),
+            tables,
+            stats,
+        };
+    }
+    Ok(())
 }
 
 /// The sampling weight of each of `pieces` (of an `n`x`n` board), each
@@ -273,14 +391,14 @@ fn way_weight(way: &WayNorth) -> f64 {
 
 /// `draws` row sets of `pieces` (of an `n`x`n` board; `weights` theirs),
 /// each as a piece that decides all of its choices, drawn with `seed` as
-/// the module says.
-pub(super) fn draw(
+/// the module says, one at a time: nothing is held for them here.
+pub(super) fn draw<'a>(
     n: usize,
-    pieces: &[Piece],
+    pieces: &'a [Piece],
     weights: &[f64],
     draws: usize,
     seed: u64,
-) -> Vec<Piece> {
+) -> impl Iterator<Item = Piece> + 'a {
     let mut random = SplitMix64::new(seed);
     let mut running = 0f64;
     let cumulative: Vec<f64> = weights
@@ -290,22 +408,19 @@ pub(super) fn draw(
             running
         })
         .collect();
-    if running <= 0.0 {
-        return Vec::new();
-    }
-    (0..draws)
-        .map(|_| {
-            let target = random.unit() * running;
-            let at = cumulative
-                .partition_point(|&c| c <= target)
-                .min(pieces.len() - 1);
-            let piece = &pieces[at];
-            Piece {
-                chunk: row_set_of(&piece.split(n), piece, &mut random),
-                ..*piece
-            }
-        })
-        .collect()
+    // No weight, nothing to draw.
+    let draws = if running <= 0.0 { 0 } else { draws };
+    (0..draws).map(move |_| {
+        let target = random.unit() * running;
+        let at = cumulative
+            .partition_point(|&c| c <= target)
+            .min(pieces.len() - 1);
+        let piece = &pieces[at];
+        Piece {
+            chunk: row_set_of(&piece.split(n), piece, &mut random),
+            ..*piece
+        }
+    })
 }
 
 /// One row set of `piece`, drawn with probability proportional to its
@@ -342,5 +457,30 @@ fn row_set_of(split: &Split, piece: &Piece, random: &mut SplitMix64) -> Chunk {
     Chunk {
         pattern,
         len: split.rows,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The draws' order, sorted without a buffer, is a stable sort's: row
+    /// sets of equal keys are equal. And a row set held compactly is the
+    /// piece drawn.
+    #[test]
+    fn draws_sort_as_a_stable_sort_would() {
+        for n in [10, 12, 13, 16] {
+            let pieces = super::super::pieces::pieces(n);
+            let weights = piece_weights(n, &pieces);
+            let drawn: Vec<Piece> = draw(n, &pieces, &weights, 3000, 7).collect();
+            let depth = Tables::of(n).depth;
+            let key = |piece: &Piece| ((piece.split, piece.chunk.first(depth)), piece.chunk);
+            let mut stable = drawn.clone();
+            stable.sort_by_key(key);
+            let mut compact: Vec<RowSet> = drawn.iter().map(RowSet::of).collect();
+            compact.sort_unstable_by_key(|row_set| key(&row_set.piece()));
+            let unstable: Vec<Piece> = compact.iter().map(|row_set| row_set.piece()).collect();
+            assert!(stable == unstable, "n = {n}");
+        }
     }
 }

@@ -20,9 +20,10 @@ use alloc::vec::Vec;
 #[cfg(any(test, feature = "trace"))]
 use super::band;
 use super::band::{Band, Stabilizer};
+use super::grow;
 use super::transpose;
 pub(crate) use super::transpose::LongDiagonals;
-use crate::MAX_N;
+use crate::{Error, MAX_N};
 
 /// About how many pieces a board with a band of two or more queens is cut
 /// into ([`Split::piece_len`]).
@@ -513,20 +514,27 @@ pub(crate) struct Chunk {
 
 impl Chunk {
     /// Every chunk of `len` choices that holds some row set the join
-    /// counts (`split.west` rows, the smallest of its class).
+    /// counts (`split.west` rows, the smallest of its class). (Plans and
+    /// samples list them; a count builds them with [`Chunk::try_all`].)
+    #[cfg(any(feature = "std", test))]
     pub(crate) fn all(split: &Split, len: usize) -> Vec<Chunk> {
-        let len = len.min(split.rows);
         let mut chunks = Vec::new();
+        Chunk::for_each(split, len, |chunk| chunks.push(chunk));
+        chunks
+    }
+
+    /// Calls `visit` with every chunk of [`Chunk::all`], in order.
+    fn for_each(split: &Split, len: usize, mut visit: impl FnMut(Chunk)) {
+        let len = len.min(split.rows);
         for pattern in 0u32..1 << len {
             let in_rows = pattern.count_ones() as usize;
             if in_rows > split.west || len - in_rows > split.rows - split.west {
                 continue;
             }
             if (Chunk { pattern, len }).order(split).is_some() {
-                chunks.push(Chunk { pattern, len });
+                visit(Chunk { pattern, len });
             }
         }
-        chunks
     }
 
     /// The chunk of its first `len` choices (all of them if it has fewer),
@@ -548,12 +556,47 @@ impl Chunk {
         order
     }
 
+    /// [`Chunk::all`], its list grown fallibly: what a count builds while
+    /// it holds tables.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OutOfMemory`] if the room for the list is refused.
+    pub(crate) fn try_all(split: &Split, len: usize) -> Result<Vec<Chunk>, Error> {
+        let mut chunks = Vec::new();
+        let mut refused = Ok(());
+        Chunk::for_each(split, len, |chunk| {
+            if refused.is_ok() {
+                refused = grow::reserve(&mut chunks, 1);
+                if refused.is_ok() {
+                    chunks.push(chunk);
+                }
+            }
+        });
+        refused.map(|()| chunks)
+    }
+
     /// Every row set `rows` of the chunk that is the smallest of its
     /// class, with the number of row sets it stands for ([`orbit`]), in the
     /// outside-in order of their choices, into `out` (cleared first).
-    pub(crate) fn row_sets(&self, split: &Split, out: &mut Vec<(u32, u32)>) {
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OutOfMemory`] if the room for the list is refused (a few
+    /// thousand row sets, but asked for between a count's tables); `out`
+    /// then holds some of them.
+    pub(crate) fn row_sets(&self, split: &Split, out: &mut Vec<(u32, u32)>) -> Result<(), Error> {
         out.clear();
-        self.for_each_row_set(split, |rows, images| out.push((rows, images)));
+        let mut refused = Ok(());
+        self.for_each_row_set(split, |rows, images| {
+            if refused.is_ok() {
+                refused = grow::reserve(out, 1);
+                if refused.is_ok() {
+                    out.push((rows, images));
+                }
+            }
+        });
+        refused
     }
 
     /// Calls `visit(rows, images)` for every row set of
@@ -571,8 +614,13 @@ impl Chunk {
         }
         // The undecided rows, from the outside in: choose the rest of the
         // west's rows among them.
-        let undecided: Vec<usize> = (self.len..split.rows).map(|at| split.row_at(at)).collect();
-        choose(&undecided, split.west - taken, rows, &mut |rows| {
+        // On the stack: a count lists a chunk's row sets between its tables.
+        let mut undecided = [0usize; MAX_N];
+        let undecided = &mut undecided[..split.rows.saturating_sub(self.len)];
+        for (i, row) in undecided.iter_mut().enumerate() {
+            *row = split.row_at(self.len + i);
+        }
+        choose(undecided, split.west - taken, rows, &mut |rows| {
             let images = orbit(split, rows);
             if images > 0 {
                 visit(rows, images);
@@ -636,7 +684,14 @@ fn permute_cut_bits(
         core::array::from_fn(|bit| (squares[0][bit] * squares[1][bit], bit));
     by_use.sort_unstable_by(|a, b| b.cmp(a));
     // Lowest first: `cuts[RANKED - 1]` goes to the top bit.
-    let pinned: Vec<usize> = pinned.iter().flatten().map(|&bit| bit as usize).collect();
+    // On the stack: a split is built by each counting thread, between its
+    // tables, where the memory may have run out.
+    let (mut pinned_bits, mut pinned_len) = ([0usize; 2], 0);
+    for &bit in pinned.iter().flatten() {
+        pinned_bits[pinned_len] = bit as usize;
+        pinned_len += 1;
+    }
+    let pinned = &pinned_bits[..pinned_len];
     let mut others = by_use
         .iter()
         .map(|&(_, bit)| bit)

@@ -97,29 +97,37 @@ impl Piece {
     }
 }
 
-/// The pieces of an `n`x`n` board (`n` up to 32) with their estimates, in
-/// a fixed order: the whole board below N = 4, else the subproblems, split
-/// by their first [`split_rows`].
-pub(crate) fn estimated(n: usize) -> Vec<(Piece, u64)> {
+/// Calls `visit` with each piece of an `n`x`n` board (`n` up to 32) and
+/// its estimate, in a fixed order: the whole board below N = 4, else the
+/// subproblems, split by their first [`split_rows`].
+pub(crate) fn for_each_estimated(n: usize, mut visit: impl FnMut(Piece, u64)) {
     if n < 4 {
         let whole = Piece::Small {
             n,
             queens: Vec::new(),
         };
-        return alloc::vec![(whole, 1)];
+        return visit(whole, 1);
     }
     let rows = split_rows(n);
-    let mut split = Vec::new();
     for sub in unsplit_subproblems(n) {
-        split_into(sub, rows, &mut split);
-    }
-    split
-        .into_iter()
-        .map(|sub| {
+        split_into(sub, rows, &mut |sub| {
             let estimate = nodes_below(&sub, ESTIMATE_ROWS).pow(2);
-            (Piece::Subproblem(sub), estimate)
-        })
-        .collect()
+            visit(Piece::Subproblem(sub), estimate);
+        });
+    }
+}
+
+/// How many pieces [`for_each_estimated`] visits, found without keeping
+/// them (or estimating them): what a plan will hold, before it is built.
+pub(crate) fn how_many(n: usize) -> usize {
+    if n < 4 {
+        return 1;
+    }
+    let mut pieces = 0;
+    for sub in unsplit_subproblems(n) {
+        split_into(sub, split_rows(n), &mut |_| pieces += 1);
+    }
+    pieces
 }
 
 /// The one piece of an `n`x`n` board (`n` up to 32) with `queens` (`(row,
@@ -145,18 +153,18 @@ fn split_rows(n: usize) -> usize {
 }
 
 /// Splits `sub` by placing queens in its next rows until `rows` rows are
-/// placed (or the next would be the row before last), and appends the
-/// pieces to `pieces`. A pre-placed row is passed through as one piece.
-fn split_into(sub: Subproblem, rows: usize, pieces: &mut Vec<Subproblem>) {
+/// placed (or the next would be the row before last), and gives each
+/// piece to `visit`. A pre-placed row is passed through as one piece.
+fn split_into(sub: Subproblem, rows: usize, visit: &mut dyn FnMut(Subproblem)) {
     if sub.start >= rows || sub.start + 1 >= sub.n - 2 {
-        pieces.push(sub);
+        visit(sub);
         return;
     }
     let mut live = sub.live();
     while live != 0 {
         let bit = live & live.wrapping_neg();
         live ^= bit;
-        split_into(sub.with_queen(bit), rows, pieces);
+        split_into(sub.with_queen(bit), rows, visit);
     }
 }
 

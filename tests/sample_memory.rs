@@ -1,0 +1,433 @@
+//! `--sample`'s memory: what a sample of K draws holds is bounded by
+//! `Plan::sample_memory_estimate` beside the count's `Plan::memory_estimate`
+//! (measured here by a counting allocator), and a sample that does not fit
+//! is refused as `Error::OutOfMemory`, never a panic ("capacity overflow")
+//! nor an abort ("memory allocation of ... bytes failed"), in the library
+//! and on the command line.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::num::NonZeroUsize;
+use std::process::Command;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use queens_simd::plan::{Options, Plan};
+use queens_simd::{Error, Kernel};
+
+/// The system's allocator, counting the bytes held and their peak.
+struct Counting;
+
+static HELD: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn grew(bytes: usize) {
+    let held = HELD.fetch_add(bytes, Ordering::Relaxed) + bytes;
+    PEAK.fetch_max(held, Ordering::Relaxed);
+}
+
+// SAFETY: every call is passed on to the system's allocator as it came;
+// the counters only watch.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: as the caller promised.
+        let pointer = unsafe { System.alloc(layout) };
+        if !pointer.is_null() {
+            grew(layout.size());
+        }
+        pointer
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: as the caller promised.
+        let pointer = unsafe { System.alloc_zeroed(layout) };
+        if !pointer.is_null() {
+            grew(layout.size());
+        }
+        pointer
+    }
+
+    unsafe fn dealloc(&self, pointer: *mut u8, layout: Layout) {
+        // SAFETY: as the caller promised.
+        unsafe { System.dealloc(pointer, layout) };
+        HELD.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(&self, pointer: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: as the caller promised.
+        let moved = unsafe { System.realloc(pointer, layout, new_size) };
+        if !moved.is_null() {
+            // Both blocks are held for a moment where the block moves.
+            grew(new_size);
+            HELD.fetch_sub(layout.size(), Ordering::Relaxed);
+        }
+        moved
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// One test at a time measures (the others would allocate beside it).
+static MEASURING: Mutex<()> = Mutex::new(());
+
+/// The most bytes held past what was held when it started, while `work`
+/// ran, and what it returned.
+fn peak_growth<T>(work: impl FnOnce() -> T) -> (usize, T) {
+    let before = HELD.load(Ordering::Relaxed);
+    PEAK.store(before, Ordering::Relaxed);
+    let result = work();
+    (PEAK.load(Ordering::Relaxed).saturating_sub(before), result)
+}
+
+fn join_options(threads: usize) -> Options {
+    Options::threads(threads).with_kernel(Kernel::Join)
+}
+
+/// A sample of K draws, and its quantiles read as the command line reads
+/// them, take at most the count's estimate and the sample's; and what
+/// grows with K grows by what the sample's estimate says a draw takes,
+/// within a tenth (an estimate far above it would refuse samples that
+/// fit).
+#[test]
+fn a_sample_holds_no_more_than_its_estimate() {
+    let _one = MEASURING.lock().unwrap_or_else(|e| e.into_inner());
+    let n = 12;
+    let plan = Plan::for_kernel(n, Kernel::Join).unwrap();
+    for threads in [1, 2] {
+        let options = join_options(threads);
+        let mut measured = Vec::new();
+        for draws in [1, 1000, 20_000, 100_000] {
+            let (bytes, sample) = peak_growth(|| {
+                let sample = plan
+                    .sample(NonZeroUsize::new(draws).unwrap(), 1, &options)
+                    .unwrap();
+                let quantiles = sample.quantiles(|s| s.west, &[0.5, 0.9]);
+                let _ = sample.count();
+                (sample, quantiles)
+            });
+            assert_eq!(sample.0.observations().len(), draws);
+            let count = plan.memory_estimate(threads);
+            let estimate = plan.sample_memory_estimate(draws, threads);
+            eprintln!(
+                "N = {n}, {draws} draws on {threads} threads: peak {bytes} bytes past the \
+                 start; estimates: count {count}, sample {estimate}"
+            );
+            assert!(
+                bytes as u64 <= count + estimate,
+                "{draws} draws on {threads} threads took {bytes} bytes, past the estimates \
+                 {count} + {estimate}"
+            );
+            measured.push((draws, bytes as u64));
+        }
+        let (&(few, few_bytes), &(many, many_bytes)) =
+            (measured.first().unwrap(), measured.last().unwrap());
+        let grown = many_bytes.saturating_sub(few_bytes);
+        let estimated =
+            plan.sample_memory_estimate(many, threads) - plan.sample_memory_estimate(few, threads);
+        assert!(
+            grown <= estimated + (1 << 20) && grown >= estimated - estimated / 10,
+            "from {few} to {many} draws on {threads} threads the peak grew by {grown} bytes, \
+             the estimate by {estimated}"
+        );
+    }
+}
+
+/// `--sample K --check`'s row sets: within the same estimates.
+#[test]
+fn a_check_of_drawn_pieces_holds_no_more_than_the_estimate() {
+    let _one = MEASURING.lock().unwrap_or_else(|e| e.into_inner());
+    let n = 12;
+    let plan = Plan::for_kernel(n, Kernel::Join).unwrap();
+    for draws in [1, 50_000] {
+        let (bytes, checked) = peak_growth(|| {
+            plan.check_pieces(NonZeroUsize::new(draws).unwrap(), 3, Kernel::Join)
+                .unwrap()
+        });
+        assert_eq!(checked.len(), draws);
+        assert!(checked.iter().all(|row_set| row_set.join == row_set.search));
+        let count = plan.memory_estimate(1);
+        let estimate = plan.sample_memory_estimate(draws, 1);
+        assert!(
+            bytes as u64 <= count + estimate,
+            "a check of {draws} draws took {bytes} bytes, past the estimates {count} + {estimate}"
+        );
+    }
+}
+
+/// More draws than any address space holds: refused at once, not a panic
+/// on the capacity, and the estimate says so.
+#[test]
+fn draws_past_the_address_space_are_refused() {
+    let _one = MEASURING.lock().unwrap_or_else(|e| e.into_inner());
+    let plan = Plan::for_kernel(12, Kernel::Join).unwrap();
+    let start = Instant::now();
+    let sampled = plan.sample(NonZeroUsize::MAX, 1, &join_options(2));
+    assert!(
+        matches!(sampled, Err(Error::OutOfMemory { bytes }) if bytes > 1 << 62),
+        "{sampled:?}"
+    );
+    let checked = plan.check_pieces(NonZeroUsize::MAX, 1, Kernel::Join);
+    assert!(
+        matches!(checked, Err(Error::OutOfMemory { bytes }) if bytes > 1 << 62),
+        "{checked:?}"
+    );
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(plan.sample_memory_estimate(usize::MAX, 2), u64::MAX);
+}
+
+#[cfg(target_os = "linux")]
+mod limits {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    use super::*;
+
+    /// The variable that makes a run of this binary a child, and what it
+    /// limits its address space to past what it holds, in KiB.
+    const CHILD_EXTRA_KIB: &str = "QUEENS_SIMD_SAMPLE_CHILD_EXTRA_KIB";
+    /// The draws the child samples.
+    const CHILD_DRAWS: &str = "QUEENS_SIMD_SAMPLE_CHILD_DRAWS";
+
+    /// What the child prints: the sample's draws, or the refusal.
+    const SAMPLED: &str = "SAMPLED";
+    const REFUSED: &str = "REFUSED";
+    const SKIPPED: &str = "SKIPPED";
+
+    /// A child that has not finished by then did not meet its limit.
+    const CHILD_TIME: Duration = Duration::from_secs(120);
+
+    /// Runs this binary's `child` test with `draws` under what it holds
+    /// plus `extra_kib`, on two threads: the draws it sampled (`Some`), or
+    /// `None` for a refusal; `Err` where the limit cannot be set here.
+    fn sample_in_a_child(draws: usize, extra_kib: u64) -> Result<Option<usize>, String> {
+        let mut child = Command::new(std::env::current_exe().expect("the test binary"))
+            .args([
+                "limits::child",
+                "--exact",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env(CHILD_EXTRA_KIB, extra_kib.to_string())
+            .env(CHILD_DRAWS, draws.to_string())
+            // One arena for every thread (glibc), all of it under the limit.
+            .env("GLIBC_TUNABLES", "glibc.malloc.arena_max=1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the test binary runs again");
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("the child's status") {
+                break status;
+            }
+            if start.elapsed() > CHILD_TIME {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("{draws} draws under {extra_kib} KiB more: ran past {CHILD_TIME:?}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let (mut stdout, mut stderr) = (String::new(), String::new());
+        let _ = child.stdout.take().unwrap().read_to_string(&mut stdout);
+        let _ = child.stderr.take().unwrap().read_to_string(&mut stderr);
+        if let Some(why) = after(&stdout, SKIPPED) {
+            return Err(why.to_owned());
+        }
+        assert!(
+            status.success(),
+            "{draws} draws under {extra_kib} KiB more: {status} (134: an abort, 101: a panic)\
+             \n{stdout}\n{stderr}"
+        );
+        if after(&stdout, REFUSED).is_some() {
+            return Ok(None);
+        }
+        let sampled = after(&stdout, SAMPLED)
+            .and_then(|rest| rest.trim().parse().ok())
+            .unwrap_or_else(|| panic!("neither a sample nor a refusal\n{stdout}\n{stderr}"));
+        Ok(Some(sampled))
+    }
+
+    /// `2^28` draws (38 GiB of observations) under a limit of a GiB past
+    /// what the process holds, whatever the machine's memory: refused at
+    /// once, as is a check of as many.
+    #[test]
+    fn a_sample_larger_than_the_limit_is_refused_at_once() {
+        let start = Instant::now();
+        match sample_in_a_child(1 << 28, 1 << 20) {
+            Err(why) => eprintln!("SKIPPED: the address space cannot be limited here: {why}"),
+            Ok(sampled) => assert_eq!(sampled, None),
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "{:?}",
+            start.elapsed()
+        );
+    }
+
+    /// A sample under every limit of a sweep, from nothing past what the
+    /// process holds to past what it takes: its draws or
+    /// `Error::OutOfMemory`, never an abort nor a panic.
+    #[test]
+    fn a_sample_under_any_limit_samples_or_reports_it() {
+        let draws = 65_536;
+        let (mut sampled, mut refused) = (0, 0);
+        for extra_mib in (0..=96).step_by(12) {
+            match sample_in_a_child(draws, extra_mib << 10) {
+                Err(why) => {
+                    eprintln!("SKIPPED: the address space cannot be limited here: {why}");
+                    return;
+                }
+                Ok(Some(got)) => {
+                    assert_eq!(got, draws, "{extra_mib} MiB more");
+                    sampled += 1;
+                }
+                Ok(None) => refused += 1,
+            }
+        }
+        eprintln!("{sampled} sampled, {refused} refused");
+        assert!(sampled > 0 && refused > 0, "the sweep crosses the limit");
+    }
+
+    /// The children's half: the plan built, the limit lowered, a sample of
+    /// N = 12 on two threads, then a check of as many draws.
+    #[test]
+    fn child() {
+        let (Some(extra), Some(draws)) = (
+            std::env::var(CHILD_EXTRA_KIB).ok(),
+            std::env::var(CHILD_DRAWS).ok(),
+        ) else {
+            // Only as the child.
+            return;
+        };
+        let extra: u64 = extra.parse().unwrap();
+        let draws = NonZeroUsize::new(draws.parse().unwrap()).unwrap();
+        let plan = Plan::for_kernel(12, Kernel::Join).unwrap();
+        let limit = held_bytes() + (extra << 10);
+        if let Err(why) = lower_address_space_limit(limit) {
+            println!("{SKIPPED} {why}");
+            return;
+        }
+        let sampled = plan.sample(draws, 1, &join_options(2));
+        let checked = plan.check_pieces(draws, 1, Kernel::Join);
+        match (sampled, checked) {
+            (Ok(sample), Ok(checked)) => {
+                assert_eq!(checked.len(), draws.get());
+                let _ = sample.quantiles(|s| s.east, &[0.5]);
+                println!("{SAMPLED} {}", sample.observations().len());
+            }
+            (Err(Error::OutOfMemory { .. }), _) | (_, Err(Error::OutOfMemory { .. })) => {
+                println!("{REFUSED}");
+            }
+            (sampled, checked) => panic!("under a limit: {sampled:?} {checked:?}"),
+        }
+    }
+
+    /// The bytes of address space this process holds (`VmSize`).
+    fn held_bytes() -> u64 {
+        let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
+        let kib: u64 = status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmSize:"))
+            .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+            .expect("VmSize in kB");
+        kib << 10
+    }
+
+    /// Lowers the soft limit on this process's address space to `bytes`.
+    fn lower_address_space_limit(bytes: u64) -> Result<(), String> {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: `getrlimit` writes the one `rlimit` it is given.
+        if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } != 0 {
+            return Err(std::io::Error::last_os_error().to_string());
+        }
+        if limit.rlim_max != libc::RLIM_INFINITY && limit.rlim_max < bytes {
+            return Err(format!("the hard limit is {} bytes", limit.rlim_max));
+        }
+        limit.rlim_cur = bytes;
+        // SAFETY: `setrlimit` reads the one `rlimit` it is given.
+        if unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) } != 0 {
+            return Err(std::io::Error::last_os_error().to_string());
+        }
+        Ok(())
+    }
+
+    /// The rest of the line of `text` that holds `marker`.
+    fn after<'a>(text: &'a str, marker: &str) -> Option<&'a str> {
+        text.lines()
+            .find_map(|line| line.split_once(marker).map(|(_, rest)| rest))
+    }
+}
+
+/// The command line under `ulimit -v`: a sample that does not fit is
+/// refused before it starts (2) or when its draws are refused (4), never
+/// an abort (134) nor a kill (137); one that fits prints its projection.
+#[cfg(unix)]
+#[test]
+fn the_command_line_under_ulimit_refuses_a_sample_that_does_not_fit() {
+    let run = |kib: u64, args: &[&str]| {
+        let output = Command::new("sh")
+            .arg("-c")
+            .arg(format!("ulimit -v {kib}; exec \"$0\" \"$@\""))
+            .arg(env!("CARGO_BIN_EXE_queens-simd"))
+            .args(args)
+            .output()
+            .expect("sh runs");
+        let code = output.status.code();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        (code, stderr)
+    };
+    // The case of issue 38: a million draws of N = 12, 160 MiB, under
+    // 100,000 KiB; and its check, 64 MiB, under 60,000.
+    for (kib, args) in [
+        (
+            100_000,
+            &[
+                "12", "--count", "--kernel", "join", "--sample", "1048576", "--seed", "1",
+            ][..],
+        ),
+        (
+            60_000,
+            &[
+                "12", "--count", "--kernel", "join", "--sample", "1048576", "--seed", "1",
+                "--check",
+            ],
+        ),
+    ] {
+        let (code, stderr) = run(kib, args);
+        assert!(
+            matches!(code, Some(2 | 4)),
+            "{args:?} under ulimit -v {kib}: {code:?}\n{stderr}"
+        );
+        assert!(
+            stderr.contains("memory") || stderr.contains("MiB"),
+            "{stderr}"
+        );
+    }
+    // A sweep of limits over a sample of 65,536 draws (10 MiB): each ends
+    // in its projection, a refusal or the memory refused.
+    let mut ends = Vec::new();
+    for kib in (40_000..=280_000).step_by(40_000) {
+        let args = [
+            "12", "--count", "--kernel", "join", "--sample", "65536", "--seed", "2",
+        ];
+        let (code, stderr) = run(kib, &args);
+        assert!(
+            matches!(code, Some(0 | 2 | 4)),
+            "{args:?} under ulimit -v {kib}: {code:?} (134: an abort)\n{stderr}"
+        );
+        ends.push(code);
+    }
+    assert!(
+        ends.contains(&Some(0)),
+        "the sweep reaches a sample that fits: {ends:?}"
+    );
+}
