@@ -390,6 +390,51 @@ fn memory_too_small_is_status_2_or_4() {
     }
 }
 
+/// `ulimit -v` swept over N, threads and kernels: every run prints its
+/// right count (status 0), is refused before it starts (2) or runs out of
+/// memory with one line (4); never an abort (134), a panic (101) or a
+/// wrong total. From 16 MiB, where nothing fits, to 615 MiB, where the
+/// smaller counts do.
+#[test]
+fn every_limit_on_the_address_space_ends_as_the_table_says() {
+    let counts = [(12, "14200"), (14, "365596"), (16, "14772512")];
+    let (refused, out_of_memory) = (
+        i32::from(Status::Refused.code()),
+        i32::from(Status::OutOfMemory.code()),
+    );
+    let mut counted = 0;
+    for (n, count) in counts {
+        for kernel in ["auto", "symmetric"] {
+            for threads in ["1", "3"] {
+                let n_text = n.to_string();
+                let args = ["--count", "--kernel", kernel, "--threads", threads, &n_text];
+                let mut mib = 16u64;
+                while mib <= 615 {
+                    let out = run_limited(&args, mib << 20, &[], 120)
+                        .unwrap_or_else(|| panic!("{args:?} at {mib} MiB ran past 2 minutes"));
+                    let err = String::from_utf8_lossy(&out.stderr);
+                    let code = code(&out);
+                    match code {
+                        0 => {
+                            assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), count);
+                            counted += 1;
+                        }
+                        _ if code == refused || code == out_of_memory => {
+                            assert_eq!(err.lines().count(), 1, "{args:?} at {mib} MiB: {err}");
+                            assert!(out.stdout.is_empty(), "{args:?} at {mib} MiB");
+                        }
+                        _ => panic!("{args:?} at {mib} MiB: status {code}: {err}"),
+                    }
+                    mib = mib * 3 / 2;
+                }
+            }
+        }
+    }
+    // The sweep reaches limits the counts fit: it tests counts, not only
+    // refusals.
+    assert!(counted >= 10, "only {counted} runs counted");
+}
+
 /// `ulimit -u`: a limit on the user's processes, which threads count
 /// against. Root is exempt from it, so a run as root drops to `nobody`
 /// (65534) for the child, and skips if that user cannot run the binary.

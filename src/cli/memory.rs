@@ -114,19 +114,45 @@ pub fn address_space_left() -> Option<u64> {
 }
 
 /// Address space each worker thread maps beside the heap that the count
-/// estimates: its stack (2 MiB, Rust's default, and a guard page) and, with
-/// glibc, the malloc arena of its own that its first allocation reserves
-/// (64 MiB on 64-bit Linux, `HEAP_MAX_SIZE`, mapped but untouched: it
-/// costs address space, not memory). The count also probes for
-/// [`crate::plan::PROBED_HEADROOM`] of address space after each large
-/// buffer. N = 17 on 16 threads failed under
-/// `ulimit -v` at 446,868 KiB (436 MiB of heap estimated) and passed from
-/// about 1.2 GB: 16 threads took about 50 MiB of address space each.
-const THREAD_ADDRESS_SPACE: u64 = if cfg!(target_env = "gnu") {
-    66 << 20
+/// estimates: its stack (2 MiB, Rust's default, and a guard page).
+const THREAD_STACK: u64 = (2 << 20) + (4 << 10);
+
+/// Address space a malloc arena of glibc reserves when a thread first
+/// allocates (`HEAP_MAX_SIZE`, 64 MiB on 64-bit Linux: mapped but
+/// untouched, it costs address space, not memory); none elsewhere.
+const ARENA: u64 = if cfg!(target_env = "gnu") {
+    64 << 20
 } else {
-    2 << 20
+    0
 };
+
+/// How many arenas of their own `threads` worker threads may reserve: one
+/// each, up to glibc's limit (`glibc.malloc.arena_max` in
+/// `GLIBC_TUNABLES`, or 8 per core), less the main thread's. Measured on a
+/// 16-core Xeon: N = 17 on 16 threads, unchecked, needed 800 MiB of address
+/// space in one run; arenas are reserved as threads start, before the
+/// tables, so a run may need them all.
+fn arenas(threads: usize, tunables: Option<&str>, cores: usize) -> u64 {
+    let arena_max = tunables.and_then(|text| {
+        text.split(':')
+            .find_map(|setting| setting.strip_prefix("glibc.malloc.arena_max="))
+            .and_then(|value| value.parse::<usize>().ok())
+    });
+    let most = arena_max.unwrap_or(8 * cores.max(1)).saturating_sub(1);
+    threads.min(most) as u64
+}
+
+/// Address space `threads` worker threads map beside the heap: their
+/// stacks and arenas, and the [`crate::plan::PROBED_HEADROOM`] a count
+/// keeps free after each large buffer.
+fn threads_address_space(threads: usize) -> u64 {
+    let tunables = std::env::var("GLIBC_TUNABLES").ok();
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    (threads as u64)
+        .saturating_mul(THREAD_STACK)
+        .saturating_add(arenas(threads, tunables.as_deref(), cores).saturating_mul(ARENA))
+        .saturating_add(crate::plan::PROBED_HEADROOM)
+}
 
 /// The value in bytes of the `field` (`VmSize:`) of `/proc/self/status`
 /// (`VmSize:     12345 kB`).
@@ -286,9 +312,7 @@ impl Limits {
         {
             return Some((bytes, text.clone()));
         }
-        let mapped = bytes
-            .saturating_add((threads as u64).saturating_mul(THREAD_ADDRESS_SPACE))
-            .saturating_add(crate::plan::PROBED_HEADROOM);
+        let mapped = bytes.saturating_add(threads_address_space(threads));
         match self.address_space {
             Some(left) if mapped > left => Some((
                 mapped,
@@ -465,8 +489,7 @@ mod tests {
     #[test]
     fn the_address_space_left_holds_with_any_max_memory() {
         let needed = |t: usize| (16 << 20) + t as u64 * (10 << 20);
-        let per_thread = THREAD_ADDRESS_SPACE + (10 << 20);
-        let left = (16 << 20) + 2 * per_thread + crate::plan::PROBED_HEADROOM;
+        let left = (16 << 20) + 2 * (10 << 20) + threads_address_space(2);
         assert_eq!(
             check(18, Kernel::Join, 2, &needed, &limits(1 << 40, Some(left))),
             Ok(())
@@ -486,6 +509,25 @@ mod tests {
             Some(12340 << 10)
         );
         assert_eq!(status_bytes("VmSize: 12 MB\n", "VmSize:"), None);
+    }
+
+    /// One arena per thread, up to glibc's limit (the main thread holds
+    /// one of them).
+    #[test]
+    fn threads_reserve_arenas_up_to_glibcs_limit() {
+        assert_eq!(arenas(16, None, 16), 16);
+        assert_eq!(arenas(16, None, 1), 7);
+        assert_eq!(arenas(16, Some("glibc.malloc.arena_max=1"), 16), 0);
+        assert_eq!(
+            arenas(
+                16,
+                Some("glibc.malloc.check=3:glibc.malloc.arena_max=5"),
+                16
+            ),
+            4
+        );
+        assert_eq!(arenas(16, Some("glibc.malloc.arena_max=x"), 2), 15);
+        assert!(threads_address_space(2) > threads_address_space(1));
     }
 
     /// The page cache the kernel reclaims is not counted as used, and v2's
