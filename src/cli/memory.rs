@@ -357,6 +357,23 @@ pub fn check(
     ))
 }
 
+/// Refuses to build the plan of `n` by `method` (to check records against
+/// it) where its `bytes` pass a limit.
+pub fn check_plan(
+    n: usize,
+    method: crate::plan::Method,
+    bytes: u64,
+    limits: &Limits,
+) -> Result<(), String> {
+    match limits.refusal(0, bytes) {
+        None => Ok(()),
+        Some((total, limit_text)) => Err(format!(
+            "checking records of N = {n} builds its {method} plan, which needs about {}, more than {limit_text}",
+            show(total)
+        )),
+    }
+}
+
 /// What a count through a plan takes on `threads` threads: the plan, its
 /// count's tables and buffers, and with `--sample` its draws.
 pub fn needed(needs: &crate::plan::MemoryNeeds, threads: usize, draws: Option<usize>) -> u64 {
@@ -509,6 +526,22 @@ mod tests {
             Some(12340 << 10)
         );
         assert_eq!(status_bytes("VmSize: 12 MB\n", "VmSize:"), None);
+    }
+
+    /// `merge` checks the plan it builds to check records against.
+    #[test]
+    fn a_plan_too_large_for_the_limit_is_refused_before_it_is_built() {
+        let method = crate::plan::Method::Symmetric;
+        assert_eq!(
+            check_plan(32, method, 20 << 20, &limits(1 << 30, None)),
+            Ok(())
+        );
+        assert_eq!(
+            check_plan(32, method, 20 << 20, &limits(1 << 20, None)),
+            Err("checking records of N = 32 builds its symmetric plan, which needs about 20.0 MiB, more than the --max-memory limit of 1.0 MiB".into())
+        );
+        let refused = check_plan(32, method, 20 << 20, &limits(1 << 30, Some(8 << 20)));
+        assert!(refused.unwrap_err().contains("RLIMIT_AS"));
     }
 
     /// One arena per thread, up to glibc's limit (the main thread holds

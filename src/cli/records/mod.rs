@@ -46,7 +46,7 @@ use sha2::{Digest, Sha256};
 
 pub use tally::Tally;
 
-use crate::plan::{Method, Plan, Shard, SubproblemKind};
+use crate::plan::{MemoryNeeds, Method, Plan, Shard, SubproblemKind};
 use crate::{Count, MAX_N};
 
 /// The `format` of a shard record.
@@ -126,6 +126,10 @@ impl Plans {
         match self.plans.entry((n, method)) {
             Entry::Occupied(known) => Ok(known.into_mut()),
             Entry::Vacant(slot) => {
+                // Checked before it is built, as a count's plan is.
+                let needs = MemoryNeeds::new(n, method).map_err(|e| e.to_string())?;
+                let limits = super::memory::Limits::of_this_process(None);
+                super::memory::check_plan(n, method, needs.plan(), &limits)?;
                 Ok(slot.insert(Plan::with_method(n, method).map_err(|e| e.to_string())?))
             }
         }
