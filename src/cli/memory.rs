@@ -126,32 +126,19 @@ const ARENA: u64 = if cfg!(target_env = "gnu") {
     0
 };
 
-/// How many arenas of their own `threads` worker threads may reserve: one
-/// each, up to glibc's limit (`glibc.malloc.arena_max` in
-/// `GLIBC_TUNABLES`, or 8 per core), less the main thread's. Measured on a
-/// 16-core Xeon: N = 17 on 16 threads, unchecked, needed 800 MiB of address
-/// space in one run; arenas are reserved as threads start, before the
-/// tables, so a run may need them all.
-fn arenas(threads: usize, tunables: Option<&str>, cores: usize) -> u64 {
+/// How many arenas of their own worker threads may reserve, one each: up
+/// to glibc's limit (`glibc.malloc.arena_max` in `GLIBC_TUNABLES`, or 8
+/// per core), less the main thread's. Measured on a 16-core Xeon: N = 17
+/// on 16 threads, unchecked, needed 800 MiB of address space in one run;
+/// arenas are reserved as threads start, before the tables, so a run may
+/// need them all.
+fn arenas_at_most(tunables: Option<&str>, cores: usize) -> usize {
     let arena_max = tunables.and_then(|text| {
         text.split(':')
             .find_map(|setting| setting.strip_prefix("glibc.malloc.arena_max="))
             .and_then(|value| value.parse::<usize>().ok())
     });
-    let most = arena_max.unwrap_or(8 * cores.max(1)).saturating_sub(1);
-    threads.min(most) as u64
-}
-
-/// Address space `threads` worker threads map beside the heap: their
-/// stacks and arenas, and the [`crate::plan::PROBED_HEADROOM`] a count
-/// keeps free after each large buffer.
-fn threads_address_space(threads: usize) -> u64 {
-    let tunables = std::env::var("GLIBC_TUNABLES").ok();
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    (threads as u64)
-        .saturating_mul(THREAD_STACK)
-        .saturating_add(arenas(threads, tunables.as_deref(), cores).saturating_mul(ARENA))
-        .saturating_add(crate::plan::PROBED_HEADROOM)
+    arena_max.unwrap_or(8 * cores.max(1)).saturating_sub(1)
 }
 
 /// The value in bytes of the `field` (`VmSize:`) of `/proc/self/status`
@@ -280,6 +267,9 @@ pub struct Limits {
     memory: Option<(u64, String)>,
     /// Bytes of address space left ([`address_space_left`]).
     address_space: Option<u64>,
+    /// How many malloc arenas worker threads may reserve
+    /// ([`arenas_at_most`]).
+    arenas: usize,
 }
 
 impl Limits {
@@ -298,10 +288,24 @@ impl Limits {
                 )
             }),
         };
+        let tunables = std::env::var("GLIBC_TUNABLES").ok();
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
         Limits {
             memory,
             address_space: address_space_left(),
+            arenas: arenas_at_most(tunables.as_deref(), cores),
         }
+    }
+
+    /// Address space `threads` worker threads map beside the heap: their
+    /// stacks and arenas, and the [`crate::plan::PROBED_HEADROOM`] a count
+    /// keeps free after each large buffer.
+    fn threads_address_space(&self, threads: usize) -> u64 {
+        let arenas = threads.min(self.arenas) as u64;
+        (threads as u64)
+            .saturating_mul(THREAD_STACK)
+            .saturating_add(arenas.saturating_mul(ARENA))
+            .saturating_add(crate::plan::PROBED_HEADROOM)
     }
 
     /// Whether a count on `threads` threads that takes `bytes` fits, and
@@ -312,7 +316,7 @@ impl Limits {
         {
             return Some((bytes, text.clone()));
         }
-        let mapped = bytes.saturating_add(threads_address_space(threads));
+        let mapped = bytes.saturating_add(self.threads_address_space(threads));
         match self.address_space {
             Some(left) if mapped > left => Some((
                 mapped,
@@ -468,6 +472,7 @@ mod tests {
                 format!("the --max-memory limit of {}", show(max_memory)),
             )),
             address_space,
+            arenas: 8,
         }
     }
 
@@ -497,6 +502,7 @@ mod tests {
         let none = Limits {
             memory: None,
             address_space: None,
+            arenas: 8,
         };
         assert_eq!(check(4, Kernel::Join, 1, &|_| u64::MAX, &none), Ok(()));
     }
@@ -506,7 +512,7 @@ mod tests {
     #[test]
     fn the_address_space_left_holds_with_any_max_memory() {
         let needed = |t: usize| (16 << 20) + t as u64 * (10 << 20);
-        let left = (16 << 20) + 2 * (10 << 20) + threads_address_space(2);
+        let left = (16 << 20) + 2 * (10 << 20) + limits(0, None).threads_address_space(2);
         assert_eq!(
             check(18, Kernel::Join, 2, &needed, &limits(1 << 40, Some(left))),
             Ok(())
@@ -548,6 +554,7 @@ mod tests {
     /// one of them).
     #[test]
     fn threads_reserve_arenas_up_to_glibcs_limit() {
+        let arenas = |threads: usize, tunables, cores| threads.min(arenas_at_most(tunables, cores));
         assert_eq!(arenas(16, None, 16), 16);
         assert_eq!(arenas(16, None, 1), 7);
         assert_eq!(arenas(16, Some("glibc.malloc.arena_max=1"), 16), 0);
@@ -560,7 +567,13 @@ mod tests {
             4
         );
         assert_eq!(arenas(16, Some("glibc.malloc.arena_max=x"), 2), 15);
-        assert!(threads_address_space(2) > threads_address_space(1));
+        let limits = limits(1 << 30, None);
+        assert!(limits.threads_address_space(2) > limits.threads_address_space(1));
+        assert_eq!(
+            limits.threads_address_space(9) - limits.threads_address_space(8),
+            THREAD_STACK,
+            "past its arenas, a thread adds its stack alone"
+        );
     }
 
     /// The page cache the kernel reclaims is not counted as used, and v2's

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::Kernel;
 use crate::plan::{MemoryNeeds, Method, Options, Plan, Shard};
 
 use super::Failure;
@@ -15,6 +16,23 @@ use super::files::{self, CheckpointLock, path_text};
 use super::records::{Checkpoint, PlanId, Plans, ShardRecord, Tally};
 use super::status::Messages;
 use super::{memory, output};
+
+/// Refuses a count through the plan of `method` whose plan, count and
+/// draws (with `--sample`) pass a limit of this process
+/// ([`memory::check`]), before anything is built.
+fn check_memory(
+    solve: &Solve,
+    request: &PlanCount,
+    method: Method,
+    kernel: Kernel,
+    options: &Options,
+) -> Result<(), Failure> {
+    let needs = MemoryNeeds::new(solve.n, method)?;
+    let draws = request.sample.map(|sample| sample.draws.get());
+    let needed = |threads| memory::needed(&needs, threads, draws);
+    let limits = memory::Limits::of_this_process(solve.max_memory);
+    memory::check(solve.n, kernel, options.threads, &needed, &limits).map_err(Failure::Refused)
+}
 
 /// Counts N (or one shard of it) through the plan of its kernel and prints
 /// the total, or with `--shard` the shard's record.
@@ -29,17 +47,13 @@ pub fn count(
     let kernel = method.counting_kernel(options.kernel)?;
     // Before the plan is built, and anything locked or written: a count
     // that cannot fit is refused as it is asked.
-    let needs = MemoryNeeds::new(solve.n, method)?;
-    let draws = request.sample.map(|sample| sample.draws.get());
-    let needed = |threads| memory::needed(&needs, threads, draws);
-    let limits = memory::Limits::of_this_process(solve.max_memory);
-    memory::check(solve.n, kernel, options.threads, &needed, &limits).map_err(Failure::Refused)?;
+    check_memory(solve, request, method, kernel, &options)?;
     let plan = Plan::with_method(solve.n, method)?;
-    let shard = request.shard.unwrap_or(Shard::WHOLE);
-    let mine = plan.shard(shard);
     if let Some(sample) = request.sample {
         return super::sample::project(&plan, &options, sample, solve.format, out);
     }
+    let shard = request.shard.unwrap_or(Shard::WHOLE);
+    let mine = plan.shard(shard);
     // The file is checked before anything is created, then locked to the
     // end of the run: a second run on the same file, by any of its names,
     // is refused instead of racing this one.

@@ -254,8 +254,8 @@ impl PieceCounter {
         }
         match self {
             PieceCounter::Walkers(walkers) => {
-                let mut symmetric_pieces: Vec<(usize, &symmetric::pieces::Piece)> = Vec::new();
-                reserve(&mut symmetric_pieces, pieces.len())?;
+                let mut symmetric_pieces: Vec<(usize, &symmetric::pieces::Piece)> =
+                    reserved(pieces.len())?;
                 symmetric_pieces.extend(pieces.iter().filter_map(|&(index, piece)| match piece {
                     Piece::Symmetric(piece) => Some((index, piece)),
                     Piece::Join { .. } => None,
@@ -265,8 +265,7 @@ impl PieceCounter {
             }
             PieceCounter::Joiner(joiner) => {
                 // Fallibly: the list is as long as the plan's.
-                let mut join_pieces: Vec<(usize, join::pieces::Piece)> = Vec::new();
-                reserve(&mut join_pieces, pieces.len())?;
+                let mut join_pieces: Vec<(usize, join::pieces::Piece)> = reserved(pieces.len())?;
                 join_pieces.extend(pieces.iter().filter_map(|&(index, piece)| match piece {
                     Piece::Join { piece, .. } => Some((index, *piece)),
                     Piece::Symmetric(_) => None,
@@ -278,11 +277,16 @@ impl PieceCounter {
     }
 }
 
-/// Room for `len` elements in the empty `list`, fallibly.
-fn reserve<T>(list: &mut Vec<T>, len: usize) -> Result<(), Error> {
-    list.try_reserve_exact(len).map_err(|_| Error::OutOfMemory {
-        bytes: (len as u64).saturating_mul(core::mem::size_of::<T>() as u64),
-    })
+/// An empty list with room for exactly `len` items, or
+/// [`Error::OutOfMemory`]: the lists as long as a plan (its own, and the
+/// pieces a count is handed), which must not abort where they do not fit.
+pub(crate) fn reserved<T>(len: usize) -> Result<Vec<T>, Error> {
+    let mut list = Vec::new();
+    list.try_reserve_exact(len)
+        .map_err(|_| Error::OutOfMemory {
+            bytes: (len as u64).saturating_mul(core::mem::size_of::<T>() as u64),
+        })?;
+    Ok(list)
 }
 
 #[cfg(feature = "std")]

@@ -227,7 +227,7 @@ impl Plan {
         // Counted first, so that the two lists are reserved at their size,
         // and refused as Error::OutOfMemory where they do not fit.
         let len = pieces::how_many(n, method)?;
-        let mut subproblems: Vec<Subproblem> = reserved(len)?;
+        let mut subproblems: Vec<Subproblem> = pieces::reserved(len)?;
         pieces::for_each_estimated(n, method, |piece, estimate| {
             subproblems.push(Subproblem {
                 index: subproblems.len(),
@@ -239,7 +239,7 @@ impl Plan {
         // those of a second pass (the symmetric ties) after the rest. (The
         // number last makes the keys unique: an unstable sort, which takes
         // no buffer, gives the one order.)
-        let mut all: Vec<usize> = reserved(len)?;
+        let mut all: Vec<usize> = pieces::reserved(len)?;
         all.extend(0..subproblems.len());
         all.sort_unstable_by_key(|&i| {
             let sub = &subproblems[i];
@@ -550,16 +550,6 @@ impl fmt::Display for Subproblem {
 /// family says names it) and the counting order (which decides the
 /// shards). A symmetric plan's fingerprint is what it was before join
 /// plans existed, so that its records and checkpoints stay valid.
-/// An empty list with room for `len` items, or [`Error::OutOfMemory`].
-fn reserved<T>(len: usize) -> Result<Vec<T>, Error> {
-    let mut list = Vec::new();
-    list.try_reserve_exact(len)
-        .map_err(|_| Error::OutOfMemory {
-            bytes: (len as u64).saturating_mul(core::mem::size_of::<T>() as u64),
-        })?;
-    Ok(list)
-}
-
 fn fingerprint(n: usize, method: Method, subproblems: &[Subproblem], order: &[usize]) -> u64 {
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
     let mut eat = |word: u64| {

@@ -92,8 +92,10 @@ impl Sample {
         // through: about 24 times and one more per thread, and a block of
         // the channel's.
         const SMALL: u64 = 64 << 10;
+        // A sample's draw, or a check's, the larger.
+        let per_draw = BYTES_PER_DRAW.max(size_of::<super::Checked>());
         (draws as u64)
-            .saturating_mul(BYTES_PER_DRAW as u64)
+            .saturating_mul(per_draw as u64)
             .saturating_add((threads.max(1) as u64).saturating_mul(bytes_per_thread()))
             .saturating_add((pieces as u64).saturating_mul(BYTES_PER_PIECE as u64))
             .saturating_add(SMALL)

@@ -133,6 +133,18 @@ pub(crate) fn refill<T: Clone>(vector: &mut Vec<T>, len: usize, value: T) -> Res
     Ok(())
 }
 
+/// Pushes `value` onto `list` where room for it is found, for a visitor
+/// that cannot stop: once the room is refused, `refused` keeps that first
+/// error and later values are dropped.
+pub(crate) fn push_while_room<T>(list: &mut Vec<T>, refused: &mut Result<(), Error>, value: T) {
+    if refused.is_ok() {
+        *refused = reserve(list, 1);
+        if refused.is_ok() {
+            list.push(value);
+        }
+    }
+}
+
 /// Words whose first lies on a 64-byte boundary, a cache line: with rows
 /// a whole number of vectors long, no 512-bit load of the matcher
 /// straddles two lines. (An allocator aligns a `Vec<u64>` to 16 bytes or a
@@ -157,11 +169,7 @@ impl AlignedWords {
     /// empty.
     #[inline(always)]
     pub(crate) fn refill(&mut self, len: usize) -> Result<(), Error> {
-        self.len = 0;
-        refill(&mut self.words, len + LINE - 1, 0)?;
-        self.start = self.words.as_ptr().align_offset(8 * LINE).min(LINE - 1);
-        self.len = len;
-        Ok(())
+        self.grown_by(len, |words, len| refill(words, len, 0))
     }
 
     /// Makes it `len` words long, their values left as they were (or
@@ -173,8 +181,19 @@ impl AlignedWords {
     /// empty.
     #[inline(always)]
     pub(crate) fn resize(&mut self, len: usize) -> Result<(), Error> {
+        self.grown_by(len, |words, len| at_least(words, len, 0))
+    }
+
+    /// Makes it `len` words long, the words beneath grown by `grow` to hold
+    /// them from the first cache line boundary on; left empty if refused.
+    #[inline(always)]
+    fn grown_by(
+        &mut self,
+        len: usize,
+        grow: impl FnOnce(&mut Vec<u64>, usize) -> Result<(), Error>,
+    ) -> Result<(), Error> {
         self.len = 0;
-        at_least(&mut self.words, len + LINE - 1, 0)?;
+        grow(&mut self.words, len + LINE - 1)?;
         self.start = self.words.as_ptr().align_offset(8 * LINE).min(LINE - 1);
         self.len = len;
         Ok(())

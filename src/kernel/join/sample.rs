@@ -123,13 +123,10 @@ impl RowSet {
 
 /// The bytes a sample holds per draw, at most: its observation, and until
 /// it is joined the row set drawn ([`RowSet`]) or, when the sample is
-/// read, its place in [`crate::plan::Sample::quantiles`]'s order; or
-/// the [`Checked`](super::check::Checked) row set of a check.
-pub(crate) const BYTES_PER_DRAW: usize = {
-    let observation = size_of::<Observation>();
-    let sample = observation + max(size_of::<RowSet>(), size_of::<usize>());
-    max(sample, size_of::<super::check::Checked>())
-};
+/// read, its place in [`crate::plan::Sample::quantiles`]'s order. (A
+/// check holds less per draw: `Sample::memory_estimate` takes the larger.)
+pub(crate) const BYTES_PER_DRAW: usize =
+    size_of::<Observation>() + max(size_of::<RowSet>(), size_of::<usize>());
 
 // What the docs of `Sample::memory_estimate` say, on 64-bit targets.
 #[cfg(target_pointer_width = "64")]
@@ -186,30 +183,16 @@ pub(crate) fn sample(
     threads: usize,
 ) -> Result<Drawn, Error> {
     use core::sync::atomic::{AtomicBool, Ordering};
-    use std::sync::{Mutex, PoisonError};
+    use std::sync::Mutex;
 
     if threads == 0 {
         return Err(Error::InvalidThreads);
     }
     let depth = Tables::of(n).depth;
     let weights = piece_weights(n, pieces);
-    // Both lists first, the larger first, so that a sample that cannot
-    // hold its draws is refused before anything is drawn or joined.
-    let mut observations = list_of::<Observation>(draws)?;
-    let mut drawn = list_of::<RowSet>(draws)?;
-    drawn.extend(draw(n, pieces, &weights, draws, seed).map(|piece| RowSet::of(&piece)));
-    let group = |row_set: &RowSet| {
-        let piece = row_set.piece();
-        (piece.split, piece.chunk.first(depth))
-    };
-    // Equal keys are equal row sets (the split names the band), so an
-    // unstable sort orders them as a stable one would, and takes no
-    // memory.
-    drawn.sort_unstable_by_key(|row_set| (group(row_set), row_set.piece().chunk));
+    let group = |row_set: &RowSet| group_of(row_set, depth);
+    let (drawn, mut observations) = drawn_by_group(n, pieces, &weights, draws, seed, depth)?;
     let groups = drawn.chunk_by(|a, b| group(a) == group(b)).count();
-    // Every observation has its place before the joins: each group's
-    // thread fills its own slice of them.
-    observations.resize(drawn.len(), Observation::EMPTY);
     // The next group: its place among the groups, the row sets from it on,
     // and their observations' places.
     let next = Mutex::new((0usize, &drawn[..], &mut observations[..]));
@@ -232,16 +215,8 @@ pub(crate) fn sample(
         };
         // Relaxed: the flag only stops early.
         while !failed.load(Ordering::Relaxed) {
-            let (at, row_sets, out) = {
-                let mut next = next.lock().unwrap_or_else(PoisonError::into_inner);
-                let (at, rest, out) = &mut *next;
-                let Some(first) = rest.first() else { break };
-                let len = rest.iter().take_while(|r| group(r) == group(first)).count();
-                let (this, later) = rest.split_at(len);
-                let (mine, others) = core::mem::take(out).split_at_mut(len);
-                let claimed = (*at, this, mine);
-                (*at, *rest, *out) = (*at + 1, later, others);
-                claimed
+            let Some((at, row_sets, out)) = claim_group(&next, depth) else {
+                break;
             };
             if at.is_multiple_of(every) && !time_reference(send) {
                 break;
@@ -277,6 +252,62 @@ pub(crate) fn sample(
         observations,
         machine,
     })
+}
+
+/// The group a drawn row set is joined in: its split and its first
+/// `depth` choices, which decide its tables.
+fn group_of(row_set: &RowSet, depth: usize) -> (usize, Chunk) {
+    let piece = row_set.piece();
+    (piece.split, piece.chunk.first(depth))
+}
+
+/// The `draws` row sets drawn with `seed`, ordered by their group
+/// ([`group_of`]), and a list of as many empty observations: each group's
+/// thread fills its own slice of them. Both lists are taken first, the
+/// larger first, so that a sample that cannot hold its draws is refused
+/// before anything is drawn or joined.
+fn drawn_by_group(
+    n: usize,
+    pieces: &[Piece],
+    weights: &[f64],
+    draws: usize,
+    seed: u64,
+    depth: usize,
+) -> Result<(Vec<RowSet>, Vec<Observation>), Error> {
+    let mut observations = list_of::<Observation>(draws)?;
+    let mut drawn = list_of::<RowSet>(draws)?;
+    drawn.extend(draw(n, pieces, weights, draws, seed).map(|piece| RowSet::of(&piece)));
+    // Equal keys are equal row sets (the split names the band), so an
+    // unstable sort orders them as a stable one would, and takes no
+    // memory.
+    drawn.sort_unstable_by_key(|row_set| (group_of(row_set, depth), row_set.piece().chunk));
+    observations.resize(drawn.len(), Observation::EMPTY);
+    Ok((drawn, observations))
+}
+
+/// Row sets in groups, from the group numbered first: those row sets and
+/// their observations' places.
+type Groups<'a> = (usize, &'a [RowSet], &'a mut [Observation]);
+
+/// The next group of row sets left in `next` (its place among the groups,
+/// the row sets from it on, their observations' places), taken from it
+/// with its row sets and their observations; `None` once none is left.
+fn claim_group<'a>(next: &std::sync::Mutex<Groups<'a>>, depth: usize) -> Option<Groups<'a>> {
+    let mut next = next
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let (at, rest, out) = &mut *next;
+    let first = rest.first()?;
+    let group = group_of(first, depth);
+    let len = rest
+        .iter()
+        .take_while(|r| group_of(r, depth) == group)
+        .count();
+    let (this, later) = rest.split_at(len);
+    let (mine, others) = core::mem::take(out).split_at_mut(len);
+    let claimed = (*at, this, mine);
+    (*at, *rest, *out) = (*at + 1, later, others);
+    Some(claimed)
 }
 
 /// What a sampling thread reports: a time of the reference, or why the

@@ -563,15 +563,9 @@ impl Chunk {
     ///
     /// [`Error::OutOfMemory`] if the room for the list is refused.
     pub(crate) fn try_all(split: &Split, len: usize) -> Result<Vec<Chunk>, Error> {
-        let mut chunks = Vec::new();
-        let mut refused = Ok(());
+        let (mut chunks, mut refused) = (Vec::new(), Ok(()));
         Chunk::for_each(split, len, |chunk| {
-            if refused.is_ok() {
-                refused = grow::reserve(&mut chunks, 1);
-                if refused.is_ok() {
-                    chunks.push(chunk);
-                }
-            }
+            grow::push_while_room(&mut chunks, &mut refused, chunk);
         });
         refused.map(|()| chunks)
     }
@@ -589,12 +583,7 @@ impl Chunk {
         out.clear();
         let mut refused = Ok(());
         self.for_each_row_set(split, |rows, images| {
-            if refused.is_ok() {
-                refused = grow::reserve(out, 1);
-                if refused.is_ok() {
-                    out.push((rows, images));
-                }
-            }
+            grow::push_while_room(out, &mut refused, (rows, images));
         });
         refused
     }
