@@ -5,80 +5,18 @@
 //! nor an abort ("memory allocation of ... bytes failed"), in the library
 //! and on the command line.
 
-use std::alloc::{GlobalAlloc, Layout, System};
+mod common;
+
 use std::num::NonZeroUsize;
 use std::process::Command;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use common::counting::{Counting, MEASURING, peak_growth};
 use queens_simd::plan::{Options, Plan};
 use queens_simd::{Error, Kernel};
 
-/// The system's allocator, counting the bytes held and their peak.
-struct Counting;
-
-static HELD: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-fn grew(bytes: usize) {
-    let held = HELD.fetch_add(bytes, Ordering::Relaxed) + bytes;
-    PEAK.fetch_max(held, Ordering::Relaxed);
-}
-
-// SAFETY: every call is passed on to the system's allocator as it came;
-// the counters only watch.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: as the caller promised.
-        let pointer = unsafe { System.alloc(layout) };
-        if !pointer.is_null() {
-            grew(layout.size());
-        }
-        pointer
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: as the caller promised.
-        let pointer = unsafe { System.alloc_zeroed(layout) };
-        if !pointer.is_null() {
-            grew(layout.size());
-        }
-        pointer
-    }
-
-    unsafe fn dealloc(&self, pointer: *mut u8, layout: Layout) {
-        // SAFETY: as the caller promised.
-        unsafe { System.dealloc(pointer, layout) };
-        HELD.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-
-    unsafe fn realloc(&self, pointer: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: as the caller promised.
-        let moved = unsafe { System.realloc(pointer, layout, new_size) };
-        if !moved.is_null() {
-            // Both blocks are held for a moment where the block moves.
-            grew(new_size);
-            HELD.fetch_sub(layout.size(), Ordering::Relaxed);
-        }
-        moved
-    }
-}
-
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
-
-/// One test at a time measures (the others would allocate beside it).
-static MEASURING: Mutex<()> = Mutex::new(());
-
-/// The most bytes held past what was held when it started, while `work`
-/// ran, and what it returned.
-fn peak_growth<T>(work: impl FnOnce() -> T) -> (usize, T) {
-    let before = HELD.load(Ordering::Relaxed);
-    PEAK.store(before, Ordering::Relaxed);
-    let result = work();
-    (PEAK.load(Ordering::Relaxed).saturating_sub(before), result)
-}
 
 fn join_options(threads: usize) -> Options {
     Options::threads(threads).with_kernel(Kernel::Join)
@@ -182,11 +120,11 @@ fn draws_past_the_address_space_are_refused() {
 
 #[cfg(target_os = "linux")]
 mod limits {
-    use std::io::Read;
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
 
     use super::*;
+    use crate::common::limits::{held_bytes, lower_address_space_limit, wait_for};
 
     /// The variable that makes a run of this binary a child, and what it
     /// limits its address space to past what it holds, in KiB.
@@ -206,7 +144,7 @@ mod limits {
     /// plus `extra_kib`, on two threads: the draws it sampled (`Some`), or
     /// `None` for a refusal; `Err` where the limit cannot be set here.
     fn sample_in_a_child(draws: usize, extra_kib: u64) -> Result<Option<usize>, String> {
-        let mut child = Command::new(std::env::current_exe().expect("the test binary"))
+        let child = Command::new(std::env::current_exe().expect("the test binary"))
             .args([
                 "limits::child",
                 "--exact",
@@ -221,21 +159,10 @@ mod limits {
             .stderr(Stdio::piped())
             .spawn()
             .expect("the test binary runs again");
-        let start = Instant::now();
-        let status = loop {
-            if let Some(status) = child.try_wait().expect("the child's status") {
-                break status;
-            }
-            if start.elapsed() > CHILD_TIME {
-                let _ = child.kill();
-                let _ = child.wait();
-                panic!("{draws} draws under {extra_kib} KiB more: ran past {CHILD_TIME:?}");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        let (mut stdout, mut stderr) = (String::new(), String::new());
-        let _ = child.stdout.take().unwrap().read_to_string(&mut stdout);
-        let _ = child.stderr.take().unwrap().read_to_string(&mut stderr);
+        let (status, stdout, stderr) = wait_for(child, CHILD_TIME);
+        let status = status.unwrap_or_else(|| {
+            panic!("{draws} draws under {extra_kib} KiB more: ran past {CHILD_TIME:?}")
+        });
         if let Some(why) = after(&stdout, SKIPPED) {
             return Err(why.to_owned());
         }
@@ -326,38 +253,6 @@ mod limits {
             }
             (sampled, checked) => panic!("under a limit: {sampled:?} {checked:?}"),
         }
-    }
-
-    /// The bytes of address space this process holds (`VmSize`).
-    fn held_bytes() -> u64 {
-        let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
-        let kib: u64 = status
-            .lines()
-            .find_map(|line| line.strip_prefix("VmSize:"))
-            .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
-            .expect("VmSize in kB");
-        kib << 10
-    }
-
-    /// Lowers the soft limit on this process's address space to `bytes`.
-    fn lower_address_space_limit(bytes: u64) -> Result<(), String> {
-        let mut limit = libc::rlimit {
-            rlim_cur: 0,
-            rlim_max: 0,
-        };
-        // SAFETY: `getrlimit` writes the one `rlimit` it is given.
-        if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } != 0 {
-            return Err(std::io::Error::last_os_error().to_string());
-        }
-        if limit.rlim_max != libc::RLIM_INFINITY && limit.rlim_max < bytes {
-            return Err(format!("the hard limit is {} bytes", limit.rlim_max));
-        }
-        limit.rlim_cur = bytes;
-        // SAFETY: `setrlimit` reads the one `rlimit` it is given.
-        if unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) } != 0 {
-            return Err(std::io::Error::last_os_error().to_string());
-        }
-        Ok(())
     }
 
     /// The rest of the line of `text` that holds `marker`.

@@ -5,6 +5,9 @@
 use queens_simd::Kernel;
 use queens_simd::kernel::Method;
 
+pub mod counting;
+#[cfg(target_os = "linux")]
+pub mod limits;
 mod oracle;
 // Each test file uses the part it needs.
 #[allow(unused_imports)]
