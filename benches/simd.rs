@@ -31,7 +31,7 @@
 //!   the join: `dispatch::JOIN_FROM`), and N = 16 with
 //!   `QUEENS_SIMD_BENCH_LARGE=1`;
 //! - `threads/<N>/<threads>`: counting through `auto`'s plan of N
-//!   (`Plan::for_kernel(n, Kernel::Auto)`: a join plan from
+//!   (`dispatch::plan_for(n, Kernel::Auto)`: a join plan from
 //!   `dispatch::JOIN_FROM`), as `queens_simd::count_on_threads` does, on 1
 //!   and 2 threads, N = 14, 15 and 16; with `QUEENS_SIMD_BENCH_LARGE=1`
 //!   also N = 17 and 18, about a minute more;
@@ -54,8 +54,8 @@ use std::process::Command;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use queens_simd::dispatch::Options;
 use queens_simd::kernel::{Solver, Task};
-use queens_simd::plan::{Options, Plan};
 use queens_simd::{Count, Kernel, fundamental};
 
 mod common;
@@ -203,7 +203,7 @@ fn targets(c: &mut Criterion) {
             group.sample_size(10).warm_up_time(Duration::from_millis(1));
         }
         group.throughput(solutions(A000170[n]));
-        let kernel = Kernel::Auto.resolve(n);
+        let kernel = queens_simd::dispatch::resolve(Kernel::Auto, n);
         let ours = solver(kernel, n);
         group.bench_function(BenchmarkId::new(n.to_string(), kernel.name()), |b| {
             b.iter(|| count(&*ours, n))
@@ -292,12 +292,12 @@ fn threads(c: &mut Criterion) {
             group.sample_size(10).warm_up_time(Duration::from_millis(1));
         }
         group.throughput(solutions(A000170[n]));
-        let plan = Plan::for_kernel(n, Kernel::Auto).expect("N <= 32");
+        let plan = queens_simd::dispatch::plan_for(n, Kernel::Auto).expect("N <= 32");
         for &threads in thread_counts {
             let options = Options::threads(threads);
             group.bench_function(BenchmarkId::new(n.to_string(), threads), |b| {
                 b.iter(|| {
-                    let count = plan.count(plan.all(), &options, |_, _| {}).expect("counts");
+                    let count = options.count(&plan, plan.all(), |_, _| {}).expect("counts");
                     assert_eq!(count, A000170[n], "N={n} on {threads} threads: wrong count");
                     black_box(count)
                 })
@@ -319,8 +319,7 @@ fn dispatch(c: &mut Criterion) {
     let n = DISPATCH_N;
     let mut group = c.benchmark_group(format!("dispatch/{n}"));
     group.throughput(solutions(A000170[n]));
-    let held = Kernel::Auto
-        .solver_for(n, Task::Count)
+    let held = queens_simd::dispatch::solver_for(Kernel::Auto, n, Task::Count)
         .expect("auto runs everywhere");
     group.bench_function("held", |b| {
         b.iter(|| {

@@ -36,12 +36,13 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use std::{env, fs, process};
 
 use queens_simd::cli::memory::show as bytes;
+use queens_simd::dispatch::Options;
 use queens_simd::dispatch::{
     JOIN_FROM, LANES_FROM, SPLIT_512_LANES_AVX2_UP_TO, SYMMETRIC_FROM, SYMMETRIC_FUNDAMENTAL_FROM,
     auto_kernel, auto_preference, counts_through_plan,
 };
 use queens_simd::kernel::{Method, Role, Task};
-use queens_simd::plan::{Options, Plan, SPLIT_FROM};
+use queens_simd::plan::{Plan, SPLIT_FROM};
 use queens_simd::{Kernel, MAX_N};
 use serde_json::Value;
 
@@ -629,7 +630,7 @@ fn auto_table(md: &mut String) {
     heading(md, "`auto`'s choices");
     let _ = writeln!(
         md,
-        "What `auto` picks on this run's CPU for each task and N (`dispatch::auto_kernel`), and what a count on threads goes through (`dispatch::counts_through_plan`, `Plan::for_kernel(n, Kernel::Auto)`, `Plan::counting_kernel`): asked of the library, not measured. The thresholds: `dispatch::LANES_FROM` = {LANES_FROM}, `dispatch::SYMMETRIC_FROM` = {SYMMETRIC_FROM}, `dispatch::JOIN_FROM` = {JOIN_FROM}, `dispatch::SYMMETRIC_FUNDAMENTAL_FROM` = {SYMMETRIC_FUNDAMENTAL_FROM}, `plan::SPLIT_FROM` = {SPLIT_FROM}.\n"
+        "What `auto` picks on this run's CPU for each task and N (`dispatch::auto_kernel`), and what a count on threads goes through (`dispatch::counts_through_plan`, `dispatch::plan_for(n, Kernel::Auto)`, `Options::counting_kernel`): asked of the library, not measured. The thresholds: `dispatch::LANES_FROM` = {LANES_FROM}, `dispatch::SYMMETRIC_FROM` = {SYMMETRIC_FROM}, `dispatch::JOIN_FROM` = {JOIN_FROM}, `dispatch::SYMMETRIC_FUNDAMENTAL_FROM` = {SYMMETRIC_FUNDAMENTAL_FROM}, `plan::SPLIT_FROM` = {SPLIT_FROM}.\n"
     );
     let _ = writeln!(
         md,
@@ -638,9 +639,9 @@ fn auto_table(md: &mut String) {
     let _ = writeln!(md, "|---|---|---|---|---|");
     let row = |n: usize| {
         let threads = if counts_through_plan(Kernel::Auto, n) {
-            Plan::for_kernel(n, Kernel::Auto)
+            queens_simd::dispatch::plan_for(n, Kernel::Auto)
                 .and_then(|plan| {
-                    let kernel = plan.counting_kernel(&Options::threads(2))?;
+                    let kernel = Options::threads(2).counting_kernel(plan.method())?;
                     Ok(format!("{} plan, {}", plan.method(), code(kernel)))
                 })
                 .unwrap_or_else(|e| format!("error: {e}"))
@@ -1013,7 +1014,7 @@ fn threads_table(md: &mut String, medians: &Medians) {
     heading(md, "Threads");
     let _ = writeln!(
         md,
-        "`threads/<N>/<threads>` of `cargo bench --bench simd` (N = 17 and 18 with `QUEENS_SIMD_BENCH_LARGE=1`): counting through `auto`'s plan of N (`Plan::for_kernel(n, Kernel::Auto)`, as `queens_simd::count_on_threads` does), criterion medians of this run; the plan and the kernel that counts it are the library's on this CPU ([Plan sizes](#plan-sizes)). Targets and NQueensFAF's figures (Java, 2 threads) are the threads issue's, measured by its author on the project's machine:\n"
+        "`threads/<N>/<threads>` of `cargo bench --bench simd` (N = 17 and 18 with `QUEENS_SIMD_BENCH_LARGE=1`): counting through `auto`'s plan of N (`dispatch::plan_for(n, Kernel::Auto)`, as `queens_simd::count_on_threads` does), criterion medians of this run; the plan and the kernel that counts it are the library's on this CPU ([Plan sizes](#plan-sizes)). Targets and NQueensFAF's figures (Java, 2 threads) are the threads issue's, measured by its author on the project's machine:\n"
     );
     let sizes: BTreeSet<usize> = medians
         .keys()
@@ -1034,9 +1035,9 @@ fn threads_table(md: &mut String, medians: &Medians) {
         let one = median(medians, group, &function, "1");
         let two = median(medians, group, &function, "2");
         let target = THREAD_TARGETS.iter().find(|t| t.0 == n);
-        let plan = Plan::for_kernel(n, Kernel::Auto)
+        let plan = queens_simd::dispatch::plan_for(n, Kernel::Auto)
             .and_then(|plan| {
-                let kernel = plan.counting_kernel(&Options::threads(2))?;
+                let kernel = Options::threads(2).counting_kernel(plan.method())?;
                 Ok(format!("{} ({})", plan.method(), code(kernel)))
             })
             .unwrap_or_else(|e| format!("error: {e}"));
@@ -1080,7 +1081,7 @@ fn dispatch_table(md: &mut String, medians: &Medians, instructions: &Instruction
     heading(md, "Dispatch cost");
     let _ = writeln!(
         md,
-        "`auto`'s count of N = {n} through `queens_simd::count` (which looks up `auto`'s cached choice and its solver on every call) and through a solver held across calls (`Kernel::Auto.solver_for(n, Task::Count)` once): criterion's `{group}/held` and `{group}/through-count` of `cargo bench --bench simd`, and iai's `dispatch_held` and `dispatch_through_count` of `cargo bench --bench iai`. The bound: at most {:.0}% more. Criterion's medians vary by more than that from run to run on a shared machine; the instruction counts do not, and decide. \"kernel\": what `auto` counts N = {n} with: on this CPU for criterion (`dispatch::auto_kernel`), and under valgrind, which runs no AVX-512, the kernel whose `count_8` instruction count the held solver's equals.\n",
+        "`auto`'s count of N = {n} through `queens_simd::count` (which looks up `auto`'s cached choice and its solver on every call) and through a solver held across calls (`dispatch::solver_for(Kernel::Auto, n, Task::Count)` once): criterion's `{group}/held` and `{group}/through-count` of `cargo bench --bench simd`, and iai's `dispatch_held` and `dispatch_through_count` of `cargo bench --bench iai`. The bound: at most {:.0}% more. Criterion's medians vary by more than that from run to run on a shared machine; the instruction counts do not, and decide. \"kernel\": what `auto` counts N = {n} with: on this CPU for criterion (`dispatch::auto_kernel`), and under valgrind, which runs no AVX-512, the kernel whose `count_8` instruction count the held solver's equals.\n",
         (DISPATCH_BOUND - 1.0) * 100.0
     );
     let held = median(medians, &group, "held", "");
@@ -1236,7 +1237,7 @@ fn plan_table(md: &mut String) -> Result<(), String> {
     heading(md, "Plan sizes");
     let _ = writeln!(
         md,
-        "Subproblems of each method's plan (`Plan::with_method(n, method).len()`), and the plan `auto` counts through on threads, in shards and from checkpoints (`dispatch::counts_through_plan`, `Plan::for_kernel(n, Kernel::Auto)`; below `plan::SPLIT_FROM` = {SPLIT_FROM} a count on threads counts the whole board on one): the library's, not measured. A plan depends on N, its method and the crate's version only.\n"
+        "Subproblems of each method's plan (`Plan::with_method(n, method).len()`), and the plan `auto` counts through on threads, in shards and from checkpoints (`dispatch::counts_through_plan`, `dispatch::plan_for(n, Kernel::Auto)`; below `plan::SPLIT_FROM` = {SPLIT_FROM} a count on threads counts the whole board on one): the library's, not measured. A plan depends on N, its method and the crate's version only.\n"
     );
     let methods = Method::ALL;
     let _ = writeln!(
@@ -1256,7 +1257,8 @@ fn plan_table(md: &mut String) -> Result<(), String> {
             cells.push(group_digits(plan.len() as u64));
         }
         let through = if counts_through_plan(Kernel::Auto, n) {
-            let plan = Plan::for_kernel(n, Kernel::Auto).map_err(|e| format!("N = {n}: {e}"))?;
+            let plan = queens_simd::dispatch::plan_for(n, Kernel::Auto)
+                .map_err(|e| format!("N = {n}: {e}"))?;
             format!("{} plan", plan.method())
         } else {
             "no plan".into()
@@ -1275,7 +1277,7 @@ fn memory_table(md: &mut String, cli: Option<&Path>) -> Result<(), String> {
     let limit = bytes(MEMORY_LIMIT);
     let _ = writeln!(
         md,
-        "What `auto`'s count of N allocates, as the library estimates it before counting (`Plan::for_kernel(n, Kernel::Auto)?.memory_estimate(threads)`, which `--max-memory` checks; computed, not measured), on 1 and 2 threads, and the most threads whose estimate fits {limit}; beside it, the symmetric plan's estimate on 2 threads (`Plan::new(n)`, what a symmetric or lane kernel's count takes). \"peak, whole process\": with `--cli`, the peak resident memory of `queens-simd N --count --threads {RSS_THREADS}` under `{GNU_TIME} -f %M`, one run each, right after the benches.\n"
+        "What `auto`'s count of N allocates, as the library estimates it before counting (`dispatch::plan_for(n, Kernel::Auto)?.memory_estimate(threads)`, which `--max-memory` checks; computed, not measured), on 1 and 2 threads, and the most threads whose estimate fits {limit}; beside it, the symmetric plan's estimate on 2 threads (`Plan::new(n)`, what a symmetric or lane kernel's count takes). \"peak, whole process\": with `--cli`, the peak resident memory of `queens-simd N --count --threads {RSS_THREADS}` under `{GNU_TIME} -f %M`, one run each, right after the benches.\n"
     );
     let rss = match cli {
         Some(cli) if Path::new(GNU_TIME).exists() => Some(cli),
@@ -1294,9 +1296,10 @@ fn memory_table(md: &mut String, cli: Option<&Path>) -> Result<(), String> {
     );
     let _ = writeln!(md, "|---|---|---|---|---|---|---|");
     for n in MEMORY_SIZES {
-        let plan = Plan::for_kernel(n, Kernel::Auto).map_err(|e| format!("N = {n}: {e}"))?;
-        let kernel = plan
-            .counting_kernel(&Options::threads(2))
+        let plan = queens_simd::dispatch::plan_for(n, Kernel::Auto)
+            .map_err(|e| format!("N = {n}: {e}"))?;
+        let kernel = Options::threads(2)
+            .counting_kernel(plan.method())
             .map_err(|e| format!("N = {n}: {e}"))?;
         let estimate = |threads: usize| plan.memory_estimate(threads);
         let (one, two) = (estimate(1), estimate(2));

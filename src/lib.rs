@@ -28,13 +28,13 @@
 //! [`dispatch::SYMMETRIC_FROM`] and davidad's machine below.
 //!
 //! ```
-//! use queens_simd::{Kernel, fundamental};
+//! use queens_simd::{Kernel, dispatch, fundamental};
 //!
 //! assert_eq!(queens_simd::count(8)?, 92);
 //! assert_eq!(queens_simd::count_on_threads(14, 2)?, 365_596);
 //! assert_eq!(fundamental::count(Kernel::Auto, 8)?, 12);
 //!
-//! let first = Kernel::Portable.solutions(8)?[0];
+//! let first = dispatch::solutions(Kernel::Portable, 8)?[0];
 //! assert_eq!(first.columns(), &[0, 4, 7, 5, 2, 6, 1, 3]);
 //! assert_eq!(first.to_bitboard()?, 577094088726155265);
 //! # Ok::<(), queens_simd::Error>(())
@@ -49,15 +49,15 @@
 //! # Memory
 //!
 //! Only counts allocate much. A count through a plan ([`count_on_threads`],
-//! [`Kernel::count_on_threads`], [`plan::Plan::count`] and
-//! [`plan::Plan::sample`]) holds the plan, a few hundred bytes per
+//! [`crate::dispatch::count_on_threads`], [`crate::dispatch::Options::count`] and
+//! [`crate::dispatch::Options::sample`]) holds the plan, a few hundred bytes per
 //! subproblem ([`plan::MemoryNeeds::plan`]: at most 31 MiB, at N = 32). A join
 //! kernel also holds, on each thread, its tables of quarter-boards (cut to
 //! 32 or 256 MiB), the half-boards of the row set it joins (growing about
 //! three times per N) and the matcher's slices: about
 //! [`plan::Plan::memory_estimate`]`(threads)` bytes in all, on one thread
-//! [`Kernel::memory_estimate`]`(n)` (also without `std`), which is what
-//! [`count`], [`Kernel::count`] and [`Solver::count`] take with a join
+//! [`crate::dispatch::memory_estimate`]`(n)` (also without `std`), which is what
+//! [`count`], [`crate::dispatch::count`] and [`Solver::count`] take with a join
 //! kernel, or with `auto` from [`dispatch::JOIN_FROM`] (N = 14). It grows
 //! from tens of MiB at N = 20 to GiB past N = 25 (BENCHMARKS.md has the
 //! estimates beside the peaks measured). Every other kernel counts without
@@ -74,11 +74,10 @@
 //! line does (with `--max-memory`, or against what the system has left).
 //!
 //! ```
-//! use queens_simd::Kernel;
-//! use queens_simd::plan::Plan;
+//! use queens_simd::{Kernel, dispatch};
 //!
-//! let one_thread = Kernel::Auto.memory_estimate(20)?;
-//! let two_threads = Plan::for_kernel(20, Kernel::Auto)?.memory_estimate(2);
+//! let one_thread = dispatch::memory_estimate(Kernel::Auto, 20)?;
+//! let two_threads = dispatch::plan_for(20, Kernel::Auto)?.memory_estimate(2);
 //! assert!(one_thread < two_threads && two_threads < 1 << 30);
 //! # Ok::<(), queens_simd::Error>(())
 //! ```
@@ -86,7 +85,7 @@
 //! A thread the operating system refuses to start (`ulimit -u`) is no
 //! error: the counts on threads go on with those that started (the calling
 //! thread alone if none did), and count the same;
-//! [`plan::Plan::count_reporting`] says how many threads counted.
+//! [`crate::dispatch::Options::count_reporting`] says how many threads counted.
 //!
 //! # Features
 //!
@@ -95,7 +94,7 @@
 //!
 //! | feature | default | adds |
 //! |---|---|---|
-//! | (none) | | every kernel: counting ([`count`], [`Kernel::count`]), visiting each solution ([`Kernel::for_each_solution`]), holding a solver ([`Kernel::solver_for`]), [`symmetry`]; CPU features read with CPUID |
+//! | (none) | | every kernel: counting ([`count`], [`crate::dispatch::count`]), visiting each solution ([`crate::dispatch::for_each_solution`]), holding a solver ([`crate::dispatch::solver_for`]), [`symmetry`]; CPU features read with CPUID |
 //! | `alloc` | yes | vectors of solutions ([`solutions`], [`fundamental::solutions`]), errors with text |
 //! | `std` | yes | [`count_on_threads`], the [`plan`] of subproblems, shards and threads, [`verify`]; feature detection by the standard library |
 //! | `cli` | yes | the `queens-simd` command line ([`cli`]) and its dependencies (clap, serde, indicatif, ...) |
@@ -112,50 +111,43 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
-pub mod board;
 #[cfg(feature = "cli")]
 pub mod cli;
-mod cpu;
 pub mod dispatch;
-mod error;
 pub mod fundamental;
 pub mod kernel;
 #[cfg(feature = "std")]
 pub mod plan;
-#[cfg(feature = "std")]
-mod random;
 pub mod reference;
-pub mod symmetry;
+#[cfg(feature = "std")]
+mod support;
 #[cfg(feature = "trace")]
 #[cfg_attr(docsrs, doc(cfg(feature = "trace")))]
 pub mod trace;
 #[cfg(feature = "std")]
 pub mod verify;
-#[cfg(feature = "std")]
-mod workers;
+mod vocabulary;
 
-pub use board::{Board, BoardDefect, MAX_N};
-pub use error::Error;
 pub use kernel::{Kernel, Solver};
-
-/// A number of solutions. `u128` holds N! for every N <= 32 (32! < 2^118),
-/// and the number of solutions never exceeds N!.
-pub type Count = u128;
+pub use vocabulary::board::{self, Board, BoardDefect, MAX_N};
+pub use vocabulary::count::Count;
+pub use vocabulary::error::Error;
+pub use vocabulary::symmetry;
 
 /// Number of solutions on an `n`x`n` board, by the fastest kernel available.
 /// From [`dispatch::JOIN_FROM`] that is a join kernel, which allocates
-/// about [`Kernel::memory_estimate`]`(n)` bytes (see Memory above).
+/// about [`crate::dispatch::memory_estimate`]`(n)` bytes (see Memory above).
 ///
 /// # Errors
 ///
 /// [`Error::SizeOutOfRange`] for `n` over [`MAX_N`], [`Error::OutOfMemory`]
 /// if the join's tables or buffers are refused.
 pub fn count(n: usize) -> Result<Count, Error> {
-    Kernel::Auto.count(n)
+    dispatch::count(Kernel::Auto, n)
 }
 
 /// Number of solutions on an `n`x`n` board, on `threads` threads, by the
-/// fastest kernel available ([`Kernel::count_on_threads`] for `auto`): from
+/// fastest kernel available ([`crate::dispatch::count_on_threads`] for `auto`): from
 /// [`plan::SPLIT_FROM`] through a [`plan::Plan`], a symmetric plan below
 /// [`dispatch::JOIN_FROM`] and a join plan from there (whose memory
 /// [`plan::Plan::memory_estimate`] tells, and which this does not check);
@@ -169,7 +161,7 @@ pub fn count(n: usize) -> Result<Count, Error> {
 /// buffers are refused.
 #[cfg(feature = "std")]
 pub fn count_on_threads(n: usize, threads: usize) -> Result<Count, Error> {
-    Kernel::Auto.count_on_threads(n, threads)
+    dispatch::count_on_threads(Kernel::Auto, n, threads)
 }
 
 /// Every solution on an `n`x`n` board, by the fastest kernel available, in
@@ -180,7 +172,7 @@ pub fn count_on_threads(n: usize, threads: usize) -> Result<Count, Error> {
 /// [`Error::SizeOutOfRange`] for `n` over [`MAX_N`].
 #[cfg(feature = "alloc")]
 pub fn solutions(n: usize) -> Result<alloc::vec::Vec<Board>, Error> {
-    Kernel::Auto.solutions(n)
+    dispatch::solutions(Kernel::Auto, n)
 }
 
 /// The README's Rust examples run as doctests, so they stay true.

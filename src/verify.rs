@@ -114,9 +114,9 @@ pub fn run(max_n: usize, mut report: impl FnMut(&Row)) -> Result<bool, Error> {
 /// before the oracle's solution set (held whole in memory) is built.
 pub fn check(n: usize) -> Result<Row, Error> {
     within_limit(n)?;
-    let mut oracle = Kernel::Portable.solutions(n)?;
+    let mut oracle = crate::dispatch::solutions(Kernel::Portable, n)?;
     oracle.sort_unstable();
-    let oracle_count = Kernel::Portable.count(n)?;
+    let oracle_count = crate::dispatch::count(Kernel::Portable, n)?;
     let mut classes: Vec<Board> = oracle.iter().map(symmetry::canonical).collect();
     classes.sort_unstable();
     classes.dedup();
@@ -170,7 +170,7 @@ fn check_kernel(kernel: Kernel, n: usize, oracle: &[Board]) -> Cell {
     if !kernel.sizes().contains(&n) {
         return Cell::Unsupported;
     }
-    match kernel.count(n) {
+    match crate::dispatch::count(kernel, n) {
         Ok(count) if count == oracle.len() as Count => {}
         Ok(count) => {
             return Cell::Disagree(format!("count {count}, expected {}", oracle.len()));
@@ -179,7 +179,9 @@ fn check_kernel(kernel: Kernel, n: usize, oracle: &[Board]) -> Cell {
     }
     if !kernel.enumerates() {
         // It must refuse to list, not list nothing.
-        return match kernel.for_each_solution(n, &mut |_| ControlFlow::Continue(())) {
+        return match crate::dispatch::for_each_solution(kernel, n, &mut |_| {
+            ControlFlow::Continue(())
+        }) {
             Err(Error::CountOnly(k)) if k == kernel => Cell::SameCount,
             other => Cell::Disagree(format!(
                 "a count-only kernel answered a listing with {other:?}"
@@ -187,7 +189,7 @@ fn check_kernel(kernel: Kernel, n: usize, oracle: &[Board]) -> Cell {
         };
     }
     let mut listed = Vec::with_capacity(oracle.len());
-    let enumerated = kernel.for_each_solution(n, &mut |board| {
+    let enumerated = crate::dispatch::for_each_solution(kernel, n, &mut |board| {
         listed.push(*board);
         ControlFlow::Continue(())
     });
@@ -238,7 +240,7 @@ mod tests {
     use super::*;
 
     fn solutions(n: usize) -> Vec<Board> {
-        let mut all = Kernel::Portable.solutions(n).unwrap();
+        let mut all = crate::dispatch::solutions(Kernel::Portable, n).unwrap();
         all.sort_unstable();
         all
     }

@@ -57,7 +57,7 @@ fn tiny_buffers_give_exactly_the_full_solution_set_in_order() {
     for asm in encodings() {
         for n in 1..=max_set_n() {
             let all_at_once = drain(asm.search(n, u32::MAX).unwrap(), 1 << 16);
-            let mut expected = Kernel::Portable.solutions(n).unwrap();
+            let mut expected = queens_simd::dispatch::solutions(Kernel::Portable, n).unwrap();
             expected.sort_unstable();
             let mut sorted = all_at_once.clone();
             sorted.sort_unstable();
@@ -111,8 +111,7 @@ fn the_first_row_mask_restricts_row_0() {
         for n in 1..=max_set_n() {
             for mask in [0, 1, 0b1010, u32::MAX] {
                 let got: Vec<Board> = asm.search(n, mask).unwrap().into_iter().collect();
-                let expected = Kernel::Portable
-                    .solutions(n)
+                let expected = queens_simd::dispatch::solutions(Kernel::Portable, n)
                     .unwrap()
                     .into_iter()
                     .filter(|b| mask >> b.columns()[0] & 1 == 1)
@@ -140,7 +139,7 @@ fn asm_names_the_best_encoding_that_runs() {
         Some(Encoding::Sse41) => Kernel::AsmSse41,
         None => Kernel::Asm,
     };
-    assert_eq!(Kernel::Asm.resolve(8), expected);
+    assert_eq!(queens_simd::dispatch::resolve(Kernel::Asm, 8), expected);
     assert_eq!(
         Kernel::Asm.is_available(),
         queens_simd::dispatch::best_asm().is_some()

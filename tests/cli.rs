@@ -147,7 +147,7 @@ fn kernels_lists_every_kernel_and_the_auto_choice() {
     // The list starts at N = 0 (`portable` on every CPU: the blocks kernels
     // lead only from `dispatch::BLOCKS_FROM`, the lane kernels from
     // `dispatch::LANES_FROM`).
-    let auto = Kernel::Auto.resolve(0);
+    let auto = queens_simd::dispatch::resolve(Kernel::Auto, 0);
     assert!(
         text.contains(&format!("auto picks: {auto} for N 0-")),
         "{text}"
@@ -157,7 +157,7 @@ fn kernels_lists_every_kernel_and_the_auto_choice() {
         ("auto enumerates with", Task::Enumerate),
         ("auto finds fundamental solutions with", Task::Fundamental),
     ] {
-        let auto = Kernel::Auto.resolve_for(0, task);
+        let auto = queens_simd::dispatch::resolve_for(Kernel::Auto, 0, task);
         assert!(
             text.lines()
                 .any(|l| l.starts_with(&format!("{label}: {auto} for N 0-"))),
@@ -165,7 +165,10 @@ fn kernels_lists_every_kernel_and_the_auto_choice() {
         );
     }
     let asm_line = match Kernel::Asm.unavailable_because() {
-        None => format!("asm picks: {}", Kernel::Asm.resolve(8)),
+        None => format!(
+            "asm picks: {}",
+            queens_simd::dispatch::resolve(Kernel::Asm, 8)
+        ),
         Some(why) => format!("asm picks: none ({why})"),
     };
     assert!(text.lines().any(|l| l == asm_line), "{text}");
@@ -189,8 +192,9 @@ fn kernels_lists_every_kernel_and_the_auto_choice() {
         .find_map(|l| l.strip_prefix("auto shards with: "))
         .unwrap_or_else(|| panic!("{text}"));
     let join_from = queens_simd::dispatch::JOIN_FROM;
-    let symmetric = Method::Symmetric.counting_kernel(Kernel::Auto).unwrap();
-    let join = Method::Join.counting_kernel(Kernel::Auto).unwrap();
+    let symmetric =
+        queens_simd::dispatch::counting_kernel(Method::Symmetric, Kernel::Auto).unwrap();
+    let join = queens_simd::dispatch::counting_kernel(Method::Join, Kernel::Auto).unwrap();
     assert_eq!(
         line,
         format!(
@@ -249,7 +253,7 @@ fn time_reports_microseconds_on_stderr() {
             // It says how it measured: samples, batch size, warm-up.
             predicate::str::is_match(format!(
                 r"^time: [0-9.]+ µs per solve, median of \d+ samples of \d+ solves after \d+ warm-up solves \(fastest [0-9.]+ µs\); kernel {}, N = 8, count\n$",
-                queens_simd::Kernel::Auto.resolve(8)
+                queens_simd::dispatch::resolve(queens_simd::Kernel::Auto, 8)
             ))
             .unwrap(),
         );
@@ -430,7 +434,8 @@ fn the_join_kernels_count_through_their_plan_and_list_nothing() {
 #[test]
 fn a_partial_join_checkpoint_is_resumed() {
     use queens_simd::cli::records::{Checkpoint, PlanId, Tally};
-    use queens_simd::plan::{Options, Plan, Shard};
+    use queens_simd::dispatch::Options;
+    use queens_simd::plan::{Plan, Shard};
     let dir = common::scratch("cli-join-partial");
     let n = if cfg!(debug_assertions) { 12 } else { 16 };
     for kernel in join_kernels() {
@@ -439,8 +444,8 @@ fn a_partial_join_checkpoint_is_resumed() {
         // Every third piece, by number.
         let some: Vec<usize> = (0..plan.len()).step_by(3).collect();
         let options = Options::threads(2).with_kernel(Kernel::Join);
-        let count = plan
-            .count(&some, &options, |index, count| {
+        let count = options
+            .count(&plan, &some, |index, count| {
                 assert!(tally.insert(index, count));
             })
             .unwrap();

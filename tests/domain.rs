@@ -6,10 +6,11 @@
 use core::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
+use queens_simd::dispatch::Options;
 use queens_simd::kernel::portable::Solutions;
 use queens_simd::kernel::symmetric::for_each_class;
 use queens_simd::kernel::{Role, Task};
-use queens_simd::plan::{Options, PartialBoard, Plan, Shard};
+use queens_simd::plan::{PartialBoard, Plan, Shard};
 use queens_simd::reference::{bitboard64, brute_force, threat_masks};
 use queens_simd::symmetry::Symmetry;
 use queens_simd::verify::{self, MAX_VERIFY_N};
@@ -176,19 +177,36 @@ fn kernels_refuse_sizes_past_their_range() {
     for kernel in kernels {
         let max = *kernel.sizes().end();
         for n in [max + 1].into_iter().chain(TOO_LARGE) {
-            assert!(refuses_size(kernel.check_size(n), kernel, n), "{kernel}");
+            assert!(
+                refuses_size(kernel.check_size(n).map_err(Error::from), kernel, n),
+                "{kernel}"
+            );
             // Every entry point, whether or not the kernel runs here: the
             // size is checked first, and in the name the caller used.
-            assert!(refuses_size(kernel.solver(n), kernel, n), "{kernel}");
+            assert!(
+                refuses_size(queens_simd::dispatch::solver(kernel, n), kernel, n),
+                "{kernel}"
+            );
             for task in Task::ALL {
-                let solver = kernel.solver_for(n, task);
+                let solver = queens_simd::dispatch::solver_for(kernel, n, task);
                 assert!(refuses_size(solver, kernel, n), "{kernel} {task:?}");
             }
-            assert!(refuses_size(kernel.count(n), kernel, n), "{kernel}");
-            assert!(refuses_size(kernel.solutions(n), kernel, n), "{kernel}");
-            let visited = kernel.for_each_solution(n, &mut never_called);
+            assert!(
+                refuses_size(queens_simd::dispatch::count(kernel, n), kernel, n),
+                "{kernel}"
+            );
+            assert!(
+                refuses_size(queens_simd::dispatch::solutions(kernel, n), kernel, n),
+                "{kernel}"
+            );
+            let visited = queens_simd::dispatch::for_each_solution(kernel, n, &mut never_called);
             assert!(refuses_size(visited, kernel, n), "{kernel}");
-            let visited = kernel.for_each_solution_in_first_row(n, 1, &mut never_called);
+            let visited = queens_simd::dispatch::for_each_solution_in_first_row(
+                kernel,
+                n,
+                1,
+                &mut never_called,
+            );
             assert!(refuses_size(visited, kernel, n), "{kernel}");
             let visited = fundamental::for_each(kernel, n, &mut never_called);
             assert!(refuses_size(visited, kernel, n), "{kernel}");
@@ -203,7 +221,7 @@ fn kernels_refuse_sizes_past_their_range() {
 fn every_solver_method_refuses_sizes_past_its_range() {
     for &kernel in Kernel::ALL.iter().filter(|k| k.is_available()) {
         let max = *kernel.sizes().end();
-        let solver = kernel.solver(max).unwrap();
+        let solver = queens_simd::dispatch::solver(kernel, max).unwrap();
         for n in [max + 1].into_iter().chain(TOO_LARGE) {
             assert!(refuses_size(solver.count(n), kernel, n), "{kernel}");
             assert!(refuses_size(solver.solutions(n), kernel, n), "{kernel}");
@@ -238,13 +256,19 @@ fn auto_resolves_every_size_and_refuses_those_past_32() {
         for task in Task::ALL {
             // Nothing to resolve to: `auto` stays itself, as `asm` does
             // where no encoding runs, and its size check refuses.
-            assert_eq!(Kernel::Auto.resolve_for(n, task), Kernel::Auto);
+            assert_eq!(
+                queens_simd::dispatch::resolve_for(Kernel::Auto, n, task),
+                Kernel::Auto
+            );
             let picked = dispatch::auto_kernel(n, task);
             assert!(refuses_size(picked, Kernel::Auto, n));
             let preference = dispatch::auto_preference(n, task);
             assert!(refuses_size(preference, Kernel::Auto, n));
         }
-        assert_eq!(Kernel::Auto.resolve(n), Kernel::Auto);
+        assert_eq!(
+            queens_simd::dispatch::resolve(Kernel::Auto, n),
+            Kernel::Auto
+        );
         assert!(refuses_size(queens_simd::count(n), Kernel::Auto, n));
         assert!(refuses_size(queens_simd::solutions(n), Kernel::Auto, n));
         let on_threads = queens_simd::count_on_threads(n, 2);
@@ -253,7 +277,10 @@ fn auto_resolves_every_size_and_refuses_those_past_32() {
     for task in Task::ALL {
         let picked = dispatch::auto_kernel(MAX_N, task).unwrap();
         assert_eq!(picked.role(), Role::Fast);
-        assert_eq!(Kernel::Auto.resolve_for(MAX_N, task), picked);
+        assert_eq!(
+            queens_simd::dispatch::resolve_for(Kernel::Auto, MAX_N, task),
+            picked
+        );
         let preference = dispatch::auto_preference(MAX_N, task).unwrap();
         assert!(preference.contains(&picked));
     }
@@ -349,7 +376,10 @@ fn partial_boards_take_sizes_to_32_and_squares_on_the_board() {
         corner.clone().with_queen(7, 0),
         Err(Error::InvalidBoard(_))
     ));
-    assert_eq!(corner.count(Kernel::Symmetric), Ok(4));
+    assert_eq!(
+        queens_simd::dispatch::count_partial_board(&corner, Kernel::Symmetric),
+        Ok(4)
+    );
     assert!(PartialBoard::new(MAX_N).is_ok());
 }
 
@@ -370,21 +400,21 @@ fn plans_and_shards_refuse_what_does_not_exist() {
     let options = Options::threads(1).with_kernel(Kernel::Symmetric);
     for indices in [vec![plan.len()], vec![usize::MAX], vec![0, 0]] {
         assert!(matches!(
-            plan.count(&indices, &options, |_, _| {}),
+            options.count(&plan, &indices, |_, _| {}),
             Err(Error::InvalidShard(_))
         ));
     }
     let no_threads = Options::threads(0).with_kernel(Kernel::Symmetric);
     assert_eq!(
-        plan.count(plan.all(), &no_threads, |_, _| {}),
+        no_threads.count(&plan, plan.all(), |_, _| {}),
         Err(Error::InvalidThreads)
     );
     let portable = options.clone().with_kernel(Kernel::Portable);
     assert_eq!(
-        plan.count(plan.all(), &portable, |_, _| {}),
+        portable.count(&plan, plan.all(), |_, _| {}),
         Err(Error::NotSplittable(Kernel::Portable))
     );
-    assert_eq!(plan.count(plan.all(), &options, |_, _| {}), Ok(92));
+    assert_eq!(options.count(&plan, plan.all(), |_, _| {}), Ok(92));
     let last = Shard::new(usize::MAX - 1, usize::MAX).unwrap();
     assert!(plan.shard(last).is_empty());
     assert!(Plan::new(MAX_N).is_ok());

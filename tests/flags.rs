@@ -262,7 +262,11 @@ fn formats_apply_where_they_mean_something() {
         &["8", "--count", "--format", "json"],
         &format!(
             "{{\"n\":8,\"kernel\":\"{}\",\"unique\":false,\"count\":92,\"count_text\":\"92\"}}\n",
-            queens_simd::Kernel::Auto.resolve_for(8, queens_simd::kernel::Task::Count)
+            queens_simd::dispatch::resolve_for(
+                queens_simd::Kernel::Auto,
+                8,
+                queens_simd::kernel::Task::Count
+            )
         ),
     );
     refused(

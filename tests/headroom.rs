@@ -16,7 +16,7 @@ use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use queens_simd::Kernel;
-use queens_simd::plan::{Options, Plan};
+use queens_simd::dispatch::Options;
 
 /// `grow::HEADROOM`: the size of a probe.
 const HEADROOM: usize = 4 << 20;
@@ -71,13 +71,13 @@ static ALLOCATOR: Counting = Counting;
 #[test]
 fn the_headroom_covers_what_a_count_allocates_between_its_buffers() {
     for (n, threads) in [(16, 1), (16, 2), (18, 2)] {
-        let plan = Plan::for_kernel(n, Kernel::Auto).unwrap();
+        let plan = queens_simd::dispatch::plan_for(n, Kernel::Auto).unwrap();
         let options = Options::threads(threads);
         MOST_BETWEEN.store(0, Ordering::Relaxed);
         PROBES.store(0, Ordering::Relaxed);
         SINCE.with(|since| since.set(0));
         COUNTING.store(true, Ordering::Relaxed);
-        let counted = plan.count_reporting(plan.all(), &options, |_, _| {});
+        let counted = options.count_reporting(&plan, plan.all(), |_, _| {});
         COUNTING.store(false, Ordering::Relaxed);
         counted.unwrap();
         let caller = SINCE.with(Cell::get);

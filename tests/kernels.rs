@@ -20,7 +20,11 @@ fn sizes_under_test(kernel: Kernel, max: usize) -> impl Iterator<Item = usize> {
 fn counts_match_oeis_a000170() {
     for kernel in kernels_under_test() {
         for n in sizes_under_test(kernel, max_count_n_for(kernel)) {
-            assert_eq!(kernel.count(n).unwrap(), A000170[n], "{kernel}, N = {n}");
+            assert_eq!(
+                queens_simd::dispatch::count(kernel, n).unwrap(),
+                A000170[n],
+                "{kernel}, N = {n}"
+            );
         }
     }
 }
@@ -29,9 +33,9 @@ fn counts_match_oeis_a000170() {
 fn solution_sets_match_the_portable_kernel() {
     for kernel in listing_kernels_under_test() {
         for n in sizes_under_test(kernel, max_set_n()) {
-            let mut expected = Kernel::Portable.solutions(n).unwrap();
+            let mut expected = queens_simd::dispatch::solutions(Kernel::Portable, n).unwrap();
             expected.sort_unstable();
-            let mut got = kernel.solutions(n).unwrap();
+            let mut got = queens_simd::dispatch::solutions(kernel, n).unwrap();
             got.sort_unstable();
             assert_eq!(got, expected, "{kernel}, N = {n}");
         }
@@ -42,7 +46,7 @@ fn solution_sets_match_the_portable_kernel() {
 fn every_listed_board_is_a_distinct_solution() {
     for kernel in listing_kernels_under_test() {
         for n in sizes_under_test(kernel, max_set_n()) {
-            let listed = kernel.solutions(n).unwrap();
+            let listed = queens_simd::dispatch::solutions(kernel, n).unwrap();
             let distinct: HashSet<Board> = listed.iter().copied().collect();
             assert_eq!(
                 distinct.len(),
@@ -63,16 +67,15 @@ fn enumeration_stops_when_the_visitor_breaks() {
     for kernel in listing_kernels_under_test() {
         let n = 8.min(*kernel.sizes().end());
         let mut seen = 0;
-        let flow = kernel
-            .for_each_solution(n, &mut |_| {
-                seen += 1;
-                if seen == 3 {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                }
-            })
-            .unwrap();
+        let flow = queens_simd::dispatch::for_each_solution(kernel, n, &mut |_| {
+            seen += 1;
+            if seen == 3 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        })
+        .unwrap();
         assert_eq!((seen, flow), (3, ControlFlow::Break(())), "{kernel}");
     }
 }
@@ -86,11 +89,14 @@ fn counts_on_threads_match_oeis_a000170() {
         let max = if cfg!(debug_assertions) { 11 } else { 14 };
         for n in sizes_under_test(kernel, max) {
             for threads in [1, 2, 3] {
-                let count = kernel.count_on_threads(n, threads).unwrap();
+                let count = queens_simd::dispatch::count_on_threads(kernel, n, threads).unwrap();
                 assert_eq!(count, A000170[n], "{kernel}, N = {n}, {threads} threads");
             }
         }
-        assert_eq!(kernel.count_on_threads(8, 0), Err(Error::InvalidThreads));
+        assert_eq!(
+            queens_simd::dispatch::count_on_threads(kernel, 8, 0),
+            Err(Error::InvalidThreads)
+        );
     }
 }
 
@@ -101,13 +107,18 @@ fn kernels_that_only_count_refuse_to_list() {
             continue;
         }
         let refused = Error::CountOnly(kernel);
-        assert_eq!(kernel.solutions(8).err(), Some(refused.clone()), "{kernel}");
+        assert_eq!(
+            queens_simd::dispatch::solutions(kernel, 8).err(),
+            Some(refused.clone()),
+            "{kernel}"
+        );
         let classes = fundamental::count(kernel, 8);
         assert_eq!(classes.err(), Some(refused.clone()), "{kernel}");
         let classes = fundamental::solutions(kernel, 8);
         assert_eq!(classes.err(), Some(refused), "{kernel}");
         // Refused before any work or output.
-        let solver = kernel.solver_for(8, queens_simd::kernel::Task::Enumerate);
+        let solver =
+            queens_simd::dispatch::solver_for(kernel, 8, queens_simd::kernel::Task::Enumerate);
         assert_eq!(solver.err(), Some(Error::CountOnly(kernel)), "{kernel}");
     }
 }
@@ -117,10 +128,13 @@ fn sizes_outside_a_kernels_range_are_errors_not_panics() {
     for kernel in kernels_under_test() {
         let too_big = kernel.sizes().end() + 1;
         assert!(
-            matches!(kernel.count(too_big), Err(Error::SizeOutOfRange { n, .. }) if n == too_big),
+            matches!(queens_simd::dispatch::count(kernel, too_big), Err(Error::SizeOutOfRange { n, .. }) if n == too_big),
             "{kernel}"
         );
-        assert!(kernel.solutions(too_big).is_err(), "{kernel}");
+        assert!(
+            queens_simd::dispatch::solutions(kernel, too_big).is_err(),
+            "{kernel}"
+        );
     }
 }
 
@@ -132,7 +146,7 @@ fn fundamental_counts_match_oeis_a002562() {
         .into_iter()
         .chain([Kernel::Auto])
     {
-        let max = max.max(max_count_n_for(kernel.resolve(8)));
+        let max = max.max(max_count_n_for(queens_simd::dispatch::resolve(kernel, 8)));
         for n in sizes_under_test(kernel, max) {
             assert_eq!(
                 fundamental::count(kernel, n).unwrap(),
@@ -177,7 +191,7 @@ fn auto_picks_an_available_fast_kernel_for_every_size() {
     use queens_simd::kernel::Task;
     for n in 0..=queens_simd::MAX_N {
         for task in Task::ALL {
-            let kernel = Kernel::Auto.resolve_for(n, task);
+            let kernel = queens_simd::dispatch::resolve_for(Kernel::Auto, n, task);
             assert_ne!(kernel, Kernel::Auto);
             assert!(
                 kernel.is_available() && kernel.sizes().contains(&n),
@@ -186,8 +200,8 @@ fn auto_picks_an_available_fast_kernel_for_every_size() {
             assert_eq!(kernel.role(), queens_simd::kernel::Role::Fast);
         }
         assert_eq!(
-            Kernel::Auto.resolve(n),
-            Kernel::Auto.resolve_for(n, Task::Count)
+            queens_simd::dispatch::resolve(Kernel::Auto, n),
+            queens_simd::dispatch::resolve_for(Kernel::Auto, n, Task::Count)
         );
     }
 }
@@ -196,15 +210,19 @@ fn auto_picks_an_available_fast_kernel_for_every_size() {
 fn first_row_restriction_keeps_exactly_the_matching_solutions() {
     for kernel in listing_kernels_under_test() {
         for n in sizes_under_test(kernel, max_set_n().min(9)) {
-            let all = kernel.solutions(n).unwrap();
+            let all = queens_simd::dispatch::solutions(kernel, n).unwrap();
             for first_row in [0u32, 1, 0b1010, (1 << n.div_ceil(2)) - 1, u32::MAX] {
                 let mut got = Vec::new();
-                let flow = kernel
-                    .for_each_solution_in_first_row(n, first_row, &mut |board| {
+                let flow = queens_simd::dispatch::for_each_solution_in_first_row(
+                    kernel,
+                    n,
+                    first_row,
+                    &mut |board| {
                         got.push(*board);
                         ControlFlow::Continue(())
-                    })
-                    .unwrap();
+                    },
+                )
+                .unwrap();
                 assert_eq!(flow, ControlFlow::Continue(()));
                 let expected: Vec<Board> = all
                     .iter()

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use common::limits::{held_bytes, lower_address_space_limit, wait_for};
 
-use queens_simd::plan::{Options, Plan};
+use queens_simd::dispatch::Options;
 use queens_simd::{Error, Kernel};
 
 /// The variable that makes a run of this binary the child.
@@ -92,8 +92,8 @@ fn count_under_a_memory_limit() {
     let n = 22;
     // The depth of the tables is found (and remembered) and the plan
     // listed before the limit, with the memory they take.
-    let estimate = Kernel::Auto.memory_estimate(n).unwrap();
-    let plan = Plan::for_kernel(n, Kernel::Auto).unwrap();
+    let estimate = queens_simd::dispatch::memory_estimate(Kernel::Auto, n).unwrap();
+    let plan = queens_simd::dispatch::plan_for(n, Kernel::Auto).unwrap();
     let held = held_bytes();
     let limit = held + HEADROOM;
     if let Err(why) = lower_address_space_limit(limit) {
@@ -112,7 +112,7 @@ fn count_under_a_memory_limit() {
         estimate >> 20,
     );
     let mut finished = 0;
-    let counted = plan.count_reporting(plan.all(), &Options::threads(2), |_, _| finished += 1);
+    let counted = Options::threads(2).count_reporting(&plan, plan.all(), |_, _| finished += 1);
     let Err(error @ Error::OutOfMemory { .. }) = counted else {
         panic!("the plan of {n} on two threads under a limit of {limit} bytes: {counted:?}");
     };
@@ -232,14 +232,14 @@ fn count_under_a_swept_limit() {
     };
     let (n, threads): (usize, usize) = (n.parse().unwrap(), threads.parse().unwrap());
     let extra: u64 = extra.parse().unwrap();
-    let plan = Plan::for_kernel(n, Kernel::Auto).unwrap();
+    let plan = queens_simd::dispatch::plan_for(n, Kernel::Auto).unwrap();
     let options = Options::threads(threads);
     let limit = held_bytes() + (extra << 10);
     if let Err(why) = lower_address_space_limit(limit) {
         println!("{SKIPPED}: the address space cannot be limited here: {why}");
         return;
     }
-    match plan.count_reporting(plan.all(), &options, |_, _| {}) {
+    match options.count_reporting(&plan, plan.all(), |_, _| {}) {
         Ok(counted) => println!("{COUNTED} {}", counted.count),
         Err(Error::OutOfMemory { .. }) => println!("{REFUSED}"),
         Err(error) => panic!("N = {n} under a limit: {error:?}"),

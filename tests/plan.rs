@@ -7,7 +7,8 @@ use std::collections::BTreeSet;
 
 use common::A000170;
 use proptest::prelude::*;
-use queens_simd::plan::{Method, Options, PartialBoard, Plan, Shard, SubproblemKind};
+use queens_simd::dispatch::Options;
+use queens_simd::plan::{Method, PartialBoard, Plan, Shard, SubproblemKind};
 use queens_simd::{Count, Error, Kernel};
 
 /// The kernels that count subproblems, among those this run covers.
@@ -42,7 +43,7 @@ fn one_and_two_threads_give_the_published_counts() {
             let plan = Plan::new(n).unwrap();
             for threads in [1, 2] {
                 let options = Options::threads(threads).with_kernel(kernel);
-                let count = plan.count(plan.all(), &options, |_, _| {}).unwrap();
+                let count = options.count(&plan, plan.all(), |_, _| {}).unwrap();
                 assert_eq!(count, expected, "N = {n}, {threads} threads, {kernel}");
             }
         }
@@ -53,8 +54,8 @@ fn one_and_two_threads_give_the_published_counts() {
 fn more_threads_than_subproblems_or_cores_give_the_same_count() {
     for n in [4, 9, 12] {
         let plan = Plan::new(n).unwrap();
-        let count = plan
-            .count(plan.all(), &Options::threads(64), |_, _| {})
+        let count = Options::threads(64)
+            .count(&plan, plan.all(), |_, _| {})
             .unwrap();
         assert_eq!(count, A000170[n], "N = {n}");
     }
@@ -65,14 +66,14 @@ fn every_subproblem_is_reported_once_with_its_own_count() {
     for n in [1, 5, 8, 11, 12, 13] {
         let plan = Plan::new(n).unwrap();
         let mut reported = vec![None; plan.len()];
-        let total = plan
-            .count(plan.all(), &Options::threads(2), |index, count| {
+        let total = Options::threads(2)
+            .count(&plan, plan.all(), |index, count| {
                 assert!(reported[index].replace(count).is_none(), "{index} twice");
             })
             .unwrap();
         let mut sum: Count = 0;
         for (sub, got) in plan.subproblems().iter().zip(&reported) {
-            let alone = sub.count(Kernel::Auto).unwrap();
+            let alone = queens_simd::dispatch::count_subproblem(sub, Kernel::Auto).unwrap();
             assert_eq!(Some(alone), *got, "N = {n}, {sub}");
             sum += alone;
         }
@@ -134,7 +135,7 @@ fn shards_cover_every_subproblem_once_and_add_up() {
                 for &index in &shard {
                     assert!(seen.insert(index), "N = {n}: {index} in two of {m} shards");
                 }
-                total += plan.count(&shard, &Options::threads(2), |_, _| {}).unwrap();
+                total += Options::threads(2).count(&plan, &shard, |_, _| {}).unwrap();
             }
             assert_eq!(seen.len(), plan.len(), "N = {n}, {m} shards");
             assert_eq!(total, A000170[n], "N = {n}, {m} shards");
@@ -145,7 +146,7 @@ fn shards_cover_every_subproblem_once_and_add_up() {
 #[test]
 fn bad_requests_are_refused() {
     let plan = Plan::new(10).unwrap();
-    let count = |indices: &[usize], options: &Options| plan.count(indices, options, |_, _| {});
+    let count = |indices: &[usize], options: &Options| options.count(&plan, indices, |_, _| {});
     assert_eq!(
         count(plan.all(), &Options::threads(0)),
         Err(Error::InvalidThreads)
@@ -177,7 +178,7 @@ fn bad_requests_are_refused() {
 #[test]
 fn partial_boards_count_the_solutions_that_hold_their_queens() {
     let n = 8;
-    let solutions = Kernel::Portable.solutions(n).unwrap();
+    let solutions = queens_simd::dispatch::solutions(Kernel::Portable, n).unwrap();
     let holding = |queens: &[(usize, usize)]| {
         solutions
             .iter()
@@ -195,22 +196,24 @@ fn partial_boards_count_the_solutions_that_hold_their_queens() {
                 .with_queen(row, column)
                 .unwrap();
             assert_eq!(
-                board.count(Kernel::Auto),
+                queens_simd::dispatch::count_partial_board(&board, Kernel::Auto),
                 Ok(holding(&[(row, column)])),
                 "({row}, {column})"
             );
         }
     }
     assert_eq!(
-        PartialBoard::new(12).unwrap().count(Kernel::Symmetric),
+        queens_simd::dispatch::count_partial_board(
+            &PartialBoard::new(12).unwrap(),
+            Kernel::Symmetric
+        ),
         Ok(A000170[12])
     );
     assert_eq!(
-        PartialBoard::new(1)
-            .unwrap()
-            .with_queen(0, 0)
-            .unwrap()
-            .count(Kernel::Auto),
+        queens_simd::dispatch::count_partial_board(
+            &PartialBoard::new(1).unwrap().with_queen(0, 0).unwrap(),
+            Kernel::Auto
+        ),
         Ok(1)
     );
     let board = PartialBoard::new(5).unwrap().with_queen(1, 1).unwrap();
@@ -220,12 +223,16 @@ fn partial_boards_count_the_solutions_that_hold_their_queens() {
     );
     assert!(board.clone().with_queen(5, 0).is_err(), "off the board");
     // Queens that attack each other leave nothing.
-    assert_eq!(board.with_queen(2, 2).unwrap().count(Kernel::Auto), Ok(0));
+    assert_eq!(
+        queens_simd::dispatch::count_partial_board(&board.with_queen(2, 2).unwrap(), Kernel::Auto),
+        Ok(0)
+    );
     assert!(
-        PartialBoard::new(5)
-            .unwrap()
-            .count(Kernel::Portable)
-            .is_err()
+        queens_simd::dispatch::count_partial_board(
+            &PartialBoard::new(5).unwrap(),
+            Kernel::Portable
+        )
+        .is_err()
     );
 }
 
@@ -246,14 +253,13 @@ proptest! {
                 board = board.with_queen(row, column).unwrap();
             }
         }
-        let expected = Kernel::Portable
-            .solutions(n)
+        let expected = queens_simd::dispatch::solutions(Kernel::Portable, n)
             .unwrap()
             .iter()
             .filter(|b| board.queens().iter().all(|&(r, c)| usize::from(b.columns()[r]) == c))
             .count() as Count;
         for kernel in counting_kernels() {
-            prop_assert_eq!(board.count(kernel), Ok(expected), "{}", board);
+            prop_assert_eq!(queens_simd::dispatch::count_partial_board(&board, kernel), Ok(expected), "{}", board);
         }
     }
 }
@@ -287,7 +293,7 @@ fn join_plans_in_shards_give_the_published_counts() {
                 for i in 0..m {
                     let shard = plan.shard(Shard::new(i, m).unwrap());
                     let options = Options::threads(2).with_kernel(kernel);
-                    total += plan.count(&shard, &options, |_, _| {}).unwrap();
+                    total += options.count(&plan, &shard, |_, _| {}).unwrap();
                 }
                 assert_eq!(total, expected, "N = {n}, {m} shards, {kernel}");
             }
@@ -307,15 +313,12 @@ fn join_pieces_agree_with_the_portable_join_and_the_symmetric_kernel() {
         let alone: Vec<Count> = plan
             .subproblems()
             .iter()
-            .map(|sub| sub.count(Kernel::Join).unwrap())
+            .map(|sub| queens_simd::dispatch::count_subproblem(sub, Kernel::Join).unwrap())
             .collect();
         let symmetric = Plan::new(n).unwrap();
-        let by_symmetric = symmetric
-            .count(
-                symmetric.all(),
-                &Options::threads(2).with_kernel(Kernel::Symmetric),
-                |_, _| {},
-            )
+        let by_symmetric = Options::threads(2)
+            .with_kernel(Kernel::Symmetric)
+            .count(&symmetric, symmetric.all(), |_, _| {})
             .unwrap();
         assert_eq!(alone.iter().sum::<Count>(), by_symmetric, "N = {n}");
         for kernel in join_kernels() {
@@ -324,8 +327,8 @@ fn join_pieces_agree_with_the_portable_join_and_the_symmetric_kernel() {
                     let shard = plan.shard(Shard::new(i, m).unwrap());
                     let options = Options::threads(2).with_kernel(kernel);
                     let mut reported = 0;
-                    let total = plan
-                        .count(&shard, &options, |index, count| {
+                    let total = options
+                        .count(&plan, &shard, |index, count| {
                             reported += 1;
                             assert_eq!(count, alone[index], "N = {n}, {kernel}, piece {index}");
                         })
@@ -348,8 +351,8 @@ fn join_plans_give_each_piece_the_same_count_on_any_number_of_threads() {
         for threads in [1, 2, 3] {
             let mut counts = vec![None; plan.len()];
             let options = Options::threads(threads).with_kernel(kernel);
-            let total = plan
-                .count(plan.all(), &options, |index, count| {
+            let total = options
+                .count(&plan, plan.all(), |index, count| {
                     assert!(counts[index].replace(count).is_none(), "{index} twice");
                 })
                 .unwrap();
@@ -463,11 +466,9 @@ fn each_kernel_counts_the_plan_of_its_method_only() {
     let join = Plan::with_method(9, Method::Join).unwrap();
     let symmetric = Plan::new(9).unwrap();
     let count = |plan: &Plan, kernel| {
-        plan.count(
-            plan.all(),
-            &Options::threads(2).with_kernel(kernel),
-            |_, _| {},
-        )
+        Options::threads(2)
+            .with_kernel(kernel)
+            .count(plan, plan.all(), |_, _| {})
     };
     for kernel in [Kernel::Symmetric, Kernel::SymmetricBmi] {
         let refused = count(&join, kernel);
@@ -477,7 +478,7 @@ fn each_kernel_counts_the_plan_of_its_method_only() {
         );
         let line = refused.unwrap_err().to_string();
         assert!(line.contains("join plan") && !line.contains('\n'), "{line}");
-        assert!(join.subproblems()[0].count(kernel).is_err());
+        assert!(queens_simd::dispatch::count_subproblem(&join.subproblems()[0], kernel).is_err());
     }
     for kernel in Method::Join.kernels() {
         assert!(
@@ -490,7 +491,9 @@ fn each_kernel_counts_the_plan_of_its_method_only() {
             ),
             "{kernel}"
         );
-        assert!(symmetric.subproblems()[0].count(kernel).is_err());
+        assert!(
+            queens_simd::dispatch::count_subproblem(&symmetric.subproblems()[0], kernel).is_err()
+        );
         let on_join = count(&join, kernel);
         if kernel.is_available() {
             assert_eq!(on_join, Ok(A000170[9]), "{kernel}");
@@ -521,22 +524,22 @@ fn each_kernel_counts_the_plan_of_its_method_only() {
     let options = Options::threads(1);
     assert_eq!(count(&join, Kernel::Auto), Ok(A000170[9]));
     assert_eq!(
-        Method::of(join.counting_kernel(&options).unwrap()),
+        Method::of(options.counting_kernel(join.method()).unwrap()),
         Some(Method::Join)
     );
     assert_eq!(
-        Method::of(symmetric.counting_kernel(&options).unwrap()),
+        Method::of(options.counting_kernel(symmetric.method()).unwrap()),
         Some(Method::Symmetric)
     );
     assert!(matches!(
-        join.count(join.all(), &Options::threads(0), |_, _| {}),
+        Options::threads(0).count(&join, join.all(), |_, _| {}),
         Err(Error::InvalidThreads)
     ));
     assert!(matches!(
-        join.count(&[0, 0], &options, |_, _| {}),
+        options.count(&join, &[0, 0], |_, _| {}),
         Err(Error::InvalidShard(_))
     ));
-    assert_eq!(join.count(&[], &options, |_, _| {}), Ok(0));
+    assert_eq!(options.count(&join, &[], |_, _| {}), Ok(0));
 }
 
 #[test]
@@ -545,8 +548,8 @@ fn each_kernel_has_the_plan_it_counts() {
     for n in 0..=queens_simd::MAX_N {
         // (The method alone: building every plan to N = 32 takes long in a
         // debug build.)
-        let auto = Method::for_kernel(n, Kernel::Auto).unwrap();
-        let auto_counts_with = Kernel::Auto.resolve(n);
+        let auto = queens_simd::dispatch::plan_method(n, Kernel::Auto).unwrap();
+        let auto_counts_with = queens_simd::dispatch::resolve(Kernel::Auto, n);
         assert_eq!(
             auto == Method::Join,
             Method::of(auto_counts_with) == Some(Method::Join),
@@ -556,8 +559,10 @@ fn each_kernel_has_the_plan_it_counts() {
     }
     for n in [JOIN_FROM - 1, JOIN_FROM] {
         assert_eq!(
-            Plan::for_kernel(n, Kernel::Auto).unwrap().method(),
-            Method::for_kernel(n, Kernel::Auto).unwrap()
+            queens_simd::dispatch::plan_for(n, Kernel::Auto)
+                .unwrap()
+                .method(),
+            queens_simd::dispatch::plan_method(n, Kernel::Auto).unwrap()
         );
     }
     for (kernel, method) in [
@@ -567,15 +572,22 @@ fn each_kernel_has_the_plan_it_counts() {
         (Kernel::JoinAvx2, Method::Join),
         (Kernel::JoinAvx512, Method::Join),
     ] {
-        assert_eq!(Method::for_kernel(9, kernel), Ok(method), "{kernel}");
-        assert_eq!(Plan::for_kernel(9, kernel).unwrap().method(), method);
+        assert_eq!(
+            queens_simd::dispatch::plan_method(9, kernel),
+            Ok(method),
+            "{kernel}"
+        );
+        assert_eq!(
+            queens_simd::dispatch::plan_for(9, kernel).unwrap().method(),
+            method
+        );
     }
     assert_eq!(
-        Plan::for_kernel(9, Kernel::Portable).map(|p| p.method()),
+        queens_simd::dispatch::plan_for(9, Kernel::Portable).map(|p| p.method()),
         Err(Error::NotSplittable(Kernel::Portable))
     );
     assert!(matches!(
-        Plan::for_kernel(33, Kernel::Join),
+        queens_simd::dispatch::plan_for(33, Kernel::Join),
         Err(Error::SizeOutOfRange { .. })
     ));
     assert!(matches!(
@@ -651,7 +663,7 @@ fn a_sample_of_row_sets_projects_the_published_count() {
         let plan = Plan::with_method(n, Method::Join).unwrap();
         let draws = std::num::NonZeroUsize::new(3000).unwrap();
         let options = Options::threads(threads).with_kernel(kernel);
-        let sample = plan.sample(draws, 12345, &options).unwrap();
+        let sample = options.sample(&plan, draws, 12345).unwrap();
         assert_eq!(sample.observations().len(), 3000);
         let count = sample.count();
         let truth = A000170[n] as f64;
@@ -664,7 +676,7 @@ fn a_sample_of_row_sets_projects_the_published_count() {
         assert!(join.value > 0.0 && tables.value > 0.0);
         assert!((sample.seconds().value - join.value - tables.value).abs() < 1e-9 * join.value);
         // The same seed draws the same row sets.
-        let again = plan.sample(draws, 12345, &options).unwrap();
+        let again = options.sample(&plan, draws, 12345).unwrap();
         let counts = |s: &queens_simd::plan::Sample| -> Vec<(u64, f64)> {
             s.observations()
                 .iter()
@@ -677,13 +689,12 @@ fn a_sample_of_row_sets_projects_the_published_count() {
     let symmetric = Plan::new(12).unwrap();
     let one = std::num::NonZeroUsize::new(1).unwrap();
     assert!(matches!(
-        symmetric.sample(one, 1, &Options::threads(1)),
+        Options::threads(1).sample(&symmetric, one, 1),
         Err(Error::WrongMethod { .. })
     ));
     assert_eq!(
-        Plan::with_method(12, Method::Join)
-            .unwrap()
-            .sample(one, 1, &Options::threads(0))
+        Options::threads(0)
+            .sample(&Plan::with_method(12, Method::Join).unwrap(), one, 1)
             .unwrap_err(),
         Error::InvalidThreads
     );

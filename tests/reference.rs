@@ -16,7 +16,7 @@ fn reference_kernels() -> Vec<Kernel> {
 }
 
 fn sorted_solutions(kernel: Kernel, n: usize) -> Vec<Board> {
-    let mut all = kernel.solutions(n).unwrap();
+    let mut all = queens_simd::dispatch::solutions(kernel, n).unwrap();
     all.sort_unstable();
     all
 }
@@ -45,7 +45,7 @@ fn the_four_seeds_are_registered() {
         for n in kernel.sizes() {
             for task in Task::ALL {
                 assert_ne!(
-                    Kernel::Auto.resolve_for(n, task),
+                    queens_simd::dispatch::resolve_for(Kernel::Auto, n, task),
                     kernel,
                     "auto never picks {kernel}"
                 );
@@ -62,7 +62,7 @@ fn same_solutions_as_portable() {
             let got = sorted_solutions(kernel, n);
             assert_eq!(got, expected, "{kernel}, n = {n}");
             assert_eq!(
-                kernel.count(n).unwrap(),
+                queens_simd::dispatch::count(kernel, n).unwrap(),
                 expected.len() as Count,
                 "{kernel} count, n = {n}"
             );
@@ -96,9 +96,17 @@ fn sizes_above_the_maximum_are_refused() {
                 min: 0,
                 max,
             };
-            assert_eq!(kernel.count(n), Err(refused.clone()), "{kernel}");
-            assert_eq!(kernel.solutions(n), Err(refused.clone()), "{kernel}");
-            let solver = kernel.solver(max).unwrap();
+            assert_eq!(
+                queens_simd::dispatch::count(kernel, n),
+                Err(refused.clone()),
+                "{kernel}"
+            );
+            assert_eq!(
+                queens_simd::dispatch::solutions(kernel, n),
+                Err(refused.clone()),
+                "{kernel}"
+            );
+            let solver = queens_simd::dispatch::solver(kernel, max).unwrap();
             assert_eq!(solver.count(n), Err(refused.clone()), "{kernel} solver");
             assert!(
                 solver

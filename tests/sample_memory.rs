@@ -12,7 +12,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use common::counting::{Counting, MEASURING, peak_growth};
-use queens_simd::plan::{Options, Plan};
+use queens_simd::dispatch::Options;
 use queens_simd::{Error, Kernel};
 
 #[global_allocator]
@@ -31,14 +31,14 @@ fn join_options(threads: usize) -> Options {
 fn a_sample_holds_no_more_than_its_estimate() {
     let _one = MEASURING.lock().unwrap_or_else(|e| e.into_inner());
     let n = 12;
-    let plan = Plan::for_kernel(n, Kernel::Join).unwrap();
+    let plan = queens_simd::dispatch::plan_for(n, Kernel::Join).unwrap();
     for threads in [1, 2] {
         let options = join_options(threads);
         let mut measured = Vec::new();
         for draws in [1, 1000, 20_000, 100_000] {
             let (bytes, sample) = peak_growth(|| {
-                let sample = plan
-                    .sample(NonZeroUsize::new(draws).unwrap(), 1, &options)
+                let sample = options
+                    .sample(&plan, NonZeroUsize::new(draws).unwrap(), 1)
                     .unwrap();
                 let quantiles = sample.quantiles(|s| s.west, &[0.5, 0.9]);
                 let _ = sample.count();
@@ -76,11 +76,16 @@ fn a_sample_holds_no_more_than_its_estimate() {
 fn a_check_of_drawn_pieces_holds_no_more_than_the_estimate() {
     let _one = MEASURING.lock().unwrap_or_else(|e| e.into_inner());
     let n = 12;
-    let plan = Plan::for_kernel(n, Kernel::Join).unwrap();
+    let plan = queens_simd::dispatch::plan_for(n, Kernel::Join).unwrap();
     for draws in [1, 50_000] {
         let (bytes, checked) = peak_growth(|| {
-            plan.check_pieces(NonZeroUsize::new(draws).unwrap(), 3, Kernel::Join)
-                .unwrap()
+            queens_simd::dispatch::check_pieces(
+                &plan,
+                NonZeroUsize::new(draws).unwrap(),
+                3,
+                Kernel::Join,
+            )
+            .unwrap()
         });
         assert_eq!(checked.len(), draws);
         assert!(checked.iter().all(|row_set| row_set.join == row_set.search));
@@ -98,14 +103,14 @@ fn a_check_of_drawn_pieces_holds_no_more_than_the_estimate() {
 #[test]
 fn draws_past_the_address_space_are_refused() {
     let _one = MEASURING.lock().unwrap_or_else(|e| e.into_inner());
-    let plan = Plan::for_kernel(12, Kernel::Join).unwrap();
+    let plan = queens_simd::dispatch::plan_for(12, Kernel::Join).unwrap();
     let start = Instant::now();
-    let sampled = plan.sample(NonZeroUsize::MAX, 1, &join_options(2));
+    let sampled = join_options(2).sample(&plan, NonZeroUsize::MAX, 1);
     assert!(
         matches!(sampled, Err(Error::OutOfMemory { bytes }) if bytes > 1 << 62),
         "{sampled:?}"
     );
-    let checked = plan.check_pieces(NonZeroUsize::MAX, 1, Kernel::Join);
+    let checked = queens_simd::dispatch::check_pieces(&plan, NonZeroUsize::MAX, 1, Kernel::Join);
     assert!(
         matches!(checked, Err(Error::OutOfMemory { bytes }) if bytes > 1 << 62),
         "{checked:?}"
@@ -234,14 +239,14 @@ mod limits {
         };
         let extra: u64 = extra.parse().unwrap();
         let draws = NonZeroUsize::new(draws.parse().unwrap()).unwrap();
-        let plan = Plan::for_kernel(12, Kernel::Join).unwrap();
+        let plan = queens_simd::dispatch::plan_for(12, Kernel::Join).unwrap();
         let limit = held_bytes() + (extra << 10);
         if let Err(why) = lower_address_space_limit(limit) {
             println!("{SKIPPED} {why}");
             return;
         }
-        let sampled = plan.sample(draws, 1, &join_options(2));
-        let checked = plan.check_pieces(draws, 1, Kernel::Join);
+        let sampled = join_options(2).sample(&plan, draws, 1);
+        let checked = queens_simd::dispatch::check_pieces(&plan, draws, 1, Kernel::Join);
         match (sampled, checked) {
             (Ok(sample), Ok(checked)) => {
                 assert_eq!(checked.len(), draws.get());

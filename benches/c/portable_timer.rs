@@ -27,7 +27,7 @@ fn main() -> ExitCode {
         eprintln!("usage: portable_timer N SAMPLES");
         return ExitCode::from(2);
     };
-    let solver = match Kernel::Portable.solver(n) {
+    let solver = match queens_simd::dispatch::solver(Kernel::Portable, n) {
         Ok(solver) => solver,
         Err(e) => {
             eprintln!("{e}");

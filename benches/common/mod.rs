@@ -26,8 +26,7 @@ pub fn fast_kernels() -> impl Iterator<Item = Kernel> {
 /// The kernel's solver for `n`; panics with the reason if this CPU cannot
 /// run it.
 pub fn solver(kernel: Kernel, n: usize) -> &'static dyn Solver {
-    kernel
-        .solver(n)
+    queens_simd::dispatch::solver(kernel, n)
         .unwrap_or_else(|e| panic!("cannot benchmark {kernel} at N={n}: {e}"))
 }
 

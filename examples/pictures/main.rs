@@ -11,6 +11,7 @@
 //! that draws it or from the kernel it shows. The pictures hold integers
 //! only (coordinates, counts), so every machine draws the same bytes.
 
+mod architecture;
 mod board;
 mod davidad;
 mod join;
@@ -33,6 +34,7 @@ fn pictures() -> Vec<&'static Picture> {
         symmetric::PICTURES,
         plan::PICTURES,
         join::PICTURES,
+        architecture::PICTURES,
     ]
     .into_iter()
     .flatten()

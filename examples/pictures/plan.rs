@@ -5,7 +5,7 @@
 //! Everything comes from the library's public plan API: `Plan::new(12)`
 //! lists the subproblems (`Subproblem::queens`, `kind`, `estimate`),
 //! `Plan::all` is the counting order, `Plan::shard` deals it out, and
-//! `Subproblem::count` gives each one's share of the 14,200 solutions.
+//! `dispatch::count_subproblem` gives each one's share of the 14,200 solutions.
 
 use queens_simd::Kernel;
 use queens_simd::plan::{Method, Plan, Shard, Subproblem, SubproblemKind};
@@ -373,7 +373,7 @@ fn shards() -> Result<String, queens_simd::Error> {
         let estimate: u64 = shard.iter().map(|&index| subs[index].estimate()).sum();
         let mut count = 0;
         for &index in &shard {
-            count += subs[index].count(Kernel::Auto)?;
+            count += queens_simd::dispatch::count_subproblem(&subs[index], Kernel::Auto)?;
         }
         total_count += count;
         let tx = LEFT + plan.len().div_ceil(SHARDS) as i32 * BAR + 14;

@@ -4,7 +4,7 @@
 
 use queens_simd::Kernel;
 use queens_simd::trace::lanes::{Lane, first_steps};
-use queens_simd::trace::symmetric::{Kind, Subproblem, subproblems, walk};
+use queens_simd::trace::symmetric::{Kind, TracedRoot, subproblems, walk};
 
 use crate::Picture;
 use crate::board::{self, Square};
@@ -59,7 +59,7 @@ const LIVE: Square = Square {
 };
 
 /// What square `(r, c)` of `sub` shows.
-fn square(sub: &Subproblem, r: usize, c: usize) -> Square {
+fn square(sub: &TracedRoot, r: usize, c: usize) -> Square {
     if sub.queens.contains(&(r, c)) {
         return PLACED;
     }

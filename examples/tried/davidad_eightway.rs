@@ -318,11 +318,15 @@ fn main() {
     }
     // SAFETY: the features `count` is compiled for were detected above.
     let eightway = || unsafe { eightway::count(black_box(n)) };
-    let expected = Kernel::Portable.count(n).expect("N from 4 to 16");
+    let expected = queens_simd::dispatch::count(Kernel::Portable, n).expect("N from 4 to 16");
     for m in 4..=12 {
         // SAFETY: as above.
         let got = unsafe { eightway::count(m) };
-        assert_eq!(got, Kernel::Portable.count(m).unwrap() as u64, "N = {m}");
+        assert_eq!(
+            got,
+            queens_simd::dispatch::count(Kernel::Portable, m).unwrap() as u64,
+            "N = {m}"
+        );
     }
     assert_eq!(u128::from(eightway()), expected, "N = {n}");
 
@@ -352,8 +356,8 @@ fn main() {
         samples.sort_by(f64::total_cmp);
         samples[samples.len() / 2]
     };
-    let auto = Kernel::Auto.solver(n).expect("auto counts every N");
-    let sse41 = Kernel::Sse41.solver(n).expect("SSE4.1 was detected");
+    let auto = queens_simd::dispatch::solver(Kernel::Auto, n).expect("auto counts every N");
+    let sse41 = queens_simd::dispatch::solver(Kernel::Sse41, n).expect("SSE4.1 was detected");
     let rows: [(&str, &dyn Fn() -> u128); 3] = [
         (
             "davidad-eightway (this program)",

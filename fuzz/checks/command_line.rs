@@ -72,7 +72,8 @@ fn check_request(request: &Request) {
             if let Some(limit) = solve.max_memory {
                 assert!(limit > 0);
                 assert!(solve.count && solve.task == Task::Count);
-                let counting = solve.kernel.resolve_for(solve.n, Task::Count);
+                let counting =
+                    queens_simd::dispatch::resolve_for(solve.kernel, solve.n, Task::Count);
                 assert_eq!(Method::of(counting), Some(Method::Join));
             }
         }

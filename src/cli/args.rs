@@ -599,7 +599,7 @@ impl Args {
                     .into(),
             );
         }
-        let counting = kernel.resolve_for(n, task);
+        let counting = crate::dispatch::resolve_for(kernel, n, task);
         if !through_plan && counting.method() != Some(Method::Join) {
             return Err(format!(
                 "--max-memory limits counts through a plan or with a join kernel, but N = {n} is counted whole with {counting} here, which allocates nothing"

@@ -8,7 +8,8 @@ use std::io::Write;
 use std::path::Path;
 
 use crate::Count;
-use crate::plan::{Options, Plan};
+use crate::dispatch::Options;
+use crate::plan::Plan;
 
 use super::Failure;
 use super::args::{Merge, Recount};
@@ -236,13 +237,15 @@ fn spot_check(
     }
     // The records' plan decides the kernel (`auto` of its method), and a
     // join kernel's memory is checked before anything is recounted.
-    let kernel = plan.counting_kernel(&options)?;
+    let kernel = options.counting_kernel(plan.method())?;
     // The plan is built already (the records were checked against it):
     // what is left to check is its count's.
     let needed = |threads| plan.memory_estimate(threads);
     let limits = memory::Limits::of_this_process(recount.max_memory);
     memory::check(plan.n(), kernel, options.threads, &needed, &limits).map_err(Failure::Refused)?;
-    let seed = recount.seed.unwrap_or_else(crate::random::fresh_seed);
+    let seed = recount
+        .seed
+        .unwrap_or_else(crate::support::random::fresh_seed);
     let chosen = choose(plan.len(), recount.subproblems, seed);
     messages.say(format_args!(
         "recounting {} of the {} subproblems, chosen with --seed {seed}",
@@ -250,7 +253,7 @@ fn spot_check(
         plan.len()
     ));
     let mut wrong: Option<(usize, Count)> = None;
-    let counted = plan.count_reporting(&chosen, &options, |index, count| {
+    let counted = options.count_reporting(plan, &chosen, |index, count| {
         let (_, record) = &records[owners.get(index).expect("every subproblem has an owner")];
         if record.tally.get(index) != Some(count) && wrong.is_none() {
             wrong = Some((index, count));
@@ -277,7 +280,7 @@ fn spot_check(
 /// the same on every machine for the same seed.
 pub fn choose(len: usize, k: usize, seed: u64) -> Vec<usize> {
     let all: Vec<usize> = (0..len).collect();
-    crate::random::SplitMix64::new(seed).choose(&all, k)
+    crate::support::random::SplitMix64::new(seed).choose(&all, k)
 }
 
 #[cfg(test)]

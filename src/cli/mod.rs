@@ -154,7 +154,7 @@ fn solve(solve: &Solve, out: &mut impl Write, messages: &Messages) -> Result<(),
     let n = solve.n;
     // Resolve `auto` for the task and check availability and size before
     // any output.
-    let solver = solve.kernel.solver_for(n, solve.task)?;
+    let solver = crate::dispatch::solver_for(solve.kernel, n, solve.task)?;
     let kernel = solver.kernel();
     let unique = solve.task == Task::Fundamental;
     if let Some(plan) = &solve.plan {
@@ -166,11 +166,11 @@ fn solve(solve: &Solve, out: &mut impl Write, messages: &Messages) -> Result<(),
             // A join kernel builds its quarter-boards even here, on one
             // thread.
             if kernel.method() == Some(crate::kernel::Method::Join) {
-                let needed = |_| kernel.memory_estimate(n).unwrap_or(u64::MAX);
+                let needed = |_| crate::dispatch::memory_estimate(kernel, n).unwrap_or(u64::MAX);
                 let limits = memory::Limits::of_this_process(solve.max_memory);
                 memory::check(n, kernel, 1, &needed, &limits).map_err(Failure::Refused)?;
             }
-            kernel.count(n)?
+            crate::dispatch::count(kernel, n)?
         };
         if solve.format == Format::Json {
             output::write_json_fields(out, n, kernel, unique)?;
@@ -201,10 +201,10 @@ fn report_time(
     let (n, kernel) = (solve.n, solver.kernel());
     let unique = solve.task == Task::Fundamental;
     let (timing, what) = if let Some(request) = &solve.plan {
-        let plan = crate::plan::Plan::for_kernel(n, solve.kernel)?;
+        let plan = crate::dispatch::plan_for(n, solve.kernel)?;
         let options = plan_options(solve.kernel, request.threads);
         let timing = timing::measure(|| {
-            black_box(plan.count(plan.all(), &options, |_, _| {}).ok());
+            black_box(options.count(&plan, plan.all(), |_, _| {}).ok());
         });
         (timing, format!("count on {} threads", options.threads))
     } else if solve.count {
@@ -212,7 +212,7 @@ fn report_time(
             black_box(if unique {
                 fundamental::count(kernel, black_box(n)).ok()
             } else {
-                kernel.count(black_box(n)).ok()
+                crate::dispatch::count(kernel, black_box(n)).ok()
             });
         });
         (
@@ -260,8 +260,8 @@ fn warn_of_refused_threads(messages: &Messages, counted: &crate::plan::Counted, 
 
 /// The options of a count through a plan: the kernel, and the threads if
 /// given (else every core).
-fn plan_options(kernel: Kernel, threads: Option<usize>) -> crate::plan::Options {
-    let mut options = crate::plan::Options::default().with_kernel(kernel);
+fn plan_options(kernel: Kernel, threads: Option<usize>) -> crate::dispatch::Options {
+    let mut options = crate::dispatch::Options::default().with_kernel(kernel);
     if let Some(threads) = threads {
         options.threads = threads;
     }

@@ -37,7 +37,7 @@ pub fn list(
     let _ = if unique {
         fundamental::for_each(kernel, n, &mut visit)?
     } else {
-        kernel.for_each_solution(n, &mut visit)?
+        crate::dispatch::for_each_solution(kernel, n, &mut visit)?
     };
     if let Some(e) = failed {
         return Err(e.into());

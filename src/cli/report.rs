@@ -59,7 +59,11 @@ pub fn kernels(out: &mut impl Write) -> Result<(), Failure> {
     )?;
     writeln!(out, "auto shards with: {}", auto_plans())?;
     match Kernel::Asm.unavailable_because() {
-        None => writeln!(out, "asm picks: {}", Kernel::Asm.resolve(0))?,
+        None => writeln!(
+            out,
+            "asm picks: {}",
+            crate::dispatch::resolve(Kernel::Asm, 0)
+        )?,
         Some(why) => writeln!(out, "asm picks: none ({why})")?,
     }
     if crate::dispatch::PORTABLE_FORCED {
@@ -76,8 +80,8 @@ fn auto_plans() -> String {
     // (kernel, what follows the sizes, first N, last N)
     let mut choices = Vec::<(String, String, usize, usize)>::new();
     for n in 0..=MAX_N {
-        let choice = crate::plan::Method::for_kernel(n, Kernel::Auto).and_then(|method| {
-            let kernel = method.counting_kernel(Kernel::Auto)?;
+        let choice = crate::dispatch::plan_method(n, Kernel::Auto).and_then(|method| {
+            let kernel = crate::dispatch::counting_kernel(method, Kernel::Auto)?;
             Ok((kernel.to_string(), format!("({method} plan)")))
         });
         let (kernel, note) = choice.unwrap_or_else(|e| ("none".to_owned(), format!("({e})")));
@@ -98,7 +102,7 @@ fn auto_plans() -> String {
 fn auto_choices(task: Task) -> String {
     let mut choices = Vec::<(Kernel, usize, usize)>::new();
     for n in 0..=MAX_N {
-        let kernel = Kernel::Auto.resolve_for(n, task);
+        let kernel = crate::dispatch::resolve_for(Kernel::Auto, n, task);
         match choices.last_mut() {
             Some((k, _, last)) if *k == kernel => *last = n,
             _ => choices.push((kernel, n, n)),
@@ -177,4 +181,15 @@ fn write_row(out: &mut impl Write, row: &Row, widths: &[usize]) -> Result<(), Fa
     writeln!(out, "{}", line.trim_end())?;
     out.flush()?;
     Ok(())
+}
+
+/// The kernels that count `method`'s plans, from the one that runs
+/// everywhere up: `join, join-avx2 or join-avx512`.
+pub(super) fn kernel_names(method: crate::kernel::Method) -> String {
+    let kernels: Vec<&str> = method.kernels().rev().map(|k| k.name()).collect();
+    match kernels.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }

@@ -9,7 +9,8 @@ use std::time::Instant;
 use super::Failure;
 use super::args::{Format, SampleRequest};
 use super::memory::{show, threads_text};
-use crate::plan::{JoinStats, Method, Options, Plan, Projection, Sample};
+use crate::dispatch::Options;
+use crate::plan::{JoinStats, Method, Plan, Projection, Sample};
 
 /// Draws, joins and prints the projection of `plan`'s count with
 /// `options` (the threads and the kernel; the memory checked already).
@@ -22,9 +23,10 @@ pub fn project(
 ) -> Result<(), Failure> {
     if plan.method() != Method::Join {
         return Err(Failure::Refused(format!(
-            "--sample projects a join count, but N = {} is counted here through the {} plan (try --kernel join, join-avx2 or join-avx512)",
+            "--sample projects a join count, but N = {} is counted here through the {} plan (try --kernel {})",
             plan.n(),
-            plan.method()
+            plan.method(),
+            super::report::kernel_names(Method::Join)
         )));
     }
     if plan.is_empty() {
@@ -36,12 +38,14 @@ pub fn project(
             plan.n()
         )));
     }
-    let seed = request.seed.unwrap_or_else(crate::random::fresh_seed);
+    let seed = request
+        .seed
+        .unwrap_or_else(crate::support::random::fresh_seed);
     if request.check {
         return check(plan, options, request, seed, out);
     }
     let start = Instant::now();
-    let sample = plan.sample(request.draws, seed, options)?;
+    let sample = options.sample(plan, request.draws, seed)?;
     let wall = start.elapsed().as_secs_f64();
     let memory = plan.memory_estimate(options.threads);
     if format == Format::Json {
@@ -62,14 +66,14 @@ fn check(
     seed: u64,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
-    let kernel = plan.counting_kernel(options)?;
+    let kernel = options.counting_kernel(plan.method())?;
     writeln!(
         out,
         "N = {}: {} row sets drawn with --seed {seed}, each counted by {kernel} (its split unfolded) and by a plain search",
         plan.n(),
         request.draws
     )?;
-    let checked = plan.check_pieces(request.draws, seed, kernel)?;
+    let checked = crate::dispatch::check_pieces(plan, request.draws, seed, kernel)?;
     let mut differ = 0;
     let mut total: crate::Count = 0;
     for row_set in &checked {

@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::Kernel;
-use crate::plan::{MemoryNeeds, Method, Options, Plan, Shard};
+use crate::dispatch::Options;
+use crate::plan::{MemoryNeeds, Method, Plan, Shard};
 
 use super::Failure;
 use super::args::{Format, PlanCount, Solve};
@@ -42,9 +43,9 @@ pub fn count(
     out: &mut impl Write,
     messages: &Messages,
 ) -> Result<(), Failure> {
-    let method = Method::for_kernel(solve.n, solve.kernel)?;
+    let method = crate::dispatch::plan_method(solve.n, solve.kernel)?;
     let options = super::plan_options(solve.kernel, request.threads);
-    let kernel = method.counting_kernel(options.kernel)?;
+    let kernel = crate::dispatch::counting_kernel(method, options.kernel)?;
     // Before the plan is built, and anything locked or written: a count
     // that cannot fit is refused as it is asked.
     check_memory(solve, request, method, kernel, &options)?;
@@ -168,7 +169,7 @@ fn count_the_rest(
     let bar = progress_bar(quiet, plan, mine, &todo);
     let started = Instant::now();
     let previous_seconds = progress.seconds;
-    let counted = plan.count_reporting(&todo, options, |index, count| {
+    let counted = options.count_reporting(plan, &todo, |index, count| {
         progress.tally.insert(index, count);
         // At most N! in the checkpoint (checked when it is read) and N! in
         // this run's counts: no overflow.
@@ -311,7 +312,10 @@ fn resume(path: &Path, plan: &Plan, shard: Shard) -> Result<Checkpoint, Failure>
         // A checkpoint of the other method's plan of the same N is resumed
         // with a kernel of its method.
         let hint = if record.plan.n == expected.n && record.plan.method != expected.method {
-            format!("; resume it with --kernel {}", names(record.plan.method))
+            format!(
+                "; resume it with --kernel {}",
+                super::report::kernel_names(record.plan.method)
+            )
         } else {
             String::new()
         };
@@ -360,15 +364,4 @@ fn progress_bar(quiet: bool, plan: &Plan, mine: &[usize], todo: &[usize]) -> Pro
     ));
     bar.enable_steady_tick(Duration::from_millis(200));
     bar
-}
-
-/// The kernels that count `method`'s plans, from the one that runs
-/// everywhere up: `join, join-avx2 or join-avx512`.
-fn names(method: Method) -> String {
-    let kernels: Vec<&str> = method.kernels().rev().map(|k| k.name()).collect();
-    match kernels.split_last() {
-        Some((last, [])) => last.to_string(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-        None => String::new(),
-    }
 }

@@ -44,8 +44,8 @@ use core::arch::global_asm;
 use core::mem::offset_of;
 use core::ops::ControlFlow;
 
-use crate::board::{Board, BoardDefect};
 use crate::kernel::{Kernel, Solver, Visit};
+use crate::vocabulary::board::{Board, BoardDefect};
 use crate::{Count, Error};
 
 global_asm!(include_str!("../../asm/davidad.s"));
@@ -97,6 +97,13 @@ pub enum Encoding {
 }
 
 /// The asm kernel in one encoding. Holding one proves this CPU runs it.
+///
+/// The one kernel type not declared by `kernel_type!`: both encodings
+/// are written in `asm/davidad.s` (no `#[target_feature]` function, whose
+/// features the table would give), and one type serves both, its encoding
+/// a field chosen by the constructor the CPU allows (`sse41()`, `avx()`,
+/// each reading its own row of the kernel table), so that the resumable
+/// [`Search`] and the tests can hold either.
 #[derive(Clone, Copy, Debug)]
 pub struct Asm {
     encoding: Encoding,
@@ -105,14 +112,14 @@ pub struct Asm {
 impl Asm {
     /// The SSE4.1 encoding, if this CPU has SSE4.1.
     pub fn sse41() -> Option<Asm> {
-        crate::cpu::has_all(Kernel::AsmSse41.cpu_features()).then_some(Asm {
+        crate::vocabulary::cpu::has_all(Kernel::AsmSse41.cpu_features()).then_some(Asm {
             encoding: Encoding::Sse41,
         })
     }
 
     /// The AVX encoding, if this CPU and its operating system support AVX.
     pub fn avx() -> Option<Asm> {
-        crate::cpu::has_all(Kernel::AsmAvx.cpu_features()).then_some(Asm {
+        crate::vocabulary::cpu::has_all(Kernel::AsmAvx.cpu_features()).then_some(Asm {
             encoding: Encoding::Avx,
         })
     }

@@ -6,27 +6,13 @@
 //! AVX here is AVX1: 128-bit integer operations in VEX form. Nothing needs
 //! AVX2, so the kernel detects `avx`, not `avx2`.
 
-use crate::kernel::Kernel;
 use crate::kernel::davidad::davidad_kernel;
+use crate::kernel::{Kernel, kernel_type};
 
-/// The `avx` kernel. Holding one proves this CPU (and its operating system,
-/// which must save the ymm registers) supports AVX.
-#[derive(Clone, Copy, Debug)]
-pub struct Avx(());
-
-impl Avx {
-    /// `Some` if this CPU has AVX and the operating system has enabled it
-    /// (asked once, see `crate::cpu`; a constant when the build enables
-    /// AVX).
-    pub fn new() -> Option<Avx> {
-        crate::cpu::has_all(Kernel::Avx.cpu_features()).then_some(Avx(()))
-    }
-
-    /// This proof as a `'static` solver: what the dispatcher hands out
-    /// (the type is zero-sized, so the reference costs nothing).
-    pub(crate) fn as_static(self) -> &'static Avx {
-        &Avx(())
-    }
+kernel_type! {
+    /// The `avx` kernel. Holding one proves this CPU (and its operating system,
+    /// which must save the ymm registers) supports AVX.
+    pub struct Avx = Kernel::Avx;
 }
 
-davidad_kernel!(feature = "avx", token = Avx, kernel = Kernel::Avx);
+davidad_kernel!(Avx);

@@ -40,13 +40,16 @@
 //! (plain Rust, every target) and `blocks-bmi` (x86-64 with BMI1 and
 //! POPCNT, for `tzcnt` and `popcnt` as one instruction each).
 
+#[cfg(x86_kernels)]
+use crate::vocabulary::kernel::target_features;
 use core::ops::ControlFlow;
 
-use crate::kernel::{Kernel, Solver, Visit};
+use crate::kernel::{Kernel, Solver, Visit, kernel_type};
 use crate::{Board, Count, Error};
 
-/// The largest N: a block's shapes must fit one `u64`, 8 columns by 8.
-pub const MAX_N: usize = 8;
+/// The largest N: a block's shapes must fit one `u64`, 8 columns by 8
+/// (the kernel table's sizes for the blocks kernels).
+pub const MAX_N: usize = *Kernel::Blocks.sizes().end();
 
 /// A set of a block's shapes: bit `8 * x0 + x1` for the queens of its
 /// first and second row in columns `x0` and `x1`.
@@ -281,41 +284,17 @@ fn visit_below(
     ControlFlow::Continue(())
 }
 
-macro_rules! blocks_kernel {
-    ($(#[$doc:meta])* $name:ident, $kernel:expr) => {
-        $(#[$doc])*
-        #[derive(Clone, Copy, Debug)]
-        pub struct $name(());
-
-        impl $name {
-            /// `Some` where this CPU runs the kernel's features (see its
-            /// row of the kernel table).
-            pub fn new() -> Option<$name> {
-                crate::cpu::has_all($kernel.cpu_features()).then_some($name(()))
-            }
-
-            /// This proof as a `'static` solver: what the dispatcher hands
-            /// out (the type is zero-sized, so the reference costs nothing).
-            pub(crate) fn as_static(self) -> &'static $name {
-                &$name(())
-            }
-        }
-    };
+kernel_type! {
+    /// The `blocks` kernel: plain Rust, every target.
+    pub struct Blocks = Kernel::Blocks;
 }
 
-blocks_kernel!(
-    /// The `blocks` kernel: plain Rust, every target.
-    Blocks,
-    Kernel::Blocks
-);
-
 #[cfg(x86_kernels)]
-blocks_kernel!(
+kernel_type! {
     /// The `blocks-bmi` kernel: the same code compiled with BMI1 and
     /// POPCNT. Holding one proves this CPU runs them.
-    BlocksBmi,
-    Kernel::BlocksBmi
-);
+    pub struct BlocksBmi = Kernel::BlocksBmi;
+}
 
 impl Solver for Blocks {
     fn kernel(&self) -> Kernel {
@@ -333,12 +312,13 @@ impl Solver for Blocks {
     }
 }
 
-/// [`count_board`] compiled with BMI1 and POPCNT.
 #[cfg(x86_kernels)]
-#[target_feature(enable = "bmi1,popcnt")]
-fn count_board_bmi(n: usize) -> Count {
-    count_board(n)
-}
+target_features!(BlocksBmi => {
+    /// [`count_board`] compiled with BMI1 and POPCNT.
+    fn count_board_bmi(n: usize) -> Count {
+        count_board(n)
+    }
+});
 
 #[cfg(x86_kernels)]
 impl Solver for BlocksBmi {

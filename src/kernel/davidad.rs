@@ -54,8 +54,8 @@
 use core::arch::x86_64::__m128i;
 use core::ops::ControlFlow;
 
-use crate::board::Board;
 use crate::kernel::Visit;
+use crate::vocabulary::board::Board;
 
 /// Largest board the machine handles: one bit per column in a 16-bit word.
 pub const MAX_N: usize = 16;
@@ -144,129 +144,135 @@ pub(super) fn in_xmm(mut x: __m128i) -> __m128i {
 }
 
 /// Defines, in the module that invokes it, the machine as a safe
-/// `#[target_feature]` function and the [`Solver`](crate::Solver) impl of
+/// `#[target_feature]` function compiled with the kernel's features and the [`Solver`](crate::Solver) impl of
 /// that module's kernel type, whose existence proves the feature:
 ///
 /// ```text
-/// davidad_kernel!(feature = "sse4.1", token = Sse41, kernel = Kernel::Sse41);
+/// davidad_kernel!(Sse41);
 /// ```
+///
+/// where `Sse41` is both the kernel's type ([`crate::kernel::kernel_type!`])
+/// and its variant of [`crate::Kernel`], whose row of the kernel table
+/// gives the features (`target_features!`).
 ///
 /// The intrinsics are safe to call inside the `#[target_feature]` function
 /// (Rust 1.87 and later); the only `unsafe` is the call into that function
 /// from the `Solver` impl, justified by the token.
 macro_rules! davidad_kernel {
-    (feature = $feature:literal, token = $Token:ident, kernel = $kernel:expr) => {
-        /// The state machine: every solution of the `n`x`n` board (`n` from
-        /// 1 to 16) whose row-0 queen stands in a column of `first_row`,
-        /// handed to `leaf`. Stops early if `leaf` breaks.
-        #[target_feature(enable = $feature)]
-        fn search<L: $crate::kernel::davidad::Leaf>(
-            n: usize,
-            first_row: u32,
-            leaf: &mut L,
-        ) -> ::core::ops::ControlFlow<()> {
-            use ::core::arch::x86_64::{_mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_setzero_si128};
-            use $crate::kernel::davidad::MAX_N;
+    ($Token:ident) => {
+        $crate::vocabulary::kernel::target_features!($Token => {
+            /// The state machine: every solution of the `n`x`n` board (`n` from
+            /// 1 to 16) whose row-0 queen stands in a column of `first_row`,
+            /// handed to `leaf`. Stops early if `leaf` breaks.
+            fn search<L: $crate::kernel::davidad::Leaf>(
+                n: usize,
+                first_row: u32,
+                leaf: &mut L,
+            ) -> ::core::ops::ControlFlow<()> {
+                use ::core::arch::x86_64::{_mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_setzero_si128};
+                use $crate::kernel::davidad::MAX_N;
 
-            assert!((1..=MAX_N).contains(&n), "the machine holds N from 1 to 16");
-            let last = n - 1;
-            let columns = (1u64 << n) - 1;
-            // xmm7 in the article: the board's columns in word 0, zeros
-            // above, so that `pandn` keeps only word 0.
-            let board = _mm_cvtsi64_si128(columns as i64);
-            // The stack: the free squares left to try in each row above, and
-            // that row's state (the low 64 bits of the register, words 0-2).
-            // `depth < last < 16` at every push, so the indexing never fails.
-            let mut stack_free = [0u64; MAX_N];
-            let mut stack_state = [0u64; MAX_N];
-            let mut queens = [0u8; MAX_N];
-            let mut depth = 0;
-            let mut state = _mm_setzero_si128(); // xmm1
-            let mut free = columns & u64::from(first_row); // rdx
-            loop {
-                // next_state: bsf rcx, rdx / jz backtrack
-                if free == 0 {
-                    // backtrack: the whole tree is done when the stack is
-                    // empty; otherwise pop the row above and try its next
-                    // square.
-                    if depth == 0 {
-                        return ::core::ops::ControlFlow::Continue(());
+                assert!((1..=MAX_N).contains(&n), "the machine holds N from 1 to 16");
+                let last = n - 1;
+                let columns = (1u64 << n) - 1;
+                // xmm7 in the article: the board's columns in word 0, zeros
+                // above, so that `pandn` keeps only word 0.
+                let board = _mm_cvtsi64_si128(columns as i64);
+                // The stack: the free squares left to try in each row above, and
+                // that row's state (the low 64 bits of the register, words 0-2).
+                // `depth < last < 16` at every push, so the indexing never fails.
+                let mut stack_free = [0u64; MAX_N];
+                let mut stack_state = [0u64; MAX_N];
+                let mut queens = [0u8; MAX_N];
+                let mut depth = 0;
+                let mut state = _mm_setzero_si128(); // xmm1
+                let mut free = columns & u64::from(first_row); // rdx
+                loop {
+                    // next_state: bsf rcx, rdx / jz backtrack
+                    if free == 0 {
+                        // backtrack: the whole tree is done when the stack is
+                        // empty; otherwise pop the row above and try its next
+                        // square.
+                        if depth == 0 {
+                            return ::core::ops::ControlFlow::Continue(());
+                        }
+                        depth -= 1;
+                        free = stack_free[depth];
+                        state = _mm_cvtsi64_si128(stack_state[depth] as i64);
+                        continue;
                     }
-                    depth -= 1;
-                    free = stack_free[depth];
-                    state = _mm_cvtsi64_si128(stack_state[depth] as i64);
-                    continue;
+                    let column = free.trailing_zeros();
+                    free &= free - 1; // btc rdx, rcx: mark the square tried
+                    if L::NEEDS_QUEENS {
+                        queens[depth] = column as u8;
+                    }
+                    // cmp rsp, r14 / je win
+                    if depth == last {
+                        leaf.solution(&queens[..if L::NEEDS_QUEENS { n } else { 0 }])?;
+                        continue;
+                    }
+                    // movq r10, xmm1 / push rdx / push r10
+                    stack_free[depth] = free;
+                    stack_state[depth] = _mm_cvtsi128_si64(state) as u64;
+                    depth += 1;
+                    let stages = place_and_move(state, column, board);
+                    state = stages.moved;
+                    // movq rdx, xmm4: the free squares to a general register.
+                    free = _mm_cvtsi128_si64(stages.free) as u64;
+                    leaf.step(depth - 1, &stages);
                 }
-                let column = free.trailing_zeros();
-                free &= free - 1; // btc rdx, rcx: mark the square tried
-                if L::NEEDS_QUEENS {
-                    queens[depth] = column as u8;
-                }
-                // cmp rsp, r14 / je win
-                if depth == last {
-                    leaf.solution(&queens[..if L::NEEDS_QUEENS { n } else { 0 }])?;
-                    continue;
-                }
-                // movq r10, xmm1 / push rdx / push r10
-                stack_free[depth] = free;
-                stack_state[depth] = _mm_cvtsi128_si64(state) as u64;
-                depth += 1;
-                let stages = place_and_move(state, column, board);
-                state = stages.moved;
-                // movq rdx, xmm4: the free squares to a general register.
-                free = _mm_cvtsi128_si64(stages.free) as u64;
-                leaf.step(depth - 1, &stages);
             }
-        }
+        });
 
-        /// One step of the machine: a queen placed in `column` of the row
-        /// whose state is `state`, the state moved to the next row, and
-        /// that row's free squares on the board `board` (its columns in
-        /// word 0), every stage kept for `Leaf::step`. A leaf that does
-        /// not look (counting, enumerating) reads only `moved` and `free`,
-        /// and the other stages compile away.
-        ///
-        /// `#[inline]`, not `#[inline(always)]`, which Rust does not allow
-        /// on a `#[target_feature]` function: the compiler inlines it into
-        /// `search` (same features, one call), as `tests/disassembly.rs`
-        /// checks, since `search` must hold the machine's instructions.
-        #[target_feature(enable = $feature)]
-        #[inline]
-        fn place_and_move(
-            state: ::core::arch::x86_64::__m128i,
-            column: u32,
-            board: ::core::arch::x86_64::__m128i,
-        ) -> $crate::kernel::davidad::Stages {
-            use ::core::arch::x86_64::{
-                _mm_andnot_si128, _mm_blend_epi16, _mm_cvtsi64_si128, _mm_or_si128, _mm_slli_epi16,
-                _mm_srli_epi16, _mm_srli_si128,
-            };
-            // r15 in the article: a queen in column 0 attacks column 0 in
-            // all three words.
-            const QUEEN: u64 = 0x0001_0001_0001;
-            // mov rax, r15 / shl rax, cl / movq xmm2, rax / por xmm1, xmm2
-            let placed = _mm_or_si128(state, _mm_cvtsi64_si128((QUEEN << column) as i64));
-            // psllw, psrlw, pblendw 0b100, pblendw 0b010: word 2 moves
-            // left, word 1 right, word 0 stays.
-            let left = _mm_slli_epi16::<1>(placed);
-            let right = _mm_srli_epi16::<1>(placed);
-            let moved = _mm_blend_epi16::<0b010>(_mm_blend_epi16::<0b100>(placed, left), right);
-            // psrldq 4, psrldq 2, por, por: words 2 and 1 onto word 0.
-            let attacked = _mm_or_si128(
-                _mm_or_si128(_mm_srli_si128::<4>(moved), _mm_srli_si128::<2>(moved)),
-                moved,
-            );
-            // pandn with xmm7: the free squares.
-            let free = $crate::kernel::davidad::in_xmm(_mm_andnot_si128(attacked, board));
-            $crate::kernel::davidad::Stages {
-                entering: state,
-                column,
-                placed,
-                moved,
-                attacked,
-                free,
+        $crate::vocabulary::kernel::target_features!($Token => {
+            /// One step of the machine: a queen placed in `column` of the row
+            /// whose state is `state`, the state moved to the next row, and
+            /// that row's free squares on the board `board` (its columns in
+            /// word 0), every stage kept for `Leaf::step`. A leaf that does
+            /// not look (counting, enumerating) reads only `moved` and `free`,
+            /// and the other stages compile away.
+            ///
+            /// `#[inline]`, not `#[inline(always)]`, which Rust does not allow
+            /// on a `#[target_feature]` function: the compiler inlines it into
+            /// `search` (same features, one call), as `tests/disassembly.rs`
+            /// checks, since `search` must hold the machine's instructions.
+            #[inline]
+            fn place_and_move(
+                state: ::core::arch::x86_64::__m128i,
+                column: u32,
+                board: ::core::arch::x86_64::__m128i,
+            ) -> $crate::kernel::davidad::Stages {
+                use ::core::arch::x86_64::{
+                    _mm_andnot_si128, _mm_blend_epi16, _mm_cvtsi64_si128, _mm_or_si128, _mm_slli_epi16,
+                    _mm_srli_epi16, _mm_srli_si128,
+                };
+                // r15 in the article: a queen in column 0 attacks column 0 in
+                // all three words.
+                const QUEEN: u64 = 0x0001_0001_0001;
+                // mov rax, r15 / shl rax, cl / movq xmm2, rax / por xmm1, xmm2
+                let placed = _mm_or_si128(state, _mm_cvtsi64_si128((QUEEN << column) as i64));
+                // psllw, psrlw, pblendw 0b100, pblendw 0b010: word 2 moves
+                // left, word 1 right, word 0 stays.
+                let left = _mm_slli_epi16::<1>(placed);
+                let right = _mm_srli_epi16::<1>(placed);
+                let moved = _mm_blend_epi16::<0b010>(_mm_blend_epi16::<0b100>(placed, left), right);
+                // psrldq 4, psrldq 2, por, por: words 2 and 1 onto word 0.
+                let attacked = _mm_or_si128(
+                    _mm_or_si128(_mm_srli_si128::<4>(moved), _mm_srli_si128::<2>(moved)),
+                    moved,
+                );
+                // pandn with xmm7: the free squares.
+                let free = $crate::kernel::davidad::in_xmm(_mm_andnot_si128(attacked, board));
+                $crate::kernel::davidad::Stages {
+                    entering: state,
+                    column,
+                    placed,
+                    moved,
+                    attacked,
+                    free,
+                }
             }
-        }
+        });
 
         impl $Token {
             /// Runs the machine on the `n`x`n` board (`n` from 1 to 16)
@@ -286,11 +292,11 @@ macro_rules! davidad_kernel {
 
         impl $crate::kernel::Solver for $Token {
             fn kernel(&self) -> $crate::Kernel {
-                $kernel
+                $crate::Kernel::$Token
             }
 
             fn count(&self, n: usize) -> Result<$crate::Count, $crate::Error> {
-                $kernel.check_size(n)?;
+                $crate::Kernel::$Token.check_size(n)?;
                 if n == 0 {
                     // The empty board, as for every kernel.
                     return Ok(1);
@@ -317,7 +323,7 @@ macro_rules! davidad_kernel {
                 first_row: u32,
                 mut visit: $crate::kernel::Visit<'_>,
             ) -> Result<::core::ops::ControlFlow<()>, $crate::Error> {
-                $kernel.check_size(n)?;
+                $crate::Kernel::$Token.check_size(n)?;
                 if n == 0 {
                     return Ok(visit(&$crate::Board::EMPTY));
                 }

@@ -14,7 +14,7 @@ use core::fmt;
 use super::join::{self, Joiner};
 use super::symmetric::{self, Walkers};
 use super::{Kernel, Method};
-use crate::workers::Ran;
+use crate::support::workers::Ran;
 use crate::{Count, Error};
 
 /// One piece of a count: a share of the total, as its family cut it.
@@ -139,7 +139,7 @@ impl Piece {
         use symmetric::subproblem::Kind;
         match self {
             Piece::Symmetric(Symmetric::Small { .. }) => SubproblemKind::WholeBoard,
-            Piece::Symmetric(Symmetric::Subproblem(sub)) => match sub.kind {
+            Piece::Symmetric(Symmetric::SearchRoot(sub)) => match sub.kind {
                 Kind::Corner => SubproblemKind::Corner,
                 Kind::Edge { k } => SubproblemKind::Edge { k },
                 Kind::Tie { k } => SubproblemKind::Tie { k },

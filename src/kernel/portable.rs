@@ -17,25 +17,14 @@
 
 use core::ops::ControlFlow;
 
-use crate::board::MAX_N;
-use crate::kernel::{Kernel, Solver, Visit};
+use crate::kernel::{Kernel, Solver, Visit, kernel_type};
+use crate::vocabulary::board::MAX_N;
 use crate::{Board, Count, Error};
 
-/// The portable kernel. Runs on every target.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Portable(());
-
-impl Portable {
-    /// Always `Some`: the portable kernel needs no CPU feature.
-    pub fn new() -> Option<Portable> {
-        Some(Portable(()))
-    }
-
-    /// This proof as a `'static` solver: what the dispatcher hands out
-    /// (the type is zero-sized, so the reference costs nothing).
-    pub(crate) fn as_static(self) -> &'static Portable {
-        &Portable(())
-    }
+kernel_type! {
+    /// The portable kernel. Runs on every target.
+    #[derive(Default)]
+    pub struct Portable = Kernel::Portable;
 }
 
 /// The search state of one row: squares still to try, and the masks that
@@ -273,6 +262,35 @@ impl Solver for Portable {
             .into_iter()
             .try_for_each(|board| visit(&board)))
     }
+}
+
+/// The oracle for the other kernels' unit tests, at this layer: the
+/// portable kernel, without the dispatcher above.
+#[cfg(test)]
+pub(crate) fn oracle() -> &'static Portable {
+    Portable::new()
+        .expect("the portable kernel runs everywhere")
+        .as_static()
+}
+
+/// The oracle's fundamental solutions at `n`, sorted.
+#[cfg(test)]
+pub(crate) fn oracle_fundamental(n: usize) -> Vec<Board> {
+    let mut all = Vec::new();
+    let _ = oracle().for_each_fundamental(n, &mut |board| {
+        all.push(*board);
+        ControlFlow::Continue(())
+    });
+    all.sort_unstable();
+    all
+}
+
+/// The oracle's count at `n`.
+#[cfg(test)]
+pub(crate) fn oracle_count(n: usize) -> Count {
+    oracle()
+        .count(n)
+        .expect("the portable kernel takes N up to 32")
 }
 
 #[cfg(test)]

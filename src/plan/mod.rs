@@ -3,7 +3,7 @@
 //!
 //! A [`Plan`] lists the subproblems of an N x N board, numbered from 0, in
 //! an order fixed by N, its [`Method`] and this crate's version. Each
-//! subproblem's [`count`](Subproblem::count) is its share of the total;
+//! subproblem's count ([`crate::dispatch::count_subproblem`]) is its share of the total;
 //! the shares add up to the number of solutions, whatever the order they
 //! are counted in, on however many threads or machines. There are two
 //! methods, one per family of kernels that count subproblems (the kernel
@@ -31,11 +31,11 @@
 //! deals them to shards, fingerprints them and runs them, without looking
 //! inside. What counts them is a kernel of the plan's method, which the
 //! dispatcher ([`crate::dispatch`]) builds from the kernel's name and hands
-//! to the plan: the methods here that take a [`crate::Kernel`]
-//! ([`Plan::count`], [`Plan::for_kernel`], [`Subproblem::count`],
-//! [`PartialBoard::count`], ...) are written there, and this module never
-//! imports it. `auto` counts with a join kernel from
-//! [`crate::dispatch::JOIN_FROM`], so its plan ([`Plan::for_kernel`]) is a
+//! to the plan: what takes a kernel's name ([`crate::dispatch::Options`],
+//! [`crate::dispatch::plan_for`], [`crate::dispatch::count_subproblem`],
+//! [`crate::dispatch::count_partial_board`], ...) is written there, and
+//! this module never imports it. `auto` counts with a join kernel from
+//! [`crate::dispatch::JOIN_FROM`], so its plan ([`crate::dispatch::plan_for`]) is a
 //! join plan from there, a symmetric plan below.
 //!
 //! docs/plan.md in the repository draws a plan (the 646 subproblems of
@@ -77,22 +77,23 @@
 //!
 //! ```
 //! use queens_simd::Kernel;
-//! use queens_simd::plan::{Method, Options, Plan, Shard};
+//! use queens_simd::dispatch::{self, Options};
+//! use queens_simd::plan::{Method, Plan, Shard};
 //!
 //! let plan = Plan::new(12)?; // symmetric
 //! // One subproblem at a time, in any order:
 //! let mut total = 0;
 //! for sub in plan.subproblems() {
-//!     total += sub.count(Kernel::Auto)?;
+//!     total += dispatch::count_subproblem(sub, Kernel::Auto)?;
 //! }
 //! assert_eq!(total, 14_200);
 //! // All of them on two threads:
-//! assert_eq!(plan.count(plan.all(), &Options::threads(2), |_, _| {})?, 14_200);
+//! assert_eq!(Options::threads(2).count(&plan, plan.all(), |_, _| {})?, 14_200);
 //! // Three shards, as three machines would run them:
 //! let mut total = 0;
 //! for i in 0..3 {
 //!     let shard = plan.shard(Shard::new(i, 3)?);
-//!     total += plan.count(&shard, &Options::threads(1), |_, _| {})?;
+//!     total += Options::threads(1).count(&plan, &shard, |_, _| {})?;
 //! }
 //! assert_eq!(total, 14_200);
 //!
@@ -101,33 +102,32 @@
 //! assert_eq!(join.method(), Method::Join);
 //! assert_ne!(join.fingerprint(), Plan::new(14)?.fingerprint());
 //! // What `auto` counts N = 14 with, and so its plan:
-//! assert_eq!(Plan::for_kernel(14, Kernel::Auto)?.method(), Method::Join);
+//! assert_eq!(dispatch::plan_for(14, Kernel::Auto)?.method(), Method::Join);
 //! // Check the memory first (most of it: the quarter-boards), then count.
 //! assert!(join.memory_estimate(2) < 64 << 20);
 //! let mut total = 0;
 //! for i in 0..2 {
 //!     let shard = join.shard(Shard::new(i, 2)?);
-//!     total += join.count(&shard, &Options::threads(2), |_, _| {})?;
+//!     total += Options::threads(2).count(&join, &shard, |_, _| {})?;
 //! }
 //! assert_eq!(total, 365_596);
 //! // A symmetric kernel does not count a join plan's pieces (nor the
 //! // reverse): an error, not a wrong count.
 //! let symmetric = Options::threads(1).with_kernel(Kernel::Symmetric);
-//! assert!(join.count(join.all(), &symmetric, |_, _| {}).is_err());
+//! assert!(symmetric.count(&join, join.all(), |_, _| {}).is_err());
 //! # Ok::<(), queens_simd::Error>(())
 //! ```
 
 mod memory;
-mod options;
 mod partial;
 mod sample;
 mod shard;
 
 use core::fmt;
+use core::num::NonZeroUsize;
 
 pub use crate::kernel::join::check::Checked;
 pub use memory::{MemoryNeeds, PROBED_HEADROOM};
-pub use options::Options;
 pub use partial::PartialBoard;
 pub use sample::{JoinStats, Observation, Projection, Sample};
 pub use shard::Shard;
@@ -170,13 +170,13 @@ impl Clone for OwnersCache {
     }
 }
 
-/// What [`Plan::count_reporting`] counted, and on how many threads: what
+/// What [`crate::dispatch::Options::count_reporting`] counted, and on how many threads: what
 /// a program that asked for many threads can tell its user when the
 /// system started fewer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Counted {
-    /// The solutions of the subproblems counted: what [`Plan::count`]
+    /// The solutions of the subproblems counted: what [`crate::dispatch::Options::count`]
     /// returns.
     pub count: Count,
     /// How many threads counted: the threads asked for, no more than there
@@ -406,7 +406,7 @@ impl Plan {
     /// The solutions of the subproblems numbered `indices` (each at most
     /// once), counted by `counter` on `threads` threads; `done(index,
     /// count)` is called on the calling thread as each one finishes. What
-    /// [`Plan::count`] runs once the dispatcher has built the counter.
+    /// [`crate::dispatch::Options::count`] runs once the dispatcher has built the counter.
     ///
     /// Fails if `threads` is 0, if `counter` counts the other method's
     /// plans, if an index is out of range or given twice, or if a join's
@@ -465,6 +465,66 @@ impl Plan {
             subproblems.push(sub);
         }
         Ok(subproblems)
+    }
+
+    /// About how many bytes [`crate::dispatch::Options::sample`] of `draws` row sets on
+    /// `threads` threads allocates beyond a count's
+    /// ([`Plan::memory_estimate`] on as many threads), at most:
+    /// [`Sample::memory_estimate`] for this plan's subproblems. It bounds
+    /// [`crate::dispatch::check_pieces`] of as many draws too. Saturating: draws past
+    /// the address space estimate `u64::MAX`.
+    ///
+    /// ```
+    /// use queens_simd::plan::{Method, Plan};
+    ///
+    /// let plan = Plan::with_method(16, Method::Join)?;
+    /// let draws = plan.sample_memory_estimate(1 << 20, 1);
+    /// // 160 MiB for a million draws, and some for the plan and the thread.
+    /// assert!(draws >= 160 << 20 && draws < 200 << 20);
+    /// // A count and its sample, to check against the memory there is.
+    /// let _needed = plan.memory_estimate(1).saturating_add(draws);
+    /// assert_eq!(plan.sample_memory_estimate(usize::MAX, 1), u64::MAX);
+    /// # Ok::<(), queens_simd::Error>(())
+    /// ```
+    pub fn sample_memory_estimate(&self, draws: usize, threads: usize) -> u64 {
+        Sample::memory_estimate(self.len(), draws, threads)
+    }
+
+    /// [`crate::dispatch::Options::sample`] with the counter the dispatcher built.
+    pub(crate) fn run_sample(
+        &self,
+        counter: PieceCounter,
+        draws: NonZeroUsize,
+        seed: u64,
+        threads: usize,
+    ) -> Result<Sample, Error> {
+        if self.method != Method::Join || counter.method() != Method::Join {
+            return Err(Error::WrongMethod {
+                kernel: counter.kernel(),
+                method: self.method.name(),
+            });
+        }
+        let pieces: Vec<_> = self.subproblems.iter().map(|sub| sub.piece()).collect();
+        let drawn = counter.sample(self.n, &pieces, draws.get(), seed, threads)?;
+        Ok(Sample::of(self.n, counter.kernel(), seed, drawn))
+    }
+
+    /// [`crate::dispatch::check_pieces`] with the counter the
+    /// dispatcher built.
+    pub(crate) fn run_check(
+        &self,
+        counter: PieceCounter,
+        draws: NonZeroUsize,
+        seed: u64,
+    ) -> Result<Vec<Checked>, Error> {
+        if self.method != Method::Join {
+            return Err(Error::WrongMethod {
+                kernel: counter.kernel(),
+                method: self.method.name(),
+            });
+        }
+        let pieces: Vec<_> = self.subproblems.iter().map(|sub| sub.piece()).collect();
+        counter.check(self.n, &pieces, draws.get(), seed)
     }
 }
 

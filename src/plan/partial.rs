@@ -3,26 +3,28 @@
 
 use core::fmt;
 
-use crate::board::BoardDefect;
 use crate::kernel::pieces::Piece;
+use crate::vocabulary::board::BoardDefect;
 use crate::{Error, Kernel};
 
 /// An N x N board with some queens placed anywhere (at most one per row):
-/// [`count`](PartialBoard::count) gives the number of solutions that
-/// contain them all.
+/// [`crate::dispatch::count_partial_board`] gives the number of solutions
+/// that contain them all.
 ///
 /// ```
 /// use queens_simd::Kernel;
+/// use queens_simd::dispatch::count_partial_board;
 /// use queens_simd::plan::PartialBoard;
 ///
 /// // Of the 92 solutions for N = 8, 4 have a queen in the corner (0, 0)
 /// // and 8 have one in (0, 1).
 /// let corner = PartialBoard::new(8)?.with_queen(0, 0)?;
-/// assert_eq!(corner.count(Kernel::Auto)?, 4);
-/// assert_eq!(PartialBoard::new(8)?.with_queen(0, 1)?.count(Kernel::Auto)?, 8);
+/// assert_eq!(count_partial_board(&corner, Kernel::Auto)?, 4);
+/// let next = PartialBoard::new(8)?.with_queen(0, 1)?;
+/// assert_eq!(count_partial_board(&next, Kernel::Auto)?, 8);
 /// // Queens on the border, anywhere:
 /// let border = PartialBoard::new(8)?.with_queen(7, 3)?.with_queen(2, 0)?;
-/// assert_eq!(border.count(Kernel::Auto)?, 4);
+/// assert_eq!(count_partial_board(&border, Kernel::Auto)?, 4);
 /// # Ok::<(), queens_simd::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,7 +80,7 @@ impl PartialBoard {
     }
 
     /// The one piece that counts the solutions holding every queen placed
-    /// (a symmetric plan's kind: [`PartialBoard::count`] hands it to the
+    /// (a symmetric plan's kind: [`crate::dispatch::count_partial_board`] hands it to the
     /// walkers), or `None` if two of them attack each other.
     pub(crate) fn piece(&self) -> Option<Piece> {
         crate::kernel::pieces::partial(self.n, &self.queens)

@@ -2,18 +2,16 @@
 //! joined with the real kernel: how long a count too long to run would
 //! take, on this machine, and how far to trust that.
 
-use core::num::NonZeroUsize;
 use std::vec::Vec;
 
+use crate::Kernel;
 pub use crate::kernel::join::sample::Observation;
 pub use crate::kernel::join::stats::JoinStats;
-use crate::kernel::pieces::PieceCounter;
-use crate::{Error, Kernel};
 
-use super::{Method, Plan};
+use crate::kernel::join::sample::Drawn;
 
 /// A random sample of a join plan's row sets, each joined and timed on one
-/// thread ([`Plan::sample`]), and what it projects for the whole plan.
+/// thread ([`crate::dispatch::Options::sample`]), and what it projects for the whole plan.
 ///
 /// Each row set is drawn with probability proportional to its sampling
 /// weight (`sqrt(C(w, j))`, for `j` of the west half's `w` queens north of
@@ -62,17 +60,30 @@ impl Projection {
 }
 
 impl Sample {
+    /// The sample of the row sets `drawn` of the `n`x`n` join plan, with
+    /// `seed`, joined by `kernel`.
+    pub(super) fn of(n: usize, kernel: Kernel, seed: u64, drawn: Drawn) -> Sample {
+        Sample {
+            n,
+            kernel,
+            seed,
+            total_weight: drawn.total_weight,
+            observations: drawn.observations,
+            machine: drawn.machine,
+        }
+    }
+
     /// About how many bytes a sample of `draws` row sets of a join plan of
     /// `pieces` subproblems takes on `threads` threads beyond the count's
-    /// memory ([`Plan::memory_estimate`], [`MemoryNeeds::count`]), at most,
+    /// memory ([`super::Plan::memory_estimate`], [`MemoryNeeds::count`]), at most,
     /// known before the plan is built: the draws and their observations,
     /// 160 bytes a draw, each list taken whole before the first join; the
     /// sort of a [`Sample::quantiles`] of the sample; on each thread, the
     /// tables of the fixed piece of work it times ([`Sample::machine`]);
     /// and a few lists of the plan's pieces (56 bytes a piece). It bounds
-    /// [`Plan::check_pieces`] of as many draws too (a [`Checked`] is 64
+    /// [`crate::dispatch::check_pieces`] of as many draws too (a [`Checked`] is 64
     /// bytes). Saturating: draws past the address space estimate
-    /// `u64::MAX`. [`Plan::sample_memory_estimate`] is this for a plan
+    /// `u64::MAX`. [`super::Plan::sample_memory_estimate`] is this for a plan
     /// built.
     ///
     /// [`MemoryNeeds::count`]: super::MemoryNeeds::count
@@ -205,7 +216,7 @@ impl Sample {
     /// the spread of the half-boards' lists, not only their mean.
     ///
     /// It sorts the draws' places, a `usize` each
-    /// ([`Plan::sample_memory_estimate`] counts them); where that list is
+    /// ([`super::Plan::sample_memory_estimate`] counts them); where that list is
     /// refused it walks the draws once per value instead, slower, with
     /// the same answer.
     pub fn quantiles(&self, measure: impl Fn(&JoinStats) -> u64, fractions: &[f64]) -> Vec<u64> {
@@ -301,73 +312,24 @@ impl Sample {
     }
 }
 
-impl Plan {
-    /// About how many bytes [`Plan::sample`] of `draws` row sets on
-    /// `threads` threads allocates beyond a count's
-    /// ([`Plan::memory_estimate`] on as many threads), at most:
-    /// [`Sample::memory_estimate`] for this plan's subproblems. It bounds
-    /// [`Plan::check_pieces`] of as many draws too. Saturating: draws past
-    /// the address space estimate `u64::MAX`.
-    ///
-    /// ```
-    /// use queens_simd::Kernel;
-    /// use queens_simd::plan::Plan;
-    ///
-    /// let plan = Plan::for_kernel(16, Kernel::Join)?;
-    /// let draws = plan.sample_memory_estimate(1 << 20, 1);
-    /// // 160 MiB for a million draws, and some for the plan and the thread.
-    /// assert!(draws >= 160 << 20 && draws < 200 << 20);
-    /// // A count and its sample, to check against the memory there is.
-    /// let _needed = plan.memory_estimate(1).saturating_add(draws);
-    /// assert_eq!(plan.sample_memory_estimate(usize::MAX, 1), u64::MAX);
-    /// # Ok::<(), queens_simd::Error>(())
-    /// ```
-    pub fn sample_memory_estimate(&self, draws: usize, threads: usize) -> u64 {
-        Sample::memory_estimate(self.len(), draws, threads)
-    }
-
-    /// [`Plan::sample`] with the counter the dispatcher built.
-    pub(crate) fn run_sample(
-        &self,
-        counter: PieceCounter,
-        draws: NonZeroUsize,
-        seed: u64,
-        threads: usize,
-    ) -> Result<Sample, Error> {
-        if self.method != Method::Join || counter.method() != Method::Join {
-            return Err(Error::WrongMethod {
-                kernel: counter.kernel(),
-                method: self.method.name(),
-            });
-        }
-        let pieces: Vec<_> = self.subproblems.iter().map(|sub| sub.piece()).collect();
-        let drawn = counter.sample(self.n, &pieces, draws.get(), seed, threads)?;
-        Ok(Sample {
-            n: self.n,
-            kernel: counter.kernel(),
-            seed,
-            total_weight: drawn.total_weight,
-            observations: drawn.observations,
-            machine: drawn.machine,
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::Options;
+    use crate::kernel::pieces::PieceCounter;
+    use crate::plan::{Method, Plan};
+    use core::num::NonZeroUsize;
 
     /// The quantiles found without a list of the draws (where it is
     /// refused) are those found with one, at every fraction.
     #[test]
     fn quantiles_in_place_are_the_quantiles() {
-        let plan = Plan::for_kernel(12, Kernel::Join).unwrap();
-        let options = Options::threads(1).with_kernel(Kernel::Join);
+        let plan = Plan::with_method(12, Method::Join).unwrap();
+        let join = crate::kernel::join::Join::new().unwrap().as_static();
+        let counter = PieceCounter::Joiner(join);
         let fractions = [0.0, 0.1, 0.5, 0.9, 0.999, 1.0, 2.0];
         for (draws, seed) in [(1, 1), (2, 2), (500, 3), (3000, 4)] {
             let draws = NonZeroUsize::new(draws).unwrap();
-            let sample = plan.sample(draws, seed, &options).unwrap();
+            let sample = plan.run_sample(counter, draws, seed, 1).unwrap();
             let measures: [fn(&JoinStats) -> u64; 4] =
                 [|s| s.west, |s| s.east, |s| s.found, |s| s.row_sets];
             for measure in measures {
@@ -378,23 +340,5 @@ mod tests {
                 );
             }
         }
-    }
-
-    /// Draws past the address space: refused, not a panic on the
-    /// capacity; the sample of a check, as well.
-    #[test]
-    fn draws_past_the_address_space_are_out_of_memory() {
-        let plan = Plan::for_kernel(10, Kernel::Join).unwrap();
-        let options = Options::threads(2).with_kernel(Kernel::Join);
-        let sampled = plan.sample(NonZeroUsize::MAX, 1, &options);
-        assert!(
-            matches!(sampled, Err(Error::OutOfMemory { .. })),
-            "{sampled:?}"
-        );
-        let checked = plan.check_pieces(NonZeroUsize::MAX, 1, Kernel::Join);
-        assert!(
-            matches!(checked, Err(Error::OutOfMemory { .. })),
-            "{checked:?}"
-        );
     }
 }

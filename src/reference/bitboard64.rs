@@ -39,7 +39,7 @@
 
 use core::ops::ControlFlow;
 
-use crate::kernel::{Kernel, Solver, Visit};
+use crate::kernel::{Kernel, Solver, Visit, kernel_type};
 use crate::reference::{count_found, visit_bitboards};
 use crate::{Count, Error};
 
@@ -52,21 +52,10 @@ const MD1: u64 = 0x8040_2010_0804_0201;
 /// The anti-diagonal, (0, 7) to (7, 0).
 const MD2: u64 = 0x0102_0408_1020_4080;
 
-/// The seed-000 solver, N from 0 to 8.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Bitboard64(());
-
-impl Bitboard64 {
-    /// Always `Some`: plain integer arithmetic, any target.
-    pub fn new() -> Option<Bitboard64> {
-        Some(Bitboard64(()))
-    }
-
-    /// This proof as a `'static` solver: what the dispatcher hands out
-    /// (the type is zero-sized, so the reference costs nothing).
-    pub(crate) fn as_static(self) -> &'static Bitboard64 {
-        &Bitboard64(())
-    }
+kernel_type! {
+    /// The seed-000 solver, N from 0 to 8.
+    #[derive(Default)]
+    pub struct Bitboard64 = Kernel::Bitboard64;
 }
 
 /// Whether a queen on square `idx` would be safe on board `t`: no queen on

@@ -37,7 +37,7 @@
 
 use core::ops::ControlFlow;
 
-use crate::kernel::{Kernel, Solver, Visit};
+use crate::kernel::{Kernel, Solver, Visit, kernel_type};
 use crate::reference::{count_found, visit_bitboards};
 use crate::{Count, Error};
 
@@ -53,21 +53,10 @@ const LEFT_DIAGONAL: u64 = 0x8040_2010_0804_0201;
 /// Top-right to bottom-left diagonal: bits 7, 14, 21, ..., 56.
 const RIGHT_DIAGONAL: u64 = 0x0102_0408_1020_4080;
 
-/// The seed-003 solver, N from 0 to 8.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct BruteForce(());
-
-impl BruteForce {
-    /// Always `Some`: plain integer arithmetic, any target.
-    pub fn new() -> Option<BruteForce> {
-        Some(BruteForce(()))
-    }
-
-    /// This proof as a `'static` solver: what the dispatcher hands out
-    /// (the type is zero-sized, so the reference costs nothing).
-    pub(crate) fn as_static(self) -> &'static BruteForce {
-        &BruteForce(())
-    }
+kernel_type! {
+    /// The seed-003 solver, N from 0 to 8.
+    #[derive(Default)]
+    pub struct BruteForce = Kernel::BruteForce;
 }
 
 /// The bit of square (`row`, `column`).

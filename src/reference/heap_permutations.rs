@@ -41,7 +41,7 @@
 
 use core::ops::ControlFlow;
 
-use crate::kernel::{Kernel, Solver, Visit};
+use crate::kernel::{Kernel, Solver, Visit, kernel_type};
 use crate::reference::count_found;
 use crate::{Board, Count, Error};
 
@@ -54,21 +54,10 @@ const COLUMN_BITS: usize = 4;
 /// Selects the lowest field.
 const COLUMN_BIT_MASK: u64 = (1 << COLUMN_BITS) - 1;
 
-/// The seed-004 solver, N from 0 to 10.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct HeapPermutations(());
-
-impl HeapPermutations {
-    /// Always `Some`: plain integer arithmetic, any target.
-    pub fn new() -> Option<HeapPermutations> {
-        Some(HeapPermutations(()))
-    }
-
-    /// This proof as a `'static` solver: what the dispatcher hands out
-    /// (the type is zero-sized, so the reference costs nothing).
-    pub(crate) fn as_static(self) -> &'static HeapPermutations {
-        &HeapPermutations(())
-    }
+kernel_type! {
+    /// The seed-004 solver, N from 0 to 10.
+    #[derive(Default)]
+    pub struct HeapPermutations = Kernel::HeapPermutations;
 }
 
 /// The identity arrangement of `n` rows: queen `r` in column `r`.

@@ -47,7 +47,7 @@
 
 use core::ops::ControlFlow;
 
-use crate::kernel::{Kernel, Solver, Visit};
+use crate::kernel::{Kernel, Solver, Visit, kernel_type};
 use crate::reference::{count_found, visit_bitboards};
 use crate::{Count, Error};
 
@@ -130,21 +130,10 @@ pub const THREAT_MASKS: [ThreatMask; 64] = {
     table
 };
 
-/// The seed-001 solver, N from 0 to 8.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ThreatMasks(());
-
-impl ThreatMasks {
-    /// Always `Some`: plain integer arithmetic, any target.
-    pub fn new() -> Option<ThreatMasks> {
-        Some(ThreatMasks(()))
-    }
-
-    /// This proof as a `'static` solver: what the dispatcher hands out
-    /// (the type is zero-sized, so the reference costs nothing).
-    pub(crate) fn as_static(self) -> &'static ThreatMasks {
-        &ThreatMasks(())
-    }
+kernel_type! {
+    /// The seed-001 solver, N from 0 to 8.
+    #[derive(Default)]
+    pub struct ThreatMasks = Kernel::ThreatMasks;
 }
 
 /// The article's `qMImpl`: with `num_moves` queens placed (one in each of

@@ -114,7 +114,7 @@ impl Leaf for Watcher {
 pub fn first_solution(n: usize) -> Result<Path, Error> {
     let kernel = crate::Kernel::Sse41;
     super::check_size(kernel, n, 4, MAX_N)?;
-    let machine = Sse41::new().ok_or_else(|| crate::dispatch::unavailable(kernel))?;
+    let machine = Sse41::new().ok_or_else(|| crate::Error::unavailable(kernel))?;
     let mut watcher = Watcher {
         rows: [None; MAX_N],
         steps: 0,

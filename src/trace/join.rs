@@ -717,9 +717,11 @@ fn trace_row_set(
 ) -> RowSet {
     let (mut west, mut east) = (Filed::default(), Filed::default());
     // The traced boards are small: their buffers fit.
-    // SAFETY (both): `u64`'s instructions run on every CPU.
+    // SAFETY: `Filed::join` asks only that the CPU runs `W`'s instructions, and
+    // `u64`'s (plain Rust) run on every CPU.
     unsafe { west.join::<u64>(built, split::Side::West, rows) }.expect("the buffers fit");
     let east_rows = split.side_rows(split::Side::East, rows);
+    // SAFETY: as above: `u64`'s instructions run on every CPU.
     unsafe { east.join::<u64>(built, split::Side::East, east_rows) }.expect("the buffers fit");
     let halves = |side: Side, filed: &Filed, rows: u32| {
         let (north, south) = (
@@ -763,8 +765,10 @@ fn trace_row_set(
         crate::kernel::join::cuts::Policy::TUNED,
         &mut cuts,
     );
-    // SAFETY: `Watched`'s instructions (`u64`'s) run on every CPU.
+    // SAFETY: `Filed::file` asks only that the CPU runs `W`'s instructions, and
+    // `Watched`'s (`u64`'s, plain Rust) run on every CPU.
     unsafe { west.file::<Watched>(&cuts) }.expect("the buffers fit");
+    // SAFETY: as above: `Watched`'s instructions run on every CPU.
     unsafe { east.file::<Watched>(&cuts) }.expect("the buffers fit");
     let (w, e) = (west.group(), east.group());
     let (items, patterns, side) = if w.len() <= e.len() {
@@ -836,7 +840,7 @@ mod tests {
             let join = join(n).unwrap();
             assert_eq!(
                 join.count(),
-                crate::Kernel::Portable.count(n).unwrap(),
+                crate::kernel::portable::oracle_count(n),
                 "n = {n}"
             );
             for cut in &join.cuts {

@@ -92,7 +92,7 @@ pub fn first_steps(kernel: Kernel, n: usize, steps: usize) -> Result<Walk, Error
         steps: Vec::new(),
         total: 0,
     };
-    let unavailable = || crate::dispatch::unavailable(kernel);
+    let unavailable = || crate::Error::unavailable(kernel);
     let count = match kernel {
         Kernel::LanesAvx2 => LanesAvx2::new()
             .ok_or_else(unavailable)?

@@ -31,7 +31,7 @@ pub enum Kind {
 
 /// One subproblem, as the kernel builds it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Subproblem {
+pub struct TracedRoot {
     /// The board's size.
     pub n: usize,
     /// Its kind.
@@ -53,8 +53,8 @@ pub struct Subproblem {
     pub live: Columns,
 }
 
-impl Subproblem {
-    fn of(sub: &subproblem::Subproblem) -> Subproblem {
+impl TracedRoot {
+    fn of(sub: &subproblem::SearchRoot) -> TracedRoot {
         let n = sub.n;
         let full = u32::MAX >> (MAX_N - n);
         let queens = (0..sub.start)
@@ -64,7 +64,7 @@ impl Subproblem {
             .filter(|&row| sub.fixed_rows >> row & 1 != 0)
             .map(|row| (row, (full & !sub.forbidden[row]).trailing_zeros() as usize))
             .collect();
-        Subproblem {
+        TracedRoot {
             n,
             kind: match sub.kind {
                 subproblem::Kind::Corner => Kind::Corner,
@@ -90,10 +90,10 @@ impl Subproblem {
 /// # Errors
 ///
 /// [`Error::SizeOutOfRange`] for `n` outside 4 to 32.
-pub fn subproblems(n: usize) -> Result<Vec<Subproblem>, Error> {
+pub fn subproblems(n: usize) -> Result<Vec<TracedRoot>, Error> {
     super::check_size(Kernel::Symmetric, n, 4, MAX_N)?;
     Ok(unsplit_subproblems(n)
-        .map(|sub| Subproblem::of(&sub))
+        .map(|sub| TracedRoot::of(&sub))
         .collect())
 }
 

@@ -818,7 +818,8 @@ mod tests {
         let plan = Plan::with_method(n, method).unwrap();
         let mut tally = Tally::empty(plan.len());
         for index in plan.shard(shard) {
-            let count = plan.get(index).unwrap().count(Kernel::Auto).unwrap();
+            let count =
+                crate::dispatch::count_subproblem(plan.get(index).unwrap(), Kernel::Auto).unwrap();
             assert!(tally.insert(index, count));
         }
         ShardRecord {

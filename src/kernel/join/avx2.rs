@@ -6,6 +6,7 @@
 //! patterns to their signs, `vmovmskpd` gathers them.
 //! `tests/disassembly.rs` checks that these instructions are there.
 
+use crate::vocabulary::kernel::target_features;
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi8, _mm256_add_epi64, _mm256_and_si256, _mm256_castsi256_pd,
     _mm256_extract_epi64, _mm256_loadu_si256, _mm256_movemask_pd, _mm256_or_si256, _mm256_sad_epu8,
@@ -20,26 +21,13 @@ use super::split::LongDiagonals;
 use super::split::{Chunk, Split};
 use super::words::PatternWords;
 use super::{Joiner, Scratch, quarters::HeldQuarters};
-use crate::kernel::Kernel;
+use crate::kernel::{Kernel, kernel_type};
 use crate::{Count, Error};
 
-/// The `join-avx2` kernel. Holding one proves this CPU (and its operating
-/// system) runs AVX2.
-#[derive(Clone, Copy, Debug)]
-pub struct JoinAvx2(());
-
-impl JoinAvx2 {
-    /// `Some` if this CPU has AVX2 and the operating system saves the ymm
-    /// registers (asked once, see `crate::cpu`).
-    pub fn new() -> Option<JoinAvx2> {
-        crate::cpu::has_all(Kernel::JoinAvx2.cpu_features()).then_some(JoinAvx2(()))
-    }
-
-    /// This proof as a `'static` solver: what the dispatcher hands out
-    /// (the type is zero-sized, so the reference costs nothing).
-    pub(crate) fn as_static(self) -> &'static JoinAvx2 {
-        &JoinAvx2(())
-    }
+kernel_type! {
+    /// The `join-avx2` kernel. Holding one proves this CPU (and its operating
+    /// system) runs AVX2.
+    pub struct JoinAvx2 = Kernel::JoinAvx2;
 }
 
 impl Joiner for JoinAvx2 {
@@ -73,40 +61,42 @@ impl Joiner for JoinAvx2 {
     }
 }
 
-/// [`super::count_chunk`] compiled for AVX2, with `__m256i` vectors.
-///
-/// # Safety
-///
-/// The CPU must support AVX2 (and the operating system save ymm state).
-#[target_feature(enable = "avx2")]
-unsafe fn count_chunk(
-    split: &Split,
-    quarters: &mut HeldQuarters,
-    chunk: &Chunk,
-    scratch: &mut Scratch,
-) -> Result<Count, Error> {
-    // SAFETY: this function's features are `__m256i`'s instructions.
-    unsafe { super::count_chunk::<__m256i>(split, quarters, chunk, scratch) }
-}
-
-/// [`super::matcher::disjoint_pairs`] compiled likewise, for the tests.
-///
-/// # Safety
-///
-/// As for [`count_chunk`].
-#[cfg(test)]
-#[target_feature(enable = "avx2")]
-unsafe fn disjoint_pairs(
-    items: Group<'_>,
-    patterns: Group<'_>,
-    weighing: LongDiagonals,
-    scratch: &mut Scratch,
-) -> Result<u64, Error> {
-    // SAFETY: as for `count_chunk`.
-    unsafe {
-        super::matcher::disjoint_pairs::<__m256i>(items, patterns, weighing, &mut scratch.matcher)
+target_features!(JoinAvx2 => {
+    /// [`super::count_chunk`] compiled for AVX2, with `__m256i` vectors.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX2 (and the operating system save ymm state).
+    unsafe fn count_chunk(
+        split: &Split,
+        quarters: &mut HeldQuarters,
+        chunk: &Chunk,
+        scratch: &mut Scratch,
+    ) -> Result<Count, Error> {
+        // SAFETY: this function's features are `__m256i`'s instructions.
+        unsafe { super::count_chunk::<__m256i>(split, quarters, chunk, scratch) }
     }
-}
+});
+
+#[cfg(test)]
+target_features!(JoinAvx2 => {
+    /// [`super::matcher::disjoint_pairs`] compiled likewise, for the tests.
+    ///
+    /// # Safety
+    ///
+    /// As for [`count_chunk`].
+    unsafe fn disjoint_pairs(
+        items: Group<'_>,
+        patterns: Group<'_>,
+        weighing: LongDiagonals,
+        scratch: &mut Scratch,
+    ) -> Result<u64, Error> {
+        // SAFETY: as for `count_chunk`.
+        unsafe {
+            super::matcher::disjoint_pairs::<__m256i>(items, patterns, weighing, &mut scratch.matcher)
+        }
+    }
+});
 
 // SAFETY (every method): inlined into `count_chunk`, which enables AVX2; the
 // callers keep the pointer contracts written on the trait.
@@ -115,11 +105,16 @@ impl PatternWords for __m256i {
 
     #[inline(always)]
     unsafe fn zero() -> __m256i {
+        // SAFETY: AVX2 runs: this inlines into `count_chunk`, compiled with it (the note on the
+        // impl); registers only.
         unsafe { _mm256_setzero_si256() }
     }
 
     #[inline(always)]
     unsafe fn or_load(self, words: *const u64) -> __m256i {
+        // SAFETY: AVX2 runs: this inlines into `count_chunk`, compiled with it (the note on the
+        // impl); `words` points at 4 readable `u64`s (the trait's contract), and `loadu` takes any
+        // alignment.
         unsafe { _mm256_or_si256(self, _mm256_loadu_si256(words.cast())) }
     }
 
@@ -128,6 +123,8 @@ impl PatternWords for __m256i {
     /// overflow), then into the four 64-bit sums (`vpsadbw`).
     #[inline(always)]
     unsafe fn add_counts<const G: usize>(sum: __m256i, hits: [__m256i; G]) -> __m256i {
+        // SAFETY: AVX2 runs: this inlines into `count_chunk`, compiled with it (the note on the
+        // impl); registers only.
         unsafe {
             let nibble_bits = _mm256_setr_epi8(
                 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3,
@@ -147,6 +144,8 @@ impl PatternWords for __m256i {
 
     #[inline(always)]
     unsafe fn total(sum: __m256i) -> u64 {
+        // SAFETY: AVX2 runs: this inlines into `count_chunk`, compiled with it (the note on the
+        // impl); registers only.
         unsafe {
             (_mm256_extract_epi64::<0>(sum)
                 + _mm256_extract_epi64::<1>(sum)
@@ -171,6 +170,8 @@ impl PatternWords for __m256i {
         }
         // Loops, not closures: a closure would be compiled apart from the
         // `#[target_feature]` function this inlines into.
+        // SAFETY: AVX2 runs: this inlines into `count_chunk`, compiled with it (the note on the
+        // impl); registers only.
         let mut vectors = [unsafe { _mm256_setzero_si256() }; 16];
         for (vector, four) in vectors.iter_mut().zip(&lanes) {
             // SAFETY: `four` is 32 readable bytes; `loadu` takes any
@@ -182,9 +183,13 @@ impl PatternWords for __m256i {
         while rest != 0 {
             let bit = rest.trailing_zeros();
             rest &= rest - 1;
+            // SAFETY: AVX2 runs: this inlines into `count_chunk`, compiled with it (the note on the
+            // impl); registers only.
             let to_sign = unsafe { _mm256_set1_epi64x(i64::from(63 - bit)) };
             let mut word = 0u64;
             for (k, &v) in vectors[..used].iter().enumerate() {
+                // SAFETY: AVX2 runs: this inlines into `count_chunk`, compiled with it (the note on
+                // the impl); registers only.
                 let signs = unsafe {
                     _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_sllv_epi64(v, to_sign)))
                 };

@@ -5,6 +5,7 @@
 //! into a mask register, a byte of slice `b`. `tests/disassembly.rs`
 //! checks that these instructions are there.
 
+use crate::vocabulary::kernel::target_features;
 use core::arch::x86_64::{
     __m512i, _mm256_loadu_si256, _mm512_add_epi64, _mm512_cvtepu32_epi64, _mm512_loadu_si512,
     _mm512_maskz_compress_epi64, _mm512_or_si512, _mm512_popcnt_epi64, _mm512_reduce_add_epi64,
@@ -20,27 +21,13 @@ use super::split::LongDiagonals;
 use super::split::{Chunk, Split};
 use super::words::{PatternWords, join_pairs_one_by_one};
 use super::{Joiner, Scratch, quarters::HeldQuarters};
-use crate::kernel::Kernel;
+use crate::kernel::{Kernel, kernel_type};
 use crate::{Count, Error};
 
-/// The `join-avx512` kernel. Holding one proves this CPU (and its
-/// operating system) runs AVX-512 F and VPOPCNTDQ, and BMI2.
-#[derive(Clone, Copy, Debug)]
-pub struct JoinAvx512(());
-
-impl JoinAvx512 {
-    /// `Some` if this CPU has AVX-512 F, VPOPCNTDQ and BMI2 and the operating
-    /// system saves the zmm and mask registers (asked once, see
-    /// `crate::cpu`).
-    pub fn new() -> Option<JoinAvx512> {
-        crate::cpu::has_all(Kernel::JoinAvx512.cpu_features()).then_some(JoinAvx512(()))
-    }
-
-    /// This proof as a `'static` solver: what the dispatcher hands out
-    /// (the type is zero-sized, so the reference costs nothing).
-    pub(crate) fn as_static(self) -> &'static JoinAvx512 {
-        &JoinAvx512(())
-    }
+kernel_type! {
+    /// The `join-avx512` kernel. Holding one proves this CPU (and its
+    /// operating system) runs AVX-512 F and VPOPCNTDQ, and BMI2.
+    pub struct JoinAvx512 = Kernel::JoinAvx512;
 }
 
 impl Joiner for JoinAvx512 {
@@ -74,40 +61,43 @@ impl Joiner for JoinAvx512 {
     }
 }
 
-/// [`super::count_chunk`] compiled for AVX-512, with `__m512i` vectors.
-///
-/// # Safety
-///
-/// The CPU must support AVX-512 F, VPOPCNTDQ and BMI2 (and the operating system save the zmm and mask registers).
-#[target_feature(enable = "avx512f,avx512vpopcntdq,bmi2")]
-unsafe fn count_chunk(
-    split: &Split,
-    quarters: &mut HeldQuarters,
-    chunk: &Chunk,
-    scratch: &mut Scratch,
-) -> Result<Count, Error> {
-    // SAFETY: this function's features are `__m512i`'s instructions.
-    unsafe { super::count_chunk::<__m512i>(split, quarters, chunk, scratch) }
-}
-
-/// [`super::matcher::disjoint_pairs`] compiled likewise, for the tests.
-///
-/// # Safety
-///
-/// As for [`count_chunk`].
-#[cfg(test)]
-#[target_feature(enable = "avx512f,avx512vpopcntdq,bmi2")]
-unsafe fn disjoint_pairs(
-    items: Group<'_>,
-    patterns: Group<'_>,
-    weighing: LongDiagonals,
-    scratch: &mut Scratch,
-) -> Result<u64, Error> {
-    // SAFETY: as for `count_chunk`.
-    unsafe {
-        super::matcher::disjoint_pairs::<__m512i>(items, patterns, weighing, &mut scratch.matcher)
+target_features!(JoinAvx512 => {
+    /// [`super::count_chunk`] compiled for AVX-512, with `__m512i` vectors.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX-512 F, VPOPCNTDQ and BMI2 (and the
+    /// operating system save the zmm and mask registers).
+    unsafe fn count_chunk(
+        split: &Split,
+        quarters: &mut HeldQuarters,
+        chunk: &Chunk,
+        scratch: &mut Scratch,
+    ) -> Result<Count, Error> {
+        // SAFETY: this function's features are `__m512i`'s instructions.
+        unsafe { super::count_chunk::<__m512i>(split, quarters, chunk, scratch) }
     }
-}
+});
+
+#[cfg(test)]
+target_features!(JoinAvx512 => {
+    /// [`super::matcher::disjoint_pairs`] compiled likewise, for the tests.
+    ///
+    /// # Safety
+    ///
+    /// As for [`count_chunk`].
+    unsafe fn disjoint_pairs(
+        items: Group<'_>,
+        patterns: Group<'_>,
+        weighing: LongDiagonals,
+        scratch: &mut Scratch,
+    ) -> Result<u64, Error> {
+        // SAFETY: as for `count_chunk`.
+        unsafe {
+            super::matcher::disjoint_pairs::<__m512i>(items, patterns, weighing, &mut scratch.matcher)
+        }
+    }
+});
 
 // SAFETY (every method): inlined into `count_chunk`, which enables AVX-512 F
 // and VPOPCNTDQ; the callers keep the pointer contracts written on the
@@ -117,11 +107,16 @@ impl PatternWords for __m512i {
 
     #[inline(always)]
     unsafe fn zero() -> __m512i {
+        // SAFETY: AVX-512 F and VPOPCNTDQ run: this inlines into `count_chunk`, compiled with them
+        // (the note on the impl); registers only.
         unsafe { _mm512_setzero_si512() }
     }
 
     #[inline(always)]
     unsafe fn or_load(self, words: *const u64) -> __m512i {
+        // SAFETY: AVX-512 F and VPOPCNTDQ run: this inlines into `count_chunk`, compiled with them
+        // (the note on the impl); `words` points at 8 readable `u64`s (the trait's contract), and
+        // `loadu` takes any alignment.
         unsafe { _mm512_or_si512(self, _mm512_loadu_si512(words.cast())) }
     }
 
@@ -131,6 +126,8 @@ impl PatternWords for __m512i {
         // apart from the `#[target_feature]` function these inline into.
         let mut sum = sum;
         for hit in hits {
+            // SAFETY: AVX-512 F and VPOPCNTDQ run: this inlines into `count_chunk`, compiled with
+            // them (the note on the impl); registers only.
             sum = unsafe { _mm512_add_epi64(sum, _mm512_popcnt_epi64(hit)) };
         }
         sum
@@ -138,6 +135,8 @@ impl PatternWords for __m512i {
 
     #[inline(always)]
     unsafe fn total(sum: __m512i) -> u64 {
+        // SAFETY: AVX-512 F and VPOPCNTDQ run: this inlines into `count_chunk`, compiled with them
+        // (the note on the impl); registers only.
         unsafe { _mm512_reduce_add_epi64(sum) as u64 }
     }
 
@@ -145,6 +144,8 @@ impl PatternWords for __m512i {
     /// tables take a lookup per byte of cut bits.
     #[inline(always)]
     unsafe fn class(cuts: &Cuts, mask: u64) -> usize {
+        // SAFETY: BMI2 runs: `count_chunk`, which this inlines into, is compiled with it; registers
+        // only.
         unsafe { _pext_u64(mask, cuts.mask()) as usize }
     }
 
@@ -161,6 +162,8 @@ impl PatternWords for __m512i {
         out: *mut u64,
     ) -> usize {
         debug_assert_eq!(others_inner.len(), others_crossing.len());
+        // SAFETY: AVX-512 F and VPOPCNTDQ run: this inlines into `count_chunk`, compiled with them
+        // (the note on the impl); registers only.
         let (inner_all, crossing_all) = unsafe {
             (
                 _mm512_set1_epi64(i64::from(inner)),
@@ -216,6 +219,8 @@ impl PatternWords for __m512i {
         for (eight, masks) in lanes.iter_mut().zip(patterns.chunks(8)) {
             eight[..masks.len()].copy_from_slice(masks);
         }
+        // SAFETY: AVX-512 F and VPOPCNTDQ run: this inlines into `count_chunk`, compiled with them
+        // (the note on the impl); registers only.
         let mut vectors = [unsafe { _mm512_setzero_si512() }; 8];
         for (vector, eight) in vectors.iter_mut().zip(&lanes) {
             // SAFETY: `eight` is 64 readable bytes; `loadu` takes any
@@ -227,9 +232,13 @@ impl PatternWords for __m512i {
         while rest != 0 {
             let bit = rest.trailing_zeros();
             rest &= rest - 1;
+            // SAFETY: AVX-512 F and VPOPCNTDQ run: this inlines into `count_chunk`, compiled with
+            // them (the note on the impl); registers only.
             let probe = unsafe { _mm512_set1_epi64(1 << bit) };
             let mut word = 0u64;
             for (k, &v) in vectors[..used].iter().enumerate() {
+                // SAFETY: AVX-512 F and VPOPCNTDQ run: this inlines into `count_chunk`, compiled
+                // with them (the note on the impl); registers only.
                 word |= u64::from(unsafe { _mm512_test_epi64_mask(v, probe) }) << (8 * k);
             }
             words[row[bit as usize] * stride] |= word;

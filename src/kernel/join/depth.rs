@@ -1,4 +1,4 @@
-//! How deep a join count's tables are cut ([`Tables::find`]), found by
+//! How deep a join count's tables are cut ([`find_tables`]), found by
 //! counting: what `memory.rs`'s `FOUND` writes down for each N, and the
 //! tests that keep the two the same. Test-only: finding the depths takes up
 //! to 15 seconds (N = 32), while the memory check must answer at once.
@@ -37,25 +37,23 @@ pub(crate) const TABLE_TARGET: u64 = 32 << 20;
 /// [`table_target`] with a band of two or more.
 const WIDE_BAND_TABLE_TARGET: u64 = 256 << 20;
 
-impl Tables {
-    /// [`Tables::of`], found by counting: what [`super::memory::FOUND`]
-    /// holds, as the test below checks.
-    pub(crate) fn find(n: usize) -> Tables {
-        // Every free row: all but the band's; a quarter as wide as a half
-        // (`band.rs`).
-        let band = Band::width(n).min(n);
-        let rows = n - band;
-        let side = rows / 2;
-        // An odd depth's bound is the even depth's below it (each half has
-        // `depth / 2` rows decided), so only even depths are tried.
-        for depth in (0..rows).step_by(2) {
-            if let Some(bytes) = tables_bytes(side, depth, table_target(n)) {
-                return Tables { depth, bytes };
-            }
+/// [`Tables::of`], found by counting: what [`super::memory::FOUND`]
+/// holds, as the test below checks.
+pub(crate) fn find_tables(n: usize) -> Tables {
+    // Every free row: all but the band's; a quarter as wide as a half
+    // (`band.rs`).
+    let band = Band::width(n).min(n);
+    let rows = n - band;
+    let side = rows / 2;
+    // An odd depth's bound is the even depth's below it (each half has
+    // `depth / 2` rows decided), so only even depths are tried.
+    for depth in (0..rows).step_by(2) {
+        if let Some(bytes) = tables_bytes(side, depth, table_target(n)) {
+            return Tables { depth, bytes };
         }
-        let bytes = tables_bytes(side, rows, u64::MAX).unwrap_or(u64::MAX);
-        Tables { depth: rows, bytes }
     }
+    let bytes = tables_bytes(side, rows, u64::MAX).unwrap_or(u64::MAX);
+    Tables { depth: rows, bytes }
 }
 
 /// Bytes of the tables of the four quarters (`side` x `side`) with the
@@ -240,13 +238,13 @@ mod tests {
     use crate::kernel::join::split::{Chunk, Split};
     use alloc::collections::BTreeSet;
 
-    /// [`FOUND`] is what [`Tables::find`] finds, for every N (up to 22
+    /// [`FOUND`] is what [`find_tables`] finds, for every N (up to 22
     /// without optimisation, where it is slow; all in release tests, about
     /// 20 seconds).
     #[test]
     fn the_tables_found_are_those_written() {
         let largest = if cfg!(debug_assertions) { 22 } else { MAX_N };
-        let found: Vec<Tables> = (0..=largest).map(Tables::find).collect();
+        let found: Vec<Tables> = (0..=largest).map(find_tables).collect();
         let lines: Vec<alloc::string::String> = found
             .iter()
             .enumerate()

@@ -457,8 +457,9 @@ unsafe fn scan<W: PatternWords>(
     reach: u64,
     offset: &[u32; 64],
 ) -> u64 {
-    // SAFETY (all calls below): the groups cover vectors `first..vectors`
-    // and no more.
+    // SAFETY: the CPU runs `W`'s instructions (this function's contract); the
+    // groups cover vectors `first..vectors` and no more, so each `scan_group`
+    // reads only the words the caller vouches for after each bit's row.
     unsafe {
         let mut sum = W::zero();
         let mut first = 0;

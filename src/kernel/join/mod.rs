@@ -98,7 +98,7 @@ pub mod avx512;
 use alloc::vec::Vec;
 use core::ops::ControlFlow;
 
-use crate::kernel::{Kernel, Solver, Visit};
+use crate::kernel::{Kernel, Solver, Visit, kernel_type};
 use crate::{Count, Error};
 use cuts::Cuts;
 use halves::Filed;
@@ -110,21 +110,10 @@ use split::LongDiagonals;
 use split::{Chunk, Side, Split};
 use words::PatternWords;
 
-/// The `join` kernel: the join with `u64` vectors, any target.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Join(());
-
-impl Join {
-    /// Always `Some`: the portable matcher needs no CPU feature.
-    pub fn new() -> Option<Join> {
-        Some(Join(()))
-    }
-
-    /// This proof as a `'static` solver: what the dispatcher hands out
-    /// (the type is zero-sized, so the reference costs nothing).
-    pub(crate) fn as_static(self) -> &'static Join {
-        &Join(())
-    }
+kernel_type! {
+    /// The `join` kernel: the join with `u64` vectors, any target.
+    #[derive(Default)]
+    pub struct Join = Kernel::Join;
 }
 
 /// A join kernel: this module's algorithm compiled for one kind of vector
@@ -269,12 +258,15 @@ unsafe fn join_row_set<W: PatternWords>(
     scratch: &mut Scratch,
 ) -> Result<u64, Error> {
     let quarters = quarters.for_rows(split, rows)?;
-    // SAFETY (both blocks): the caller's.
+    // SAFETY: `Filed::join` asks only that the CPU runs `W`'s instructions,
+    // which this function's caller vouches for (it holds `W`'s join kernel).
     unsafe { scratch.west.join::<W>(quarters, Side::West, rows)? };
     if scratch.west.len() == 0 {
         return Ok(0);
     }
     let east_rows = split.side_rows(Side::East, rows);
+    // SAFETY: as above: the CPU runs `W`'s instructions (this function's
+    // contract).
     unsafe { scratch.east.join::<W>(quarters, Side::East, east_rows)? };
     if scratch.east.len() == 0 {
         return Ok(0);
@@ -286,8 +278,11 @@ unsafe fn join_row_set<W: PatternWords>(
         scratch.policy,
         &mut scratch.cuts,
     );
-    // SAFETY (both): the caller's CPU.
+    // SAFETY: `Filed::file` asks only that the CPU runs `W`'s instructions,
+    // which this function's caller vouches for (it holds `W`'s join kernel).
     unsafe { scratch.west.file::<W>(&scratch.cuts)? };
+    // SAFETY: as above: the CPU runs `W`'s instructions (this function's
+    // contract).
     unsafe { scratch.east.file::<W>(&scratch.cuts)? };
     let (west, east) = (scratch.west.group(), scratch.east.group());
     let stats = &mut scratch.matcher.stats;
@@ -479,7 +474,9 @@ mod tests {
                 }
                 ControlFlow::Continue(())
             };
-            let walked = crate::Kernel::Symmetric.for_each_solution(n, &mut visit);
+            let walked = crate::kernel::symmetric::Symmetric::new()
+                .unwrap()
+                .for_each_solution(n, &mut visit);
             assert!(walked.unwrap().is_continue());
             let mut scratch = Scratch::default();
             let mut quarters = HeldQuarters::new(0);
@@ -541,7 +538,7 @@ mod tests {
             chosen_from: 0,
         };
         for n in 0..=largest {
-            let want = crate::Kernel::Portable.count(n).unwrap();
+            let want = crate::kernel::portable::oracle_count(n);
             let scratch = || Scratch {
                 policy,
                 ..Scratch::default()
@@ -585,7 +582,7 @@ mod tests {
             chosen_from: 0,
         };
         for n in 0..=largest {
-            let want = crate::Kernel::Portable.count(n).unwrap();
+            let want = crate::kernel::portable::oracle_count(n);
             for width in (n % 2..=band::MAX_BAND.min(n)).step_by(2) {
                 for policy in [cuts::Policy::TUNED, every_row_set] {
                     let scratch = Scratch {

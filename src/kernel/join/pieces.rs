@@ -14,7 +14,7 @@ use super::band::{self, Band};
 use super::grow;
 use super::split::{Chunk, Split, all_rows, outside_in_order};
 use super::{Joiner, Scratch, quarters::HeldQuarters};
-use crate::workers::Ran;
+use crate::support::workers::Ran;
 use crate::{Count, Error};
 
 /// The first word of a join plan's fingerprint: its method ("JOIN") and
@@ -281,7 +281,7 @@ impl Held {
 /// that share tables together ([`grouped`]); each builds the quarter-boards
 /// its piece reads ([`HeldQuarters`]), keeping them for the next piece
 /// that shares them. Returns how many threads counted: fewer than asked if
-/// the system refused some (`crate::workers`).
+/// the system refused some (`crate::support::workers`).
 ///
 /// # Errors
 ///
@@ -347,7 +347,7 @@ pub(crate) fn count(
         }
     };
     let mut first_error = None;
-    let ran = crate::workers::run(threads, worker, &mut |counted| match counted {
+    let ran = crate::support::workers::run(threads, worker, &mut |counted| match counted {
         Ok((index, count)) => done(index, count),
         Err(error) => {
             first_error.get_or_insert(error);
@@ -369,11 +369,11 @@ mod tests {
     fn the_pieces_add_up_to_the_board() {
         for n in 0..=12 {
             let all: Vec<(usize, Piece)> = pieces(n).into_iter().enumerate().collect();
-            let expected = crate::Kernel::Portable.count(n).unwrap();
+            let expected = crate::kernel::portable::oracle_count(n);
             for (threads, allowed) in [(1, 0), (2, usize::MAX), (3, usize::MAX), (3, 1), (3, 0)] {
                 let mut total = 0;
                 let mut seen = alloc::vec![false; all.len()];
-                let ran = crate::workers::refusing_after(allowed, || {
+                let ran = crate::support::workers::refusing_after(allowed, || {
                     count(
                         &crate::kernel::join::Join(()),
                         n,

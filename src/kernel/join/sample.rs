@@ -33,7 +33,7 @@ use super::quarters::HeldQuarters;
 use super::split::{Chunk, Split};
 use super::stats::JoinStats;
 use super::{Joiner, Scratch};
-use crate::random::SplitMix64;
+use crate::support::random::SplitMix64;
 use crate::{Count, Error};
 
 /// One drawn row set, joined.
@@ -143,10 +143,12 @@ pub(crate) fn bytes_per_thread() -> u64 {
     super::memory::estimate(REFERENCE_N, 2).saturating_sub(super::memory::estimate(REFERENCE_N, 1))
 }
 
-/// The bytes a sample holds per piece of its plan: the pieces' list, their
-/// weights and the weights' running sums.
+/// The bytes a sample holds per piece of its plan: the list of references
+/// to the plan's pieces (a thin reference, whichever family's piece it
+/// points at), the join's pieces, their weights and the weights' running
+/// sums.
 pub(crate) const BYTES_PER_PIECE: usize =
-    size_of::<&crate::kernel::pieces::Piece>() + size_of::<Piece>() + 2 * size_of::<f64>();
+    size_of::<&Piece>() + size_of::<Piece>() + 2 * size_of::<f64>();
 
 /// An empty list with room for `len` items of `T`, or
 /// [`Error::OutOfMemory`] if the allocator refuses it (or `len` items
@@ -161,7 +163,7 @@ pub(super) fn list_of<T>(len: usize) -> Result<Vec<T>, Error> {
 /// `draws` row sets of the join `pieces` of an `n`x`n` board, drawn with
 /// `seed` and joined by `joiner` on `threads` threads, those that share
 /// tables together (in the order of their choices: the same for the same
-/// seed). Threads the system refuses are done without (`crate::workers`):
+/// seed). Threads the system refuses are done without (`crate::support::workers`):
 /// each group is joined on one thread and timed there, so fewer threads
 /// change the time the sample takes, not what it measures.
 ///
@@ -234,7 +236,7 @@ pub(crate) fn sample(
         }
     };
     let (mut machine, mut first_error) = (Vec::new(), None);
-    crate::workers::run(
+    crate::support::workers::run(
         threads.min(groups).max(1),
         worker,
         &mut |joined| match joined {

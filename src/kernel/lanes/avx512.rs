@@ -27,7 +27,7 @@ use super::simd::{Entry, Simd, slot_above, slot_below};
 // written on the trait.
 impl Simd for __m512i {
     const LANES: usize = 16;
-    // Measured on Zen 5 (`Kernel::count`, one thread, medians): at N = 13
+    // Measured on Zen 5 (`dispatch::count`, one thread, medians): at N = 13
     // mirror starts take 1.20 ms against 1.40 ms for the subproblems (at
     // N = 11, 43 µs against 197 µs); N = 14 and up is the join's.
     const MIRROR_UP_TO: usize = 13;
@@ -35,93 +35,138 @@ impl Simd for __m512i {
 
     #[inline(always)]
     unsafe fn splat(value: u32) -> __m512i {
+        // SAFETY: `_mm512_set1_epi32` needs AVX-512 F, which the CPU runs by
+        // `Simd`'s contract (the caller holds a `LanesAvx512`); registers only.
         unsafe { _mm512_set1_epi32(value as i32) }
     }
 
     #[inline(always)]
     unsafe fn load(words: &[u32]) -> __m512i {
         debug_assert!(words.len() >= 16);
+        // SAFETY: `_mm512_loadu_si512` needs AVX-512 F, which the CPU runs by
+        // `Simd`'s contract (the caller holds a `LanesAvx512`); by the same
+        // contract `words` holds at least 16 words, so the unaligned 64-byte
+        // load stays inside it.
         unsafe { _mm512_loadu_si512(words.as_ptr().cast()) }
     }
 
     #[inline(always)]
     unsafe fn store(self, words: &mut [u32]) {
         debug_assert!(words.len() >= 16);
+        // SAFETY: `_mm512_storeu_si512` needs AVX-512 F, which the CPU runs by
+        // `Simd`'s contract (the caller holds a `LanesAvx512`); by the same
+        // contract `words` holds at least 16 words, so the unaligned 64-byte
+        // store stays inside it.
         unsafe { _mm512_storeu_si512(words.as_mut_ptr().cast(), self) }
     }
 
     #[inline(always)]
     unsafe fn with_lane(self, lane: usize, value: u32) -> __m512i {
+        // SAFETY: `_mm512_mask_set1_epi32` needs AVX-512 F, which the CPU runs
+        // by `Simd`'s contract (the caller holds a `LanesAvx512`); registers
+        // only.
         unsafe { _mm512_mask_set1_epi32(self, 1 << lane, value as i32) }
     }
 
     #[inline(always)]
     unsafe fn and(self, other: __m512i) -> __m512i {
+        // SAFETY: `_mm512_and_si512` needs AVX-512 F, which the CPU runs by
+        // `Simd`'s contract (the caller holds a `LanesAvx512`); registers only.
         unsafe { _mm512_and_si512(self, other) }
     }
 
     #[inline(always)]
     unsafe fn or(self, other: __m512i) -> __m512i {
+        // SAFETY: `_mm512_or_si512` needs AVX-512 F, which the CPU runs by
+        // `Simd`'s contract (the caller holds a `LanesAvx512`); registers only.
         unsafe { _mm512_or_si512(self, other) }
     }
 
     #[inline(always)]
     unsafe fn xor(self, other: __m512i) -> __m512i {
+        // SAFETY: `_mm512_xor_si512` needs AVX-512 F, which the CPU runs by
+        // `Simd`'s contract (the caller holds a `LanesAvx512`); registers only.
         unsafe { _mm512_xor_si512(self, other) }
     }
 
     #[inline(always)]
     unsafe fn and_not(self, other: __m512i) -> __m512i {
+        // SAFETY: `_mm512_andnot_si512` needs AVX-512 F, which the CPU runs by
+        // `Simd`'s contract (the caller holds a `LanesAvx512`); registers only.
         unsafe { _mm512_andnot_si512(self, other) }
     }
 
     #[inline(always)]
     unsafe fn add(self, other: __m512i) -> __m512i {
+        // SAFETY: `_mm512_add_epi32` needs AVX-512 F, which the CPU runs by
+        // `Simd`'s contract (the caller holds a `LanesAvx512`); registers only.
         unsafe { _mm512_add_epi32(self, other) }
     }
 
     #[inline(always)]
     unsafe fn sub(self, other: __m512i) -> __m512i {
+        // SAFETY: `_mm512_sub_epi32` needs AVX-512 F, which the CPU runs by
+        // `Simd`'s contract (the caller holds a `LanesAvx512`); registers only.
         unsafe { _mm512_sub_epi32(self, other) }
     }
 
     #[inline(always)]
     unsafe fn shl<const S: i32>(self) -> __m512i {
+        // SAFETY: `_mm512_sll_epi32` needs AVX-512 F, which the CPU runs by
+        // `Simd`'s contract (the caller holds a `LanesAvx512`), and
+        // `_mm_cvtsi32_si128` only SSE2, baseline on x86-64; registers only.
         unsafe { _mm512_sll_epi32(self, _mm_cvtsi32_si128(S)) }
     }
 
     #[inline(always)]
     unsafe fn shr<const S: i32>(self) -> __m512i {
+        // SAFETY: `_mm512_srl_epi32` needs AVX-512 F, which the CPU runs by
+        // `Simd`'s contract (the caller holds a `LanesAvx512`), and
+        // `_mm_cvtsi32_si128` only SSE2, baseline on x86-64; registers only.
         unsafe { _mm512_srl_epi32(self, _mm_cvtsi32_si128(S)) }
     }
 
     #[inline(always)]
     unsafe fn shl_by(self, counts: __m512i) -> __m512i {
+        // SAFETY: `_mm512_sllv_epi32` needs AVX-512 F, which the CPU runs by
+        // `Simd`'s contract (the caller holds a `LanesAvx512`); registers only.
         unsafe { _mm512_sllv_epi32(self, counts) }
     }
 
     #[inline(always)]
     unsafe fn shr_by(self, counts: __m512i) -> __m512i {
+        // SAFETY: `_mm512_srlv_epi32` needs AVX-512 F, which the CPU runs by
+        // `Simd`'s contract (the caller holds a `LanesAvx512`); registers only.
         unsafe { _mm512_srlv_epi32(self, counts) }
     }
 
     #[inline(always)]
     unsafe fn abs(self) -> __m512i {
+        // SAFETY: `_mm512_abs_epi32` needs AVX-512 F, which the CPU runs by
+        // `Simd`'s contract (the caller holds a `LanesAvx512`); registers only.
         unsafe { _mm512_abs_epi32(self) }
     }
 
     #[inline(always)]
     unsafe fn spread_top_bit(self) -> __m512i {
+        // SAFETY: `_mm512_srai_epi32` needs AVX-512 F, which the CPU runs by
+        // `Simd`'s contract (the caller holds a `LanesAvx512`); registers only.
         unsafe { _mm512_srai_epi32::<31>(self) }
     }
 
     #[inline(always)]
     unsafe fn equal(self, other: __m512i) -> __mmask16 {
+        // SAFETY: `_mm512_cmpeq_epi32_mask` needs AVX-512 F, which the CPU runs
+        // by `Simd`'s contract (the caller holds a `LanesAvx512`); registers
+        // only.
         unsafe { _mm512_cmpeq_epi32_mask(self, other) }
     }
 
     #[inline(always)]
     unsafe fn none_of(self, bits: __m512i) -> __mmask16 {
+        // SAFETY: `_mm512_testn_epi32_mask` needs AVX-512 F, which the CPU runs
+        // by `Simd`'s contract (the caller holds a `LanesAvx512`); registers
+        // only.
         unsafe { _mm512_testn_epi32_mask(self, bits) }
     }
 
@@ -152,16 +197,25 @@ impl Simd for __m512i {
 
     #[inline(always)]
     unsafe fn select(set: __mmask16, if_set: __m512i, otherwise: __m512i) -> __m512i {
+        // SAFETY: `_mm512_mask_blend_epi32` needs AVX-512 F, which the CPU runs
+        // by `Simd`'s contract (the caller holds a `LanesAvx512`); registers
+        // only.
         unsafe { _mm512_mask_blend_epi32(set, otherwise, if_set) }
     }
 
     #[inline(always)]
     unsafe fn add_in(self, set: __mmask16, amount: __m512i) -> __m512i {
+        // SAFETY: `_mm512_mask_add_epi32` needs AVX-512 F, which the CPU runs
+        // by `Simd`'s contract (the caller holds a `LanesAvx512`); registers
+        // only.
         unsafe { _mm512_mask_add_epi32(self, set, self, amount) }
     }
 
     #[inline(always)]
     unsafe fn sub_in(self, set: __mmask16, amount: __m512i) -> __m512i {
+        // SAFETY: `_mm512_mask_sub_epi32` needs AVX-512 F, which the CPU runs
+        // by `Simd`'s contract (the caller holds a `LanesAvx512`); registers
+        // only.
         unsafe { _mm512_mask_sub_epi32(self, set, self, amount) }
     }
 
@@ -170,6 +224,9 @@ impl Simd for __m512i {
         // As for AVX2: the float's exponent field is 127 + the highest bit
         // (0 for a lane of 0), and all ones shifted right by 158 minus it
         // keep the bits up to the highest.
+        // SAFETY: the conversion, shifts and subtraction need AVX-512 F, which
+        // the CPU runs by `Simd`'s contract (the caller holds a `LanesAvx512`);
+        // registers only.
         unsafe {
             let field = _mm512_srli_epi32::<23>(_mm512_castps_si512(_mm512_cvtepi32_ps(self)));
             let shift = _mm512_sub_epi32(_mm512_set1_epi32(158), field);
@@ -180,6 +237,9 @@ impl Simd for __m512i {
     #[inline(always)]
     unsafe fn highest_bit(self) -> __m512i {
         // The float's exponent field, 127 + the highest bit.
+        // SAFETY: the conversion, shift and subtraction need AVX-512 F, which
+        // the CPU runs by `Simd`'s contract (the caller holds a `LanesAvx512`);
+        // registers only.
         unsafe {
             let field = _mm512_srli_epi32::<23>(_mm512_castps_si512(_mm512_cvtepi32_ps(self)));
             _mm512_sub_epi32(field, _mm512_set1_epi32(127))
@@ -188,11 +248,22 @@ impl Simd for __m512i {
 
     #[inline(always)]
     unsafe fn add_counts(self, set: __mmask16, squares: __m512i) -> __m512i {
+        // SAFETY: `_mm512_popcnt_epi32` needs AVX-512 VPOPCNTDQ and
+        // `_mm512_mask_add_epi32` AVX-512 F, both of which the CPU runs by
+        // `Simd`'s contract (the caller holds a `LanesAvx512`); registers only.
         unsafe { _mm512_mask_add_epi32(self, set, self, _mm512_popcnt_epi32(squares)) }
     }
 
     #[inline(always)]
     unsafe fn load_entries_below(stack: *const Entry, at: __m512i) -> [__m512i; 4] {
+        // SAFETY: the intrinsics need AVX-512 F, which the CPU runs by `Simd`'s
+        // contract (the caller holds a `LanesAvx512`). `__m512i` and `[u32;
+        // 16]` are both 64 bytes and every bit pattern is valid for both, so
+        // the transmute is sound. By the same contract each lane of `at` minus
+        // `ENTRY_BYTES` is a multiple of it within `stack`'s initialised
+        // entries, as `slot_below` requires, so each `_mm_load_si128` (SSE2,
+        // baseline) reads one initialised `Entry`, 16-byte aligned as it needs
+        // (`Entry` is `align(16)`).
         unsafe {
             let at: [u32; 16] = core::mem::transmute(at);
             // Lanes l, l + 4, l + 8 and l + 12 in the four quarters, then a
@@ -225,6 +296,14 @@ impl Simd for __m512i {
 
     #[inline(always)]
     unsafe fn store_entries_above(stack: *mut Entry, at: __m512i, words: [__m512i; 4]) {
+        // SAFETY: the intrinsics need AVX-512 F, which the CPU runs by `Simd`'s
+        // contract (the caller holds a `LanesAvx512`). `__m512i` and `[u32;
+        // 16]` are both 64 bytes and every bit pattern is valid for both, so
+        // the transmute is sound. By the same contract each lane of `at` plus
+        // `ENTRY_BYTES` is a multiple of it within `stack`'s entries, as
+        // `slot_above` requires, so each `_mm_store_si128` (SSE2, baseline)
+        // writes one `Entry` of the stack, 16-byte aligned as it needs (`Entry`
+        // is `align(16)`).
         unsafe {
             let at: [u32; 16] = core::mem::transmute(at);
             let [w0, w1, w2, w3] = words;

@@ -43,9 +43,10 @@
 use core::cell::RefCell;
 use core::ops::ControlFlow;
 
-use crate::kernel::symmetric::subproblem::{Subproblem, subproblems};
+use crate::kernel::symmetric::subproblem::{SearchRoot, subproblems};
 use crate::kernel::symmetric::{Listed, Walkers, walker};
-use crate::kernel::{Kernel, Solver, Visit};
+use crate::kernel::{Kernel, Solver, Visit, kernel_type};
+use crate::vocabulary::kernel::target_features;
 use crate::{Count, Error};
 
 pub(crate) mod simd;
@@ -123,13 +124,13 @@ unsafe fn watch_board<V: Simd, W: walk::Watch>(n: usize, classes: bool, watch: &
         let mut listed = subproblems(n, Some(false));
         let mut listed = (&mut listed).map(|sub| (0, sub));
         // SAFETY: the caller's CPU.
-        unsafe { count_subproblems::<V, Subproblem, W>(n, &mut listed, classes, &mut add, watch) };
+        unsafe { count_subproblems::<V, SearchRoot, W>(n, &mut listed, classes, &mut add, watch) };
         // The ties split one row further: a board has only a few (15 at
         // N = 13), too few and too uneven to keep every lane busy.
-        let mut ties = subproblems(n, Some(true)).flat_map(Subproblem::split_one_row);
+        let mut ties = subproblems(n, Some(true)).flat_map(SearchRoot::split_one_row);
         let mut ties = (&mut ties).map(|sub| (0, sub));
         // SAFETY: the caller's CPU.
-        unsafe { count_ties::<V, Subproblem>(n, &mut ties, classes, &mut add) };
+        unsafe { count_ties::<V, SearchRoot>(n, &mut ties, classes, &mut add) };
     }
     total
 }
@@ -143,7 +144,7 @@ unsafe fn watch_board<V: Simd, W: walk::Watch>(n: usize, classes: bool, watch: &
 ///
 /// As for [`count_board`].
 #[inline(always)]
-unsafe fn count_ties<V: Simd, S: core::borrow::Borrow<Subproblem>>(
+unsafe fn count_ties<V: Simd, S: core::borrow::Borrow<SearchRoot>>(
     n: usize,
     listed: &mut dyn Iterator<Item = (usize, S)>,
     classes: bool,
@@ -180,7 +181,7 @@ unsafe fn count_ties<V: Simd, S: core::borrow::Borrow<Subproblem>>(
 ///
 /// As for [`count_board`].
 #[inline(always)]
-unsafe fn count_subproblems<V: Simd, S: core::borrow::Borrow<Subproblem>, W: walk::Watch>(
+unsafe fn count_subproblems<V: Simd, S: core::borrow::Borrow<SearchRoot>, W: walk::Watch>(
     n: usize,
     listed: &mut dyn Iterator<Item = (usize, S)>,
     classes: bool,
@@ -215,7 +216,7 @@ unsafe fn count_subproblems<V: Simd, S: core::borrow::Borrow<Subproblem>, W: wal
 ///
 /// As for [`count_board`].
 #[inline(always)]
-unsafe fn walk_or_fall_back<V: Simd, S: core::borrow::Borrow<Subproblem>, L, W, const TIES: bool>(
+unsafe fn walk_or_fall_back<V: Simd, S: core::borrow::Borrow<SearchRoot>, L, W, const TIES: bool>(
     n: usize,
     listed: &mut dyn Iterator<Item = (usize, S)>,
     (classes, leaves): (bool, &mut L),
@@ -268,35 +269,27 @@ unsafe fn count_listed<V: Simd>(
     };
     if ties {
         // SAFETY: the caller's.
-        unsafe { count_ties::<V, &Subproblem>(n, &mut listed, classes, done) };
+        unsafe { count_ties::<V, &SearchRoot>(n, &mut listed, classes, done) };
     } else {
         // SAFETY: the caller's.
-        unsafe { count_subproblems::<V, &Subproblem, ()>(n, &mut listed, classes, done, &mut ()) };
+        unsafe { count_subproblems::<V, &SearchRoot, ()>(n, &mut listed, classes, done, &mut ()) };
     }
 }
 
+/// A lane kernel: its type ([`kernel_type!`]), the walks compiled with its
+/// row's features ([`target_features!`]) over its vector type, and its
+/// traits. `$name` is its variant of [`Kernel`].
 macro_rules! lane_kernel {
     (
         $(#[$doc:meta])*
-        $name:ident, $kernel:expr, $vector:ty, $features:literal
+        $name:ident, $vector:ty
     ) => {
-        $(#[$doc])*
-        #[derive(Clone, Copy, Debug)]
-        pub struct $name(());
+        kernel_type! {
+            $(#[$doc])*
+            pub struct $name = Kernel::$name;
+        }
 
         impl $name {
-            /// `Some` exactly where this CPU (and its operating system)
-            /// runs the kernel's instructions.
-            pub fn new() -> Option<$name> {
-                crate::cpu::has_all($kernel.cpu_features()).then_some($name(()))
-            }
-
-            /// This proof as a `'static` solver: what the dispatcher hands
-            /// out (the type is zero-sized, so the reference costs nothing).
-            pub(crate) fn as_static(self) -> &'static $name {
-                &$name(())
-            }
-
             /// Counts a plan's subproblems (see [`count_listed`]).
             #[cfg_attr(not(feature = "std"), allow(dead_code))] // for the plan (`std`)
             pub(crate) fn count_listed(
@@ -306,21 +299,22 @@ macro_rules! lane_kernel {
                 classes: bool,
                 done: &mut dyn FnMut(usize, Count),
             ) {
-                /// [`count_listed`] compiled with the kernel's features.
-                ///
-                /// # Safety
-                ///
-                /// The CPU runs them.
-                #[target_feature(enable = $features)]
-                unsafe fn compiled(
-                    listed: Listed<'_>,
-                    ties: bool,
-                    classes: bool,
-                    done: &mut dyn FnMut(usize, Count),
-                ) {
-                    // SAFETY: the caller's.
-                    unsafe { count_listed::<$vector>(listed, ties, classes, done) }
-                }
+                target_features!($name => {
+                    /// [`count_listed`] compiled with the kernel's features.
+                    ///
+                    /// # Safety
+                    ///
+                    /// The CPU runs them.
+                    unsafe fn compiled(
+                        listed: Listed<'_>,
+                        ties: bool,
+                        classes: bool,
+                        done: &mut dyn FnMut(usize, Count),
+                    ) {
+                        // SAFETY: the caller's.
+                        unsafe { count_listed::<$vector>(listed, ties, classes, done) }
+                    }
+                });
                 // SAFETY: `self` exists only where `new` found the kernel's
                 // features, those `compiled` is built with; the arguments
                 // are references, valid for the call.
@@ -331,16 +325,17 @@ macro_rules! lane_kernel {
             /// step of the lanes: the trace's way in.
             #[cfg(feature = "trace")]
             pub(crate) fn watch<W: walk::Watch>(self, n: usize, watch: &mut W) -> Count {
-                /// [`watch_board`] compiled with the kernel's features.
-                ///
-                /// # Safety
-                ///
-                /// The CPU runs them.
-                #[target_feature(enable = $features)]
-                unsafe fn compiled<W: walk::Watch>(n: usize, watch: &mut W) -> Count {
-                    // SAFETY: the caller's.
-                    unsafe { watch_board::<$vector, W>(n, false, watch) }
-                }
+                target_features!($name => {
+                    /// [`watch_board`] compiled with the kernel's features.
+                    ///
+                    /// # Safety
+                    ///
+                    /// The CPU runs them.
+                    unsafe fn compiled<W: walk::Watch>(n: usize, watch: &mut W) -> Count {
+                        // SAFETY: the caller's.
+                        unsafe { watch_board::<$vector, W>(n, false, watch) }
+                    }
+                });
                 assert!((4..=walk::MAX_N).contains(&n));
                 // SAFETY: `self` exists only where `new` found the kernel's
                 // features, those `compiled` is built with.
@@ -349,16 +344,17 @@ macro_rules! lane_kernel {
 
             /// The solutions or classes of a whole board, `n` from 4.
             fn count_board(self, n: usize, classes: bool) -> Count {
-                /// [`count_board`] compiled with the kernel's features.
-                ///
-                /// # Safety
-                ///
-                /// The CPU runs them.
-                #[target_feature(enable = $features)]
-                unsafe fn compiled(n: usize, classes: bool) -> Count {
-                    // SAFETY: the caller's.
-                    unsafe { count_board::<$vector>(n, classes) }
-                }
+                target_features!($name => {
+                    /// [`count_board`] compiled with the kernel's features.
+                    ///
+                    /// # Safety
+                    ///
+                    /// The CPU runs them.
+                    unsafe fn compiled(n: usize, classes: bool) -> Count {
+                        // SAFETY: the caller's.
+                        unsafe { count_board::<$vector>(n, classes) }
+                    }
+                });
                 // SAFETY: `self` exists only where `new` found the kernel's
                 // features, those `compiled` is built with.
                 unsafe { compiled(n, classes) }
@@ -380,17 +376,17 @@ macro_rules! lane_kernel {
 
         impl Solver for $name {
             fn kernel(&self) -> Kernel {
-                $kernel
+                Kernel::$name
             }
 
             fn count(&self, n: usize) -> Result<Count, Error> {
-                crate::kernel::symmetric::count($kernel, n, false, |n, classes| {
+                crate::kernel::symmetric::count(Kernel::$name, n, false, |n, classes| {
                     self.count_board(n, classes)
                 })
             }
 
             fn count_fundamental(&self, n: usize) -> Result<Count, Error> {
-                crate::kernel::symmetric::count($kernel, n, true, |n, classes| {
+                crate::kernel::symmetric::count(Kernel::$name, n, true, |n, classes| {
                     self.count_board(n, classes)
                 })
             }
@@ -400,8 +396,8 @@ macro_rules! lane_kernel {
                 n: usize,
                 _visit: Visit<'_>,
             ) -> Result<ControlFlow<()>, Error> {
-                $kernel.check_size(n)?;
-                Err(Error::CountOnly($kernel))
+                Kernel::$name.check_size(n)?;
+                Err(Error::CountOnly(Kernel::$name))
             }
         }
     };
@@ -412,9 +408,7 @@ lane_kernel!(
     /// registers. Holding one proves this CPU runs AVX2, BMI1, BMI2, LZCNT
     /// and POPCNT (the last four for the scalar walkers of the ties).
     LanesAvx2,
-    Kernel::LanesAvx2,
-    core::arch::x86_64::__m256i,
-    "avx2,bmi1,bmi2,lzcnt,popcnt"
+    core::arch::x86_64::__m256i
 );
 
 lane_kernel!(
@@ -422,9 +416,7 @@ lane_kernel!(
     /// registers, sets of lanes in mask registers. Holding one proves this
     /// CPU runs AVX-512 F and VPOPCNTDQ, BMI1, BMI2, LZCNT and POPCNT.
     LanesAvx512,
-    Kernel::LanesAvx512,
-    core::arch::x86_64::__m512i,
-    "avx512f,avx512vpopcntdq,bmi1,bmi2,lzcnt,popcnt"
+    core::arch::x86_64::__m512i
 );
 
 #[cfg(test)]
@@ -486,8 +478,9 @@ mod tests {
                 let mut total: Count = 0;
                 let mut starts = mirror_starts(n);
                 let mut add = |_, count| total += count;
-                // SAFETY: the kernel exists, so the CPU runs its features.
                 match solver.kernel() {
+                    // SAFETY: a `LanesAvx2` exists, so the CPU runs AVX2;
+                    // `n` is at most 13, below `walk::MAX_N`.
                     Kernel::LanesAvx2 => unsafe {
                         walk::count::<core::arch::x86_64::__m256i, false, 1, (), _>(
                             n,
@@ -497,6 +490,8 @@ mod tests {
                             &mut (),
                         )
                     },
+                    // SAFETY: the other kernel, a `LanesAvx512`, exists, so
+                    // the CPU runs AVX-512 F; `n` is at most 13.
                     _ => unsafe {
                         walk::count::<core::arch::x86_64::__m512i, false, 2, (), _>(
                             n,
@@ -527,18 +522,18 @@ mod tests {
         for (solver, count_listed) in kernels() {
             let kernel = solver.kernel();
             for n in 4..=11 {
-                let mut subs: Vec<Subproblem> =
+                let mut subs: Vec<SearchRoot> =
                     unsplit_subproblems(n).chain(subproblems(n, None)).collect();
                 for col in 0..n {
                     let fixed = [(n - 1, (col + 2) % n)];
-                    subs.extend(Subproblem::new(n, Kind::Plain, &[], &[(0, col)], &[]));
-                    subs.extend(Subproblem::new(n, Kind::Plain, &[col], &fixed, &[]));
+                    subs.extend(SearchRoot::new(n, Kind::Plain, &[], &[(0, col)], &[]));
+                    subs.extend(SearchRoot::new(n, Kind::Plain, &[col], &fixed, &[]));
                     // A tie with two pre-placed queens fits no lane.
                     let two = [(n - 1, col), (n - 3, (col + 3) % n)];
-                    subs.extend(Subproblem::new(n, Kind::Tie { k: 1 }, &[1], &two, &[]));
+                    subs.extend(SearchRoot::new(n, Kind::Tie { k: 1 }, &[1], &two, &[]));
                 }
                 for ties in [false, true] {
-                    let subs: Vec<&Subproblem> =
+                    let subs: Vec<&SearchRoot> =
                         subs.iter().filter(|s| s.kind.is_tie() == ties).collect();
                     for classes in [false, true] {
                         let mut expected = vec![0; subs.len()];

@@ -4,7 +4,7 @@
 //! rows placed by hand (the mirror starts).
 
 use crate::Count;
-use crate::kernel::symmetric::subproblem::{Subproblem, fixed_queen_squares};
+use crate::kernel::symmetric::subproblem::{SearchRoot, fixed_queen_squares};
 
 /// The live squares of a lane's row carry its row from this bit up (in its
 /// [`Start`], its registers and its stack's entries): the forbidden columns
@@ -100,7 +100,7 @@ impl Start {
     /// The start of a symmetric subproblem (not a tie) or a plain partial
     /// board, each solution counting its orbit (or 1 with `classes`);
     /// `None` where its forbidden squares take more than two masks.
-    pub(crate) fn of_subproblem(sub: &Subproblem, classes: bool) -> Option<Start> {
+    pub(crate) fn of_subproblem(sub: &SearchRoot, classes: bool) -> Option<Start> {
         debug_assert!(!sub.kind.is_tie());
         let n = sub.n;
         if n > MAX_N {
@@ -121,7 +121,7 @@ impl Start {
 
     /// The start of `sub`'s first free row, with these forbidden squares,
     /// weight and fixed queen.
-    fn at(sub: &Subproblem, forbidden: [(u32, u32); 2], weight: u64, fixed: (u32, u32)) -> Start {
+    fn at(sub: &SearchRoot, forbidden: [(u32, u32); 2], weight: u64, fixed: (u32, u32)) -> Start {
         let full = u32::MAX >> (32 - sub.n);
         Start {
             live: sub.live() | (sub.start as u32) << ROW_SHIFT,
@@ -140,7 +140,7 @@ impl Start {
     /// the rest of its forbidden squares take the two masks. `None` where
     /// they do not fit (more than one fixed queen, or more masks), and past
     /// N = 16, where a lane's path (see `walk::Leaves::score`) would not fit.
-    pub(crate) fn of_tie(sub: &Subproblem) -> Option<Start> {
+    pub(crate) fn of_tie(sub: &SearchRoot) -> Option<Start> {
         debug_assert!(sub.kind.is_tie());
         let n = sub.n;
         if n > TIES_UP_TO || sub.fixed_rows.count_ones() > 1 {
@@ -225,7 +225,7 @@ mod tests {
 
     /// Every subproblem of an `n`x`n` board, unsplit and split one row
     /// further (as the lane kernels split the ties), ties or not.
-    fn subproblems_and_parts(n: usize) -> impl Iterator<Item = Subproblem> {
+    fn subproblems_and_parts(n: usize) -> impl Iterator<Item = SearchRoot> {
         unsplit_subproblems(n).flat_map(|sub| sub.clone().split_one_row().chain([sub]))
     }
 
@@ -278,7 +278,7 @@ mod tests {
     #[test]
     fn a_tie_with_two_fixed_queens_stays_on_the_scalar_walkers() {
         let tie = Kind::Tie { k: 1 };
-        let sub = Subproblem::new(8, tie, &[1], &[(7, 4), (5, 7)], &[]).expect("no attacks");
+        let sub = SearchRoot::new(8, tie, &[1], &[(7, 4), (5, 7)], &[]).expect("no attacks");
         assert_eq!(Start::of_tie(&sub), None);
     }
 }

@@ -22,7 +22,7 @@ use super::start::Start;
 use super::walk::{LANE_SLOTS, Leaves};
 use crate::Count;
 use crate::kernel::symmetric::live_squares;
-use crate::kernel::symmetric::subproblem::Subproblem;
+use crate::kernel::symmetric::subproblem::SearchRoot;
 
 /// Tie subproblems as the walk's starts (`S`: owned or borrowed, each with
 /// its lane's start), their leaves checked one by one.
@@ -36,7 +36,7 @@ pub(crate) struct Checked<S> {
     totals: [Count; LANE_SLOTS],
 }
 
-impl<S: Borrow<Subproblem>> Checked<S> {
+impl<S: Borrow<SearchRoot>> Checked<S> {
     /// For tie subproblems of an `n`x`n` board.
     pub(crate) fn new(n: usize, classes: bool) -> Checked<S> {
         Checked {
@@ -48,7 +48,7 @@ impl<S: Borrow<Subproblem>> Checked<S> {
     }
 }
 
-impl<S: Borrow<Subproblem>> Leaves for Checked<S> {
+impl<S: Borrow<SearchRoot>> Leaves for Checked<S> {
     const CHECKED: bool = true;
     type Item = (Start, S);
 

@@ -456,7 +456,8 @@ unsafe fn views<V: Simd>(
 ///
 /// # Safety
 ///
-/// The CPU runs `V`'s instructions.
+/// The CPU runs `V`'s instructions, and `n` is at most [`MAX_N`] (the
+/// lanes' stacks hold that many rows; checked only in debug builds).
 #[inline(always)]
 pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool, const G: usize, W: Watch, L: Leaves>(
     n: usize,
@@ -470,19 +471,22 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool, const G: usize, W: Wa
     set_idle_entries(&mut stack, G * lanes);
     let stack_base = stack.as_mut_ptr().cast::<Entry>();
     let mut lane: [Lane; GROUPS * MAX_LANES] = core::array::from_fn(|_| Lane::idle());
-    // SAFETY (both): the caller's CPU.
+    // SAFETY: the CPU runs `V`'s instructions (this function's contract),
+    // all that `Constants::new` and `group_memory` ask.
     let (c, memory) = unsafe { (Constants::new(n), group_memory::<V, G>(stack_base)) };
+    // SAFETY: as above: `V::splat` asks only that `V`'s instructions run.
     let idle = unsafe { [0, 1, 2, 3].map(|word| V::splat(IDLE.0[word])) };
     let mut groups = idle_groups(&memory, c.zero, idle);
     let all = (1u32 << lanes) - 1;
     // The lanes walking a start, those just finished, whether starts remain.
     let (mut active, mut finished, mut more) = ([0u32; G], [0u32; G], true);
-    // SAFETY (every vector operation in the loop): the caller's CPU; each `l` is a lane of `V`.
     loop {
         for (g, v) in groups.iter_mut().enumerate() {
             // Lanes whose walk is over report their count.
             if finished[g] & active[g] != 0 {
                 let over = finished[g] & active[g];
+                // SAFETY: `V`'s instructions run (the contract); `over` is
+                // within `active[g]`, whose bits are lanes of `V`.
                 unsafe { report_finished(v, g, over, &mut lane, leaves, done) };
                 active[g] &= !finished[g];
             }
@@ -500,11 +504,17 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool, const G: usize, W: Wa
                 let start = L::start(&item);
                 debug_assert!(FORBIDDEN || !start.has_forbidden());
                 let l = (!active[g]).trailing_zeros() as usize;
+                // SAFETY: `V`'s instructions run (the contract); `l` is a
+                // lane of `V`: the lowest clear bit of `active[g] != all`.
                 unsafe { v.place::<FORBIDDEN>(l, &start) };
                 if L::CHECKED {
                     let (row, column) = start.fixed;
-                    v.fixed_row = unsafe { v.fixed_row.with_lane(l, row) };
-                    v.fixed_column = unsafe { v.fixed_column.with_lane(l, column) };
+                    // SAFETY: as for `place`: `V`'s instructions run, and `l`
+                    // is one of its lanes.
+                    unsafe {
+                        v.fixed_row = v.fixed_row.with_lane(l, row);
+                        v.fixed_column = v.fixed_column.with_lane(l, column);
+                    }
                 }
                 lane[g * lanes + l].begin(id, start.weight);
                 leaves.begin(g * lanes + l, item);
@@ -514,17 +524,11 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool, const G: usize, W: Wa
         if active.iter().all(|&a| a == 0) {
             break;
         }
-        // SAFETY: the caller's CPU; the tops stay in the lanes' stacks
-        // (`step`).
+        let states = (&mut groups, &active, &mut finished);
+        let (lanes_seen, seen) = ((&lane, &mut *watch), (&memory, &c));
+        // SAFETY: the caller's CPU; the tops stay in the lanes' stacks (`step`).
         let steps = unsafe {
-            let states = (&mut groups, &active, &mut finished);
-            step_until_a_walk_ends::<V, FORBIDDEN, G, W, L>(
-                states,
-                &memory,
-                &c,
-                leaves,
-                (&lane, &mut *watch),
-            )
+            step_until_a_walk_ends::<V, FORBIDDEN, G, W, L>(states, seen, leaves, lanes_seen)
         };
         if steps == 0 {
             // SAFETY: the caller's CPU.
@@ -735,8 +739,7 @@ unsafe fn step_until_a_walk_ends<
     L: Leaves,
 >(
     (groups, active, finished): (&mut [Vectors<V>; G], &[u32; G], &mut [u32; G]),
-    memory: &[Memory<V>; G],
-    c: &Constants<V>,
+    (memory, c): (&[Memory<V>; G], &Constants<V>),
     leaves: &mut L,
     (lane, watch): (&[Lane; GROUPS * MAX_LANES], &mut W),
 ) -> u32 {

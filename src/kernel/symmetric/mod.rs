@@ -84,9 +84,11 @@
 //! and counts are single instructions, which makes it the faster of the two
 //! (`simd/count` in BENCHMARKS.md).
 
+#[cfg(x86_kernels)]
+use crate::vocabulary::kernel::target_features;
 use core::ops::ControlFlow;
 
-use crate::kernel::{Kernel, Solver, Visit};
+use crate::kernel::{Kernel, Solver, Visit, kernel_type};
 use crate::{Board, Count, Error};
 
 #[cfg(feature = "std")]
@@ -94,46 +96,23 @@ pub(crate) mod pieces;
 pub(crate) mod subproblem;
 pub(crate) mod walker;
 
-use subproblem::{Subproblem, subproblems};
+use subproblem::{SearchRoot, subproblems};
 
-/// The symmetric kernel, built for the baseline of the target. Runs on
-/// every target.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Symmetric(());
-
-impl Symmetric {
-    /// Always `Some`: the symmetric kernel needs no CPU feature.
-    pub fn new() -> Option<Symmetric> {
-        Some(Symmetric(()))
-    }
-
-    /// This proof as a `'static` solver: what the dispatcher hands out
-    /// (the type is zero-sized, so the reference costs nothing).
-    pub(crate) fn as_static(self) -> &'static Symmetric {
-        &Symmetric(())
-    }
+kernel_type! {
+    /// The symmetric kernel, built for the baseline of the target. Runs on
+    /// every target.
+    #[derive(Default)]
+    pub struct Symmetric = Kernel::Symmetric;
 }
 
-/// The symmetric kernel built with BMI1, BMI2, LZCNT and POPCNT (x86-64
-/// only): the same code, whose bit scans, lowest-bit isolations, variable
-/// shifts and leaf counts become single instructions (`tzcnt`, `lzcnt`,
-/// `blsi`, `shlx`, `popcnt`) instead of sequences. Holding one proves the
-/// CPU has those features.
 #[cfg(x86_kernels)]
-#[derive(Clone, Copy, Debug)]
-pub struct SymmetricBmi(());
-
-#[cfg(x86_kernels)]
-impl SymmetricBmi {
-    /// `Some` exactly where the CPU has BMI1, BMI2, LZCNT and POPCNT.
-    pub fn new() -> Option<SymmetricBmi> {
-        crate::cpu::has_all(Kernel::SymmetricBmi.cpu_features()).then_some(SymmetricBmi(()))
-    }
-
-    /// This proof as a `'static` solver: what the dispatcher hands out.
-    pub(crate) fn as_static(self) -> &'static SymmetricBmi {
-        &SymmetricBmi(())
-    }
+kernel_type! {
+    /// The symmetric kernel built with BMI1, BMI2, LZCNT and POPCNT (x86-64
+    /// only): the same code, whose bit scans, lowest-bit isolations, variable
+    /// shifts and leaf counts become single instructions (`tzcnt`, `lzcnt`,
+    /// `blsi`, `shlx`, `popcnt`) instead of sequences. Holding one proves the
+    /// CPU has those features.
+    pub struct SymmetricBmi = Kernel::SymmetricBmi;
 }
 
 /// The columns of a row whose queen leaves the next row a free square,
@@ -175,7 +154,7 @@ fn for_each_small_class(
     let solutions =
         crate::kernel::portable::Solutions::new(n).expect("n < 4 fits the portable kernel");
     for board in solutions {
-        if let Some(size) = crate::symmetry::canonical_orbit_size(&board) {
+        if let Some(size) = crate::vocabulary::symmetry::canonical_orbit_size(&board) {
             visit(&board, size as u32)?;
         }
     }
@@ -230,17 +209,18 @@ fn count_baseline(n: usize, classes: bool) -> Count {
     walker::count_all(n, classes)
 }
 
-/// [`walker::count_all`] compiled with BMI1, BMI2, LZCNT and POPCNT.
 #[cfg(x86_kernels)]
-#[target_feature(enable = "bmi1,bmi2,lzcnt,popcnt")]
-fn count_bmi(n: usize, classes: bool) -> Count {
-    walker::count_all(n, classes)
-}
+target_features!(SymmetricBmi => {
+    /// [`walker::count_all`] compiled with BMI1, BMI2, LZCNT and POPCNT.
+    fn count_bmi(n: usize, classes: bool) -> Count {
+        walker::count_all(n, classes)
+    }
+});
 
-/// Subproblems handed to [`Walkers::count_listed`], each with the caller's
+/// SearchRoots handed to [`Walkers::count_listed`], each with the caller's
 /// name for it.
 #[cfg_attr(not(feature = "std"), allow(dead_code))] // for the plan (`std`)
-pub(crate) type Listed<'a> = &'a mut dyn Iterator<Item = (usize, &'a Subproblem)>;
+pub(crate) type Listed<'a> = &'a mut dyn Iterator<Item = (usize, &'a SearchRoot)>;
 
 /// A kernel whose walkers count symmetric subproblems chosen by the caller
 /// (a plan's pieces, a partial board): [`Symmetric`] and [`SymmetricBmi`]
@@ -290,17 +270,18 @@ impl Walkers for SymmetricBmi {
     }
 }
 
-/// [`walker::count_listed`] compiled with BMI1, BMI2, LZCNT and POPCNT.
 #[cfg(x86_kernels)]
-#[target_feature(enable = "bmi1,bmi2,lzcnt,popcnt")]
-fn count_listed_bmi(
-    listed: Listed<'_>,
-    ties: bool,
-    classes: bool,
-    done: &mut dyn FnMut(usize, Count),
-) {
-    walker::count_listed(listed, ties, classes, done);
-}
+target_features!(SymmetricBmi => {
+    /// [`walker::count_listed`] compiled with BMI1, BMI2, LZCNT and POPCNT.
+    fn count_listed_bmi(
+        listed: Listed<'_>,
+        ties: bool,
+        classes: bool,
+        done: &mut dyn FnMut(usize, Count),
+    ) {
+        walker::count_listed(listed, ties, classes, done);
+    }
+});
 
 /// Enumeration is the same for both builds: each class's canonical form
 /// from the (branching) search, expanded into its orbit.
@@ -322,7 +303,7 @@ macro_rules! symmetric_solver {
             ) -> Result<ControlFlow<()>, Error> {
                 $kernel.check_size(n)?;
                 for_each_class(n, &mut |board, _| {
-                    crate::symmetry::orbit(board).try_for_each(|image| visit(&image))
+                    crate::vocabulary::symmetry::orbit(board).try_for_each(|image| visit(&image))
                 })
             }
 
@@ -384,12 +365,20 @@ mod tests {
         for n in 0..=SOLVED_UP_TO {
             let mut found = Vec::new();
             let _ = for_each_class(n, &mut |board, orbit| {
-                assert_eq!(crate::symmetry::canonical(board), *board, "N = {n}");
-                assert_eq!(crate::symmetry::orbit_size(board) as u32, orbit, "N = {n}");
+                assert_eq!(
+                    crate::vocabulary::symmetry::canonical(board),
+                    *board,
+                    "N = {n}"
+                );
+                assert_eq!(
+                    crate::vocabulary::symmetry::orbit_size(board) as u32,
+                    orbit,
+                    "N = {n}"
+                );
                 found.push(*board);
                 ControlFlow::Continue(())
             });
-            let mut expected = crate::fundamental::solutions(Kernel::Portable, n).unwrap();
+            let mut expected = crate::kernel::portable::oracle_fundamental(n);
             expected.sort_unstable();
             found.sort_unstable();
             assert_eq!(found, expected, "N = {n}");
@@ -445,7 +434,7 @@ mod tests {
                 portable_solutions.sort_unstable();
                 assert_eq!(solutions, portable_solutions, "{kernel:?}, N = {n}");
 
-                let classes = crate::fundamental::solutions(Kernel::Portable, n).unwrap();
+                let classes = crate::kernel::portable::oracle_fundamental(n);
                 let mut fundamental = Vec::new();
                 let _ = build.for_each_fundamental(n, &mut |board| {
                     fundamental.push(*board);
@@ -478,7 +467,7 @@ mod tests {
             for n in 4..=SOLVED_UP_TO {
                 let mut total: Count = 0;
                 for ties in [false, true] {
-                    let subs: Vec<Subproblem> = subproblems(n, Some(ties)).collect();
+                    let subs: Vec<SearchRoot> = subproblems(n, Some(ties)).collect();
                     let mut reported = vec![0; subs.len()];
                     let mut listed = subs.iter().enumerate();
                     walkers.count_listed(&mut listed, ties, false, &mut |id, count| {

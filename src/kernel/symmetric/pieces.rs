@@ -12,10 +12,10 @@ use alloc::vec::Vec;
 use core::sync::atomic::{AtomicUsize, Ordering};
 
 use super::Walkers;
-use super::subproblem::{Kind, Subproblem, unsplit_subproblems};
+use super::subproblem::{Kind, SearchRoot, unsplit_subproblems};
 use crate::Count;
-use crate::board::MAX_N;
-use crate::workers::Ran;
+use crate::support::workers::Ran;
+use crate::vocabulary::board::MAX_N;
 
 /// Changes whenever the way a symmetric plan splits a board changes, so
 /// that shards and checkpoints of another split are refused: the first
@@ -37,7 +37,7 @@ pub(crate) enum Piece {
         queens: Vec<(usize, usize)>,
     },
     /// A subproblem of the symmetric search, or a partial board's.
-    Subproblem(Subproblem),
+    SearchRoot(SearchRoot),
 }
 
 impl Piece {
@@ -45,14 +45,14 @@ impl Piece {
     pub(crate) fn n(&self) -> usize {
         match self {
             Piece::Small { n, .. } => *n,
-            Piece::Subproblem(sub) => sub.n,
+            Piece::SearchRoot(sub) => sub.n,
         }
     }
 
     /// Whether it is a tie subproblem, whose leaves the walkers check in a
     /// pass of their own, after the rest.
     pub(crate) fn is_tie(&self) -> bool {
-        matches!(self, Piece::Subproblem(sub) if sub.kind.is_tie())
+        matches!(self, Piece::SearchRoot(sub) if sub.kind.is_tie())
     }
 
     /// Its pre-placed queens, `(row, column)`, by row: the first rows, then
@@ -60,7 +60,7 @@ impl Piece {
     pub(crate) fn queens(&self) -> Vec<(usize, usize)> {
         let sub = match self {
             Piece::Small { queens, .. } => return queens.clone(),
-            Piece::Subproblem(sub) => sub,
+            Piece::SearchRoot(sub) => sub,
         };
         let mut queens: Vec<(usize, usize)> = (0..sub.start)
             .map(|row| (row, sub.queens[row].trailing_zeros() as usize))
@@ -79,7 +79,7 @@ impl Piece {
     /// squares) to a plan's fingerprint. A small board feeds nothing: N,
     /// which the plan feeds, names it.
     pub(crate) fn fingerprint(&self, eat: &mut dyn FnMut(u64)) {
-        let Piece::Subproblem(sub) = self else {
+        let Piece::SearchRoot(sub) = self else {
             return;
         };
         let (kind, k) = match sub.kind {
@@ -112,7 +112,7 @@ pub(crate) fn for_each_estimated(n: usize, mut visit: impl FnMut(Piece, u64)) {
     for sub in unsplit_subproblems(n) {
         split_into(sub, rows, &mut |sub| {
             let estimate = nodes_below(&sub, ESTIMATE_ROWS).pow(2);
-            visit(Piece::Subproblem(sub), estimate);
+            visit(Piece::SearchRoot(sub), estimate);
         });
     }
 }
@@ -141,7 +141,7 @@ pub(crate) fn partial(n: usize, queens: &[(usize, usize)]) -> Option<Piece> {
             queens: queens.to_vec(),
         });
     }
-    Subproblem::new(n, Kind::Plain, &[], queens, &[]).map(Piece::Subproblem)
+    SearchRoot::new(n, Kind::Plain, &[], queens, &[]).map(Piece::SearchRoot)
 }
 
 /// The rows a subproblem of an `n`x`n` board has placed once split: none
@@ -155,7 +155,7 @@ fn split_rows(n: usize) -> usize {
 /// Splits `sub` by placing queens in its next rows until `rows` rows are
 /// placed (or the next would be the row before last), and gives each
 /// piece to `visit`. A pre-placed row is passed through as one piece.
-fn split_into(sub: Subproblem, rows: usize, visit: &mut dyn FnMut(Subproblem)) {
+fn split_into(sub: SearchRoot, rows: usize, visit: &mut dyn FnMut(SearchRoot)) {
     if sub.start >= rows || sub.start + 1 >= sub.n - 2 {
         visit(sub);
         return;
@@ -178,7 +178,7 @@ const ESTIMATE_ROWS: usize = 3;
 
 /// The live squares `rows` rows below `sub`'s placed ones (or down to the
 /// row before last), summed over every way to reach them.
-fn nodes_below(sub: &Subproblem, rows: usize) -> u64 {
+fn nodes_below(sub: &SearchRoot, rows: usize) -> u64 {
     let live = sub.live();
     if rows <= 1 || sub.start + 1 >= sub.n - 2 {
         return u64::from(live.count_ones());
@@ -207,12 +207,12 @@ fn count_small(n: usize, queens: &[(usize, usize)]) -> Count {
 
 /// A list of subproblems that threads take one at a time, in order.
 struct Queue<'a> {
-    subproblems: Vec<(usize, &'a Subproblem)>,
+    subproblems: Vec<(usize, &'a SearchRoot)>,
     next: AtomicUsize,
 }
 
 impl<'a> Queue<'a> {
-    fn new(subproblems: Vec<(usize, &'a Subproblem)>) -> Self {
+    fn new(subproblems: Vec<(usize, &'a SearchRoot)>) -> Self {
         Queue {
             subproblems,
             next: AtomicUsize::new(0),
@@ -220,7 +220,7 @@ impl<'a> Queue<'a> {
     }
 
     /// The next subproblem nobody has taken yet.
-    fn claim(&self) -> Option<(usize, &'a Subproblem)> {
+    fn claim(&self) -> Option<(usize, &'a SearchRoot)> {
         // Relaxed: the counter only hands out positions; the subproblems
         // themselves were written before the threads started.
         let position = self.next.fetch_add(1, Ordering::Relaxed);
@@ -251,7 +251,7 @@ fn drain(
 /// a shared cursor, so that a thread that drew small pieces takes more and
 /// all finish together; ties come after the rest. Returns how many threads
 /// counted: fewer than asked if the system refused some
-/// (`crate::workers`).
+/// (`crate::support::workers`).
 pub(crate) fn count(
     walkers: &dyn Walkers,
     pieces: &[(usize, &Piece)],
@@ -263,8 +263,8 @@ pub(crate) fn count(
     for &(index, piece) in pieces {
         match piece {
             Piece::Small { n, queens } => done(index, count_small(*n, queens)),
-            Piece::Subproblem(sub) if sub.kind.is_tie() => ties.push((index, sub)),
-            Piece::Subproblem(sub) => rest.push((index, sub)),
+            Piece::SearchRoot(sub) if sub.kind.is_tie() => ties.push((index, sub)),
+            Piece::SearchRoot(sub) => rest.push((index, sub)),
         }
     }
     let (rest, ties) = (Queue::new(rest), Queue::new(ties));
@@ -278,5 +278,5 @@ pub(crate) fn count(
             send((index, count))
         });
     };
-    crate::workers::run(threads, worker, &mut |(index, count)| done(index, count))
+    crate::support::workers::run(threads, worker, &mut |(index, count)| done(index, count))
 }

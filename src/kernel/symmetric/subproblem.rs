@@ -6,7 +6,7 @@ use core::ops::ControlFlow;
 
 use super::live_squares;
 use crate::Board;
-use crate::board::MAX_N;
+use crate::vocabulary::board::MAX_N;
 
 /// How a subproblem's boards relate to their class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,7 +46,7 @@ impl Kind {
 /// One subproblem of the search: the first rows placed, the masks they
 /// leave for the next row, and the columns each later row may not use.
 #[derive(Clone, Debug)]
-pub(crate) struct Subproblem {
+pub(crate) struct SearchRoot {
     pub(crate) n: usize,
     pub(crate) kind: Kind,
     /// Rows placed: `queens[..start]`.
@@ -66,7 +66,7 @@ pub(crate) struct Subproblem {
     pub(crate) forbidden: [u32; MAX_N + 1],
 }
 
-impl Subproblem {
+impl SearchRoot {
     /// An `n`x`n` board (`n` from 4 to 32) of the given kind with
     /// `first_queens` placed in rows 0, 1, ..., the queens of `fixed` (row,
     /// column) pre-placed further down (their rows may use only their
@@ -79,7 +79,7 @@ impl Subproblem {
         first_queens: &[usize],
         fixed: &[(usize, usize)],
         excluded: &[(usize, u32)],
-    ) -> Option<Subproblem> {
+    ) -> Option<SearchRoot> {
         debug_assert!((4..=MAX_N).contains(&n));
         let full = u32::MAX >> (MAX_N - n);
         let m = n - 1;
@@ -113,7 +113,7 @@ impl Subproblem {
                 *forbidden |= fixed_queen_squares(distance, 1 << col, full);
             }
         }
-        let mut sub = Subproblem {
+        let mut sub = SearchRoot {
             n,
             kind,
             start: 0,
@@ -169,7 +169,7 @@ impl Subproblem {
 
     /// This subproblem with the queen `bit` (a live square) placed in row
     /// `start`.
-    pub(crate) fn with_queen(&self, bit: u32) -> Subproblem {
+    pub(crate) fn with_queen(&self, bit: u32) -> SearchRoot {
         let mut part = self.clone();
         part.place(bit);
         part
@@ -298,7 +298,7 @@ impl Subproblem {
     }
 }
 
-impl Subproblem {
+impl SearchRoot {
     /// The solutions (or with `classes`, the classes) that the live squares
     /// `leaves` of row `N - 2` complete, each board checked against its
     /// images: how a tie subproblem scores its leaves, on the scalar
@@ -351,15 +351,16 @@ pub(super) fn board_of(rows: &[u32]) -> Board {
 /// For a solution of a tie subproblem (one bit per row), its orbit size if
 /// it is its class's canonical form, else 0.
 pub(super) fn orbit_if_canonical(n: usize, rows: &[u32; MAX_N]) -> u32 {
-    crate::symmetry::canonical_orbit_size(&board_of(&rows[..n])).map_or(0, |size| size as u32)
+    crate::vocabulary::symmetry::canonical_orbit_size(&board_of(&rows[..n]))
+        .map_or(0, |size| size as u32)
 }
 
-/// Subproblem number `index` of an `n`x`n` board (`n` from 4 to 32):
+/// SearchRoot number `index` of an `n`x`n` board (`n` from 4 to 32):
 /// `None` past the last one, `Some(None)` for one whose queens attack each
 /// other or whose kind `ties` leaves out (`Some(true)`: ties only,
 /// `Some(false)`: all but ties; known before the subproblem is built).
 /// Together their canonical forms are all classes, each exactly once.
-fn subproblem(n: usize, index: usize, ties: Option<bool>) -> Option<Option<Subproblem>> {
+fn subproblem(n: usize, index: usize, ties: Option<bool>) -> Option<Option<SearchRoot>> {
     let m = n - 1;
     let wanted = |is_tie: bool| ties.is_none_or(|ties| ties == is_tie);
     // (0, 0) and (1, a) for a from 2 to m.
@@ -368,7 +369,7 @@ fn subproblem(n: usize, index: usize, ties: Option<bool>) -> Option<Option<Subpr
         if !wanted(false) {
             return Some(None);
         }
-        return Some(Subproblem::new(n, Kind::Corner, &[0, index + 2], &[], &[]));
+        return Some(SearchRoot::new(n, Kind::Corner, &[0, index + 2], &[], &[]));
     }
     // Six per k with 2k < m: (0, k) and the other edge queens at least k
     // from the corners.
@@ -386,13 +387,13 @@ fn subproblem(n: usize, index: usize, ties: Option<bool>) -> Option<Option<Subpr
         // The ties, each case once: a side queen in row k; else one in row
         // m - k; else the bottom queen in column m - k (column k is row
         // 0's).
-        0 => Subproblem::new(n, tie, &[k], &[(k, 0)], &[]),
-        1 => Subproblem::new(n, tie, &[k], &[(k, m)], &[]),
-        2 => Subproblem::new(n, tie, &[k], &[(m - k, 0)], &sides[..1]),
-        3 => Subproblem::new(n, tie, &[k], &[(m - k, m)], &sides[..1]),
-        4 => Subproblem::new(n, tie, &[k], &[(m, m - k)], &sides),
+        0 => SearchRoot::new(n, tie, &[k], &[(k, 0)], &[]),
+        1 => SearchRoot::new(n, tie, &[k], &[(k, m)], &[]),
+        2 => SearchRoot::new(n, tie, &[k], &[(m - k, 0)], &sides[..1]),
+        3 => SearchRoot::new(n, tie, &[k], &[(m - k, m)], &sides[..1]),
+        4 => SearchRoot::new(n, tie, &[k], &[(m, m - k)], &sides),
         // No tie: no edge queen exactly k from a corner but row 0's.
-        _ => Subproblem::new(
+        _ => SearchRoot::new(
             n,
             Kind::Edge { k },
             &[k],
@@ -406,8 +407,8 @@ fn subproblem(n: usize, index: usize, ties: Option<bool>) -> Option<Option<Subpr
 /// `ties`) only those of kind [`Kind::Tie`] or only the others; from N = 12
 /// up, the large ones (all but the ties) split one row further, so that the
 /// walkers that take turns run out of work at about the same time.
-pub(crate) fn subproblems(n: usize, ties: Option<bool>) -> Subproblems {
-    Subproblems {
+pub(crate) fn subproblems(n: usize, ties: Option<bool>) -> SearchRoots {
+    SearchRoots {
         n,
         ties,
         index: 0,
@@ -418,7 +419,7 @@ pub(crate) fn subproblems(n: usize, ties: Option<bool>) -> Subproblems {
 /// The iterator of [`subproblems`], written out so that each subproblem
 /// (some 300 bytes) is built in place and moved once, not once per
 /// iterator adapter.
-pub(crate) struct Subproblems {
+pub(crate) struct SearchRoots {
     n: usize,
     ties: Option<bool>,
     /// The next index for [`subproblem`].
@@ -428,10 +429,10 @@ pub(crate) struct Subproblems {
 }
 
 /// The parts of a subproblem split one row further
-/// ([`Subproblem::split_one_row`]), each built as it is handed out.
+/// ([`SearchRoot::split_one_row`]), each built as it is handed out.
 pub(crate) struct Parts {
     /// The subproblem split (until handed out whole, if not split).
-    parent: Option<Subproblem>,
+    parent: Option<SearchRoot>,
     /// Its first free row's squares not yet handed out.
     live: u32,
     /// Whether it is split at all.
@@ -439,9 +440,9 @@ pub(crate) struct Parts {
 }
 
 impl Iterator for Parts {
-    type Item = Subproblem;
+    type Item = SearchRoot;
 
-    fn next(&mut self) -> Option<Subproblem> {
+    fn next(&mut self) -> Option<SearchRoot> {
         if !self.split {
             return self.parent.take();
         }
@@ -452,10 +453,10 @@ impl Iterator for Parts {
     }
 }
 
-impl Iterator for Subproblems {
-    type Item = Subproblem;
+impl Iterator for SearchRoots {
+    type Item = SearchRoot;
 
-    fn next(&mut self) -> Option<Subproblem> {
+    fn next(&mut self) -> Option<SearchRoot> {
         loop {
             if let Some(part) = self.split.as_mut().and_then(Iterator::next) {
                 return Some(part);
@@ -480,7 +481,7 @@ impl Iterator for Subproblems {
 /// the corners, then for each `k` its five ties and its edge. Together
 /// their canonical forms are all classes, each exactly once.
 #[cfg_attr(not(feature = "std"), allow(dead_code))] // for the plan (`std`)
-pub(crate) fn unsplit_subproblems(n: usize) -> impl Iterator<Item = Subproblem> {
+pub(crate) fn unsplit_subproblems(n: usize) -> impl Iterator<Item = SearchRoot> {
     (0..)
         .map(move |index| subproblem(n, index, None))
         .take_while(Option::is_some)
@@ -502,7 +503,7 @@ mod tests {
 
     /// Everything that defines a subproblem, to compare two.
     #[allow(clippy::type_complexity)]
-    fn fields(sub: &Subproblem) -> (usize, Kind, usize, u32, &[u32], u32, u32, u32, &[u32]) {
+    fn fields(sub: &SearchRoot) -> (usize, Kind, usize, u32, &[u32], u32, u32, u32, &[u32]) {
         (
             sub.n,
             sub.kind,
@@ -517,7 +518,7 @@ mod tests {
     }
 
     /// The canonical forms a subproblem's search finds, with their orbits.
-    fn classes(sub: &Subproblem) -> Vec<(Board, u32)> {
+    fn classes(sub: &SearchRoot) -> Vec<(Board, u32)> {
         let mut found = Vec::new();
         let flow = sub.for_each_class(&mut |board, orbit| {
             found.push((*board, orbit));
@@ -547,12 +548,12 @@ mod tests {
                     expected.push(sub);
                 }
             }
-            let all: Vec<Subproblem> = subproblems(n, None).collect();
+            let all: Vec<SearchRoot> = subproblems(n, None).collect();
             let all_fields: Vec<_> = all.iter().map(fields).collect();
             let expected_fields: Vec<_> = expected.iter().map(fields).collect();
             assert_eq!(all_fields, expected_fields, "N = {n}");
             for ties in [true, false] {
-                let listed: Vec<Subproblem> = subproblems(n, Some(ties)).collect();
+                let listed: Vec<SearchRoot> = subproblems(n, Some(ties)).collect();
                 let kept = all.iter().filter(|s| s.kind.is_tie() == ties).map(fields);
                 assert!(listed.iter().map(fields).eq(kept), "N = {n}, ties: {ties}");
             }
@@ -572,8 +573,15 @@ mod tests {
                 for (board, orbit) in classes(&sub) {
                     let cols = board.columns();
                     assert!(board.is_solution(), "N = {n}: {board:?}");
-                    assert_eq!(crate::symmetry::canonical(&board), board, "N = {n}");
-                    assert_eq!(crate::symmetry::orbit_size(&board) as u32, orbit);
+                    assert_eq!(
+                        crate::vocabulary::symmetry::canonical(&board),
+                        board,
+                        "N = {n}"
+                    );
+                    assert_eq!(
+                        crate::vocabulary::symmetry::orbit_size(&board) as u32,
+                        orbit
+                    );
                     for (row, &queen) in sub.queens[..sub.start].iter().enumerate() {
                         assert_eq!(1 << cols[row], queen, "N = {n}: {board:?} in {sub:?}");
                     }
@@ -600,7 +608,7 @@ mod tests {
                 }
             }
             found.sort_unstable();
-            let expected = crate::fundamental::solutions(crate::Kernel::Portable, n).unwrap();
+            let expected = crate::kernel::portable::oracle_fundamental(n);
             assert_eq!(found, expected, "N = {n}");
         }
     }
@@ -612,9 +620,9 @@ mod tests {
     fn split_one_row_splits_as_subproblems_does() {
         for n in 12..=if cfg!(miri) { 12 } else { 14 } {
             let unsplit = unsplit_subproblems(n).filter(|s| !s.kind.is_tie());
-            let split: Vec<Subproblem> = unsplit.flat_map(Subproblem::split_one_row).collect();
-            let listed: Vec<Subproblem> = subproblems(n, Some(false)).collect();
-            let fields_of = |subs: &[Subproblem]| {
+            let split: Vec<SearchRoot> = unsplit.flat_map(SearchRoot::split_one_row).collect();
+            let listed: Vec<SearchRoot> = subproblems(n, Some(false)).collect();
+            let fields_of = |subs: &[SearchRoot]| {
                 subs.iter()
                     .map(|s| format!("{:?}", fields(s)))
                     .collect::<Vec<_>>()
@@ -624,7 +632,7 @@ mod tests {
         let last = unsplit_subproblems(5)
             .find(|s| s.start + 1 >= 5 - 2)
             .expect("one");
-        let parts: Vec<Subproblem> = last.clone().split_one_row().collect();
+        let parts: Vec<SearchRoot> = last.clone().split_one_row().collect();
         assert_eq!(parts.len(), 1);
         assert_eq!(
             format!("{:?}", fields(&parts[0])),
@@ -658,11 +666,11 @@ mod tests {
     /// whose pre-placed queen stands on a forbidden square.
     #[test]
     fn attacking_queens_make_no_subproblem() {
-        assert!(Subproblem::new(8, Kind::Plain, &[0, 1], &[], &[]).is_none());
-        assert!(Subproblem::new(8, Kind::Plain, &[0], &[(1, 1)], &[]).is_none());
-        assert!(Subproblem::new(8, Kind::Plain, &[3], &[(5, 3)], &[]).is_none());
-        assert!(Subproblem::new(8, Kind::Plain, &[0], &[(4, 2)], &[(4, 1 << 2)]).is_none());
-        let sub = Subproblem::new(8, Kind::Plain, &[0], &[(7, 5)], &[]).unwrap();
+        assert!(SearchRoot::new(8, Kind::Plain, &[0, 1], &[], &[]).is_none());
+        assert!(SearchRoot::new(8, Kind::Plain, &[0], &[(1, 1)], &[]).is_none());
+        assert!(SearchRoot::new(8, Kind::Plain, &[3], &[(5, 3)], &[]).is_none());
+        assert!(SearchRoot::new(8, Kind::Plain, &[0], &[(4, 2)], &[(4, 1 << 2)]).is_none());
+        let sub = SearchRoot::new(8, Kind::Plain, &[0], &[(7, 5)], &[]).unwrap();
         assert_eq!((sub.start, sub.fixed_rows), (1, 1 << 7));
         assert_eq!(sub.forbidden[7], 0xFF & !(1 << 5));
     }

@@ -4,9 +4,9 @@
 use core::borrow::Borrow;
 
 use super::live_squares;
-use super::subproblem::{Kind, Subproblem, subproblems};
+use super::subproblem::{Kind, SearchRoot, subproblems};
 use crate::Count;
-use crate::board::MAX_N;
+use crate::vocabulary::board::MAX_N;
 
 /// Entries of a walker's per-row arrays: a power of two, so that indices
 /// masked with `SLOTS - 1` need no bounds check, and at least `MAX_N`: a
@@ -59,7 +59,7 @@ struct Entry {
 /// pointer to the next one's, through a load and the child's masks; a
 /// second walker's steps fill that wait.
 struct Walker<const TIES: bool> {
-    sub: Subproblem,
+    sub: SearchRoot,
     /// Index of the top entry; 0 when the walk is over (slot 0 is unused).
     top: usize,
     entries: [Entry; SLOTS],
@@ -85,7 +85,7 @@ struct Walker<const TIES: bool> {
 impl<const TIES: bool> Walker<TIES> {
     fn idle(classes: bool) -> Self {
         Walker {
-            sub: Subproblem {
+            sub: SearchRoot {
                 n: 4,
                 kind: Kind::Corner,
                 start: 0,
@@ -125,7 +125,7 @@ impl<const TIES: bool> Walker<TIES> {
 
     /// Starts walking `sub`, named `id` (the previous walk must be over and
     /// its result taken).
-    fn start(&mut self, id: usize, sub: &Subproblem) {
+    fn start(&mut self, id: usize, sub: &SearchRoot) {
         debug_assert_eq!(sub.kind.is_tie(), TIES);
         debug_assert!(self.id.is_none());
         self.id = Some(id);
@@ -236,8 +236,8 @@ pub(crate) type AfterStep<'a> = dyn FnMut(&[(usize, u32)], u64) + 'a;
 /// and live squares) and the solutions counted so far (unweighted by the
 /// orbit). The trace's view of a walker.
 #[cfg(feature = "trace")]
-pub(crate) fn watch(sub: &Subproblem, after_step: &mut AfterStep<'_>) {
-    fn walk<const TIES: bool>(sub: &Subproblem, after_step: &mut AfterStep<'_>) {
+pub(crate) fn watch(sub: &SearchRoot, after_step: &mut AfterStep<'_>) {
+    fn walk<const TIES: bool>(sub: &SearchRoot, after_step: &mut AfterStep<'_>) {
         let mut walker = Walker::<TIES>::idle(true);
         walker.start(0, sub);
         // Row r's entries have the 32 - N off-board columns and r queens.
@@ -271,7 +271,7 @@ const WALKERS: usize = 3;
 /// turn, and calls `done(id, solutions)` (or classes, with `classes`) as
 /// each one finishes, in no particular order.
 #[inline(always)]
-pub(crate) fn count_with<const TIES: bool, S: Borrow<Subproblem>>(
+pub(crate) fn count_with<const TIES: bool, S: Borrow<SearchRoot>>(
     mut subproblems: impl Iterator<Item = (usize, S)>,
     classes: bool,
     mut done: impl FnMut(usize, Count),
@@ -382,7 +382,7 @@ mod tests {
         for n in 4..=CHECKED_UP_TO {
             for ties in [false, true] {
                 // Unsplit and split (N from 12 up) alike.
-                let subs: Vec<Subproblem> = unsplit_subproblems(n)
+                let subs: Vec<SearchRoot> = unsplit_subproblems(n)
                     .filter(|s| s.kind.is_tie() == ties)
                     .chain(subproblems(n, Some(ties)))
                     .collect();
@@ -411,8 +411,8 @@ mod tests {
     #[test]
     fn plain_subproblems_count_every_completion_once() {
         for (n, &solutions) in SOLUTIONS.iter().enumerate().take(CHECKED_UP_TO + 1).skip(4) {
-            let subs: Vec<Subproblem> = (0..n)
-                .map(|col| Subproblem::new(n, Kind::Plain, &[], &[(0, col)], &[]).unwrap())
+            let subs: Vec<SearchRoot> = (0..n)
+                .map(|col| SearchRoot::new(n, Kind::Plain, &[], &[(0, col)], &[]).unwrap())
                 .collect();
             let mut total: Count = 0;
             let mut listed = subs.iter().enumerate();

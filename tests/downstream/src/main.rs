@@ -5,7 +5,7 @@
 use core::ops::ControlFlow;
 
 use queens_simd::kernel::{Role, Task};
-use queens_simd::{Board, Kernel};
+use queens_simd::{Board, Kernel, dispatch};
 
 /// OEIS A000170, N = 0..=12: the oracle for this crate's checks.
 const A000170: [u128; 13] = [1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200];
@@ -25,7 +25,7 @@ fn main() -> Result<(), queens_simd::Error> {
         assert_eq!(queens_simd::count(n)?, expected, "auto, N = {n}");
         for &kernel in Kernel::ALL {
             if kernel.is_available() && kernel.sizes().contains(&n) && n <= 10 {
-                assert_eq!(kernel.count(n)?, expected, "{kernel}, N = {n}");
+                assert_eq!(dispatch::count(kernel, n)?, expected, "{kernel}, N = {n}");
             }
         }
     }
@@ -34,7 +34,7 @@ fn main() -> Result<(), queens_simd::Error> {
     // first, and check each one.
     let mut visited = 0u128;
     let mut first: Option<Board> = None;
-    let flow = Kernel::Auto.for_each_solution(8, &mut |board| {
+    let flow = dispatch::for_each_solution(Kernel::Auto, 8, &mut |board| {
         assert!(board.is_solution());
         first.get_or_insert(*board);
         visited += 1;
@@ -45,7 +45,7 @@ fn main() -> Result<(), queens_simd::Error> {
     println!("first solution of N = 8 by auto's kernel:\n{}", first.unwrap());
 
     // Holding the fastest counter for N = 10 and calling it in a loop.
-    let solver = Kernel::Auto.solver_for(10, Task::Count)?;
+    let solver = dispatch::solver_for(Kernel::Auto, 10, Task::Count)?;
     let total: u128 = (0..5).map(|_| solver.count(10)).sum::<Result<_, _>>()?;
     assert_eq!(total, 5 * 724);
     println!("held {} for N = 10: 5 counts of 724", solver.kernel());

@@ -15,8 +15,8 @@
 //! | transpose (main diagonal) | `(col, row)`   |
 //! | anti-transpose      | `(m - col, m - row)` |
 
-use crate::board::MAX_N;
-use crate::{Board, Error};
+use super::board::{Board, MAX_N};
+use super::error::Error;
 
 /// One of the eight symmetries of the square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -53,6 +53,74 @@ impl Feature {
     }
 }
 
+/// Every feature by its name in `#[target_feature(enable = ...)]`, for
+/// [`named`].
+const NAMES: [(Feature, &str); 9] = [
+    (Feature::Sse41, "sse4.1"),
+    (Feature::Avx, "avx"),
+    (Feature::Avx2, "avx2"),
+    (Feature::Avx512F, "avx512f"),
+    (Feature::Avx512Vpopcntdq, "avx512vpopcntdq"),
+    (Feature::Bmi1, "bmi1"),
+    (Feature::Bmi2, "bmi2"),
+    (Feature::Lzcnt, "lzcnt"),
+    (Feature::Popcnt, "popcnt"),
+];
+
+/// How many features `list` names: `#[target_feature(enable = ...)]`'s
+/// comma-separated names, as the kernel table's `target_features!` holds
+/// them.
+pub(crate) const fn count_named(list: &str) -> usize {
+    let bytes = list.as_bytes();
+    let mut count = if bytes.is_empty() { 0 } else { 1 };
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b',' {
+            count += 1;
+        }
+        i += 1;
+    }
+    count
+}
+
+/// The `N` features `list` names, in its order ([`count_named`] gives
+/// `N`). Evaluated at compile time: a name that is no [`Feature`] fails
+/// the build.
+pub(crate) const fn named<const N: usize>(list: &str) -> [Feature; N] {
+    let bytes = list.as_bytes();
+    let mut features = [Feature::Sse41; N];
+    let (mut start, mut found) = (0, 0);
+    while start < bytes.len() {
+        let mut end = start;
+        while end < bytes.len() && bytes[end] != b',' {
+            end += 1;
+        }
+        let mut known = false;
+        let mut k = 0;
+        while k < NAMES.len() {
+            let name = NAMES[k].1.as_bytes();
+            if name.len() == end - start {
+                let mut same = true;
+                let mut i = 0;
+                while i < name.len() {
+                    same &= name[i] == bytes[start + i];
+                    i += 1;
+                }
+                if same {
+                    features[found] = NAMES[k].0;
+                    found += 1;
+                    known = true;
+                }
+            }
+            k += 1;
+        }
+        assert!(known, "a feature name the crate does not know");
+        start = end + 1;
+    }
+    assert!(found == N, "N is count_named(list)");
+    features
+}
+
 /// Whether this CPU (and its operating system) has every feature of
 /// `features`. Cheap after the first call: a cached answer.
 // Off x86-64 no kernel asks.

@@ -2,8 +2,8 @@
 
 use core::fmt;
 
-use crate::board::BoardDefect;
-use crate::kernel::{Build, Kernel, Method, Role};
+use super::defect::BoardDefect;
+use super::kernel::{Build, Kernel, Method, Role, UnsupportedSize};
 
 /// Why a request could not be served. Every public entry point returns this
 /// instead of panicking on bad input.
@@ -198,6 +198,55 @@ impl fmt::Display for Error {
 }
 
 impl core::error::Error for Error {}
+
+impl From<UnsupportedSize> for Error {
+    fn from(UnsupportedSize { n, kernel }: UnsupportedSize) -> Error {
+        let sizes = kernel.sizes();
+        Error::SizeOutOfRange {
+            n,
+            kernel,
+            min: *sizes.start(),
+            max: *sizes.end(),
+        }
+    }
+}
+
+impl Error {
+    /// The error for a `kernel` this build or CPU cannot run, with the
+    /// reason ([`Kernel::unavailable_because`]).
+    pub(crate) fn unavailable(kernel: Kernel) -> Error {
+        Error::KernelUnavailable {
+            kernel,
+            because: kernel
+                .unavailable_because()
+                .unwrap_or("this CPU or build cannot run it"),
+        }
+    }
+}
+
+// The names' parsers: here rather than beside the names, which sit below
+// the error type.
+#[cfg(feature = "alloc")]
+impl core::str::FromStr for Method {
+    type Err = Error;
+
+    /// `symmetric` or `join`, as [`Method::name`] writes them.
+    fn from_str(name: &str) -> Result<Method, Error> {
+        Method::ALL
+            .into_iter()
+            .find(|m| m.name() == name)
+            .ok_or_else(|| Error::UnknownMethod(name.into()))
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl core::str::FromStr for Kernel {
+    type Err = Error;
+
+    fn from_str(name: &str) -> Result<Kernel, Error> {
+        Kernel::from_name(name).ok_or_else(|| Error::UnknownKernel(name.into()))
+    }
+}
 
 /// Writes `kernels` as a list of quoted names: `'a'`, `'a' or 'b'`,
 /// `'a', 'b' or 'c'`.

@@ -1,0 +1,176 @@
+//! [`Options`]: how to count a plan, on how many threads and with which
+//! kernel, and the counting itself. Its methods turn the kernel's name
+//! into the counter of the plan's pieces (the registry builds it) and
+//! hand that counter to the plan, which runs it.
+
+use std::num::NonZeroUsize;
+
+use super::registry::counter;
+use crate::Count;
+use crate::kernel::{Kernel, Method};
+use crate::plan::{Counted, Plan, Sample};
+use crate::vocabulary::error::Error;
+
+/// How to count a plan, and the counting: `Options::threads(2)
+/// .count(&plan, plan.all(), |_, _| {})`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Options {
+    /// Worker threads, at least 1. Default: every core
+    /// ([`std::thread::available_parallelism`]).
+    pub threads: usize,
+    /// A kernel of the plan's method (a symmetric or lane kernel for a
+    /// symmetric plan, a join kernel for a join plan), or `auto` (the
+    /// default): the fastest one of the plan's method this CPU runs.
+    pub kernel: Kernel,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            threads: std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
+            kernel: Kernel::Auto,
+        }
+    }
+}
+
+impl Options {
+    /// The default options with `threads` threads.
+    pub fn threads(threads: usize) -> Options {
+        Options {
+            threads,
+            ..Options::default()
+        }
+    }
+
+    /// These options with `kernel`.
+    pub fn with_kernel(self, kernel: Kernel) -> Options {
+        Options { kernel, ..self }
+    }
+
+    /// The kernel that counts `method`'s plans with these options:
+    /// `self.kernel` if it counts them and runs here; for `auto`, the
+    /// fastest kernel of that method this CPU runs.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::KernelUnavailable`] if this CPU or build cannot run the
+    /// kernel, [`Error::WrongMethod`] for a kernel that counts the other
+    /// method's plans, [`Error::NotSplittable`] for one that counts none.
+    pub fn counting_kernel(&self, method: Method) -> Result<Kernel, Error> {
+        super::plans::counting_kernel(method, self.kernel)
+    }
+
+    /// The solutions of the subproblems numbered `indices` (each at most
+    /// once), on `self.threads` threads; `done(index, count)` is called
+    /// on the calling thread as each one finishes.
+    ///
+    /// Fails if `threads` is 0, if `self.kernel` does not count this
+    /// plan's method ([`crate::dispatch::counting_kernel`]) or cannot run here, or if
+    /// an index is out of range or given twice. It does not check the
+    /// memory: see [`Plan::memory_estimate`]. Threads the system refuses
+    /// to start are done without (the others count everything):
+    /// [`Options::count_reporting`] says how many counted.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidThreads`], as [`crate::dispatch::counting_kernel`],
+    /// [`Error::InvalidShard`] for the indices, and for a join plan
+    /// [`Error::OutOfMemory`] if a thread's tables or buffers are refused
+    /// (the subproblems reported to `done` before it were counted right).
+    pub fn count(
+        &self,
+        plan: &Plan,
+        indices: &[usize],
+        done: impl FnMut(usize, Count),
+    ) -> Result<Count, Error> {
+        self.count_reporting(plan, indices, done)
+            .map(|counted| counted.count)
+    }
+
+    /// [`Options::count`], and how many threads counted: fewer than
+    /// `self.threads` if there were fewer subproblems, or if the
+    /// operating system refused to start some ([`Counted::refused`]: a
+    /// program can then say that it counted on K of the N threads asked).
+    ///
+    /// ```
+    /// use queens_simd::dispatch::Options;
+    /// use queens_simd::plan::Plan;
+    ///
+    /// let plan = Plan::new(12)?;
+    /// let counted = Options::threads(2).count_reporting(&plan, plan.all(), |_, _| {})?;
+    /// assert_eq!(counted.count, 14_200);
+    /// if counted.refused > 0 {
+    ///     eprintln!("counted on {} of the 2 threads asked", counted.threads);
+    /// }
+    /// # Ok::<(), queens_simd::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Options::count`].
+    pub fn count_reporting(
+        &self,
+        plan: &Plan,
+        indices: &[usize],
+        done: impl FnMut(usize, Count),
+    ) -> Result<Counted, Error> {
+        // The threads, then the kernel, then the indices.
+        if self.threads == 0 {
+            return Err(Error::InvalidThreads);
+        }
+        let counter = counter(self.kernel, plan.method())?;
+        plan.run(indices, counter, self.threads, done)
+    }
+
+    /// `draws` row sets of the join `plan`, drawn at random with `seed`
+    /// (the same seed draws the same ones on every machine), each built
+    /// and joined on one thread by `self.kernel`, `self.threads` at
+    /// a time: a [`Sample`] that projects the whole count's solutions and
+    /// time. docs/plan.md says how to use it and how well it did.
+    ///
+    /// It takes the memory of a count on `self.threads` threads
+    /// ([`Plan::memory_estimate`]) and of its draws
+    /// ([`Plan::sample_memory_estimate`]), and does not check them; draws
+    /// that do not fit are [`Error::OutOfMemory`]. Threads the system
+    /// refuses to start are done without.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidThreads`], as [`crate::dispatch::counting_kernel`],
+    /// [`Error::WrongMethod`] for a symmetric plan (only a join is
+    /// sampled), and [`Error::OutOfMemory`] if the join's tables or
+    /// buffers are refused.
+    pub fn sample(&self, plan: &Plan, draws: NonZeroUsize, seed: u64) -> Result<Sample, Error> {
+        if self.threads == 0 {
+            return Err(Error::InvalidThreads);
+        }
+        let counter = counter(self.kernel, plan.method())?;
+        plan.run_sample(counter, draws, seed, self.threads)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dispatch::plan_for;
+    use core::num::NonZeroUsize;
+
+    /// Draws past the address space: refused, not a panic on the
+    /// capacity; the sample of a check, as well.
+    #[test]
+    fn draws_past_the_address_space_are_out_of_memory() {
+        let plan = plan_for(10, Kernel::Join).unwrap();
+        let options = Options::threads(2).with_kernel(Kernel::Join);
+        let sampled = options.sample(&plan, NonZeroUsize::MAX, 1);
+        assert!(
+            matches!(sampled, Err(Error::OutOfMemory { .. })),
+            "{sampled:?}"
+        );
+        let checked = crate::dispatch::check_pieces(&plan, NonZeroUsize::MAX, 1, Kernel::Join);
+        assert!(
+            matches!(checked, Err(Error::OutOfMemory { .. })),
+            "{checked:?}"
+        );
+    }
+}

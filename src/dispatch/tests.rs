@@ -1,0 +1,311 @@
+//! The dispatcher's tests: the policy against the table and the CPU, the
+//! registry against the table, and plans counted through both.
+
+use super::policy::*;
+use super::registry::*;
+use crate::kernel::pieces::PieceCounter;
+use crate::kernel::{Kernel, Method, Role, Task};
+use crate::vocabulary::board::MAX_N;
+use crate::vocabulary::error::Error;
+use crate::vocabulary::kernel::absent_because;
+
+#[cfg(simd_kernels)]
+#[test]
+fn simd_kernels_exist_exactly_where_the_cpu_has_their_feature() {
+    use crate::kernel::{avx::Avx, sse41::Sse41};
+    let sse41 = std::arch::is_x86_feature_detected!("sse4.1");
+    let avx = std::arch::is_x86_feature_detected!("avx");
+    assert_eq!(Sse41::new().is_some(), sse41);
+    assert_eq!(Avx::new().is_some(), avx);
+    assert_eq!(Kernel::Sse41.is_available(), sse41);
+    assert_eq!(Kernel::Avx.is_available(), avx);
+}
+
+#[cfg(not(simd_kernels))]
+#[test]
+fn simd_kernels_are_absent_from_this_build() {
+    for kernel in [Kernel::Sse41, Kernel::Avx] {
+        assert!(!kernel.is_available());
+        assert_eq!(
+            kernel.unavailable_because(),
+            absent_because(kernel),
+            "{kernel}"
+        );
+        assert!(matches!(
+            crate::dispatch::solver(kernel, 8).err(),
+            Some(Error::KernelUnavailable { kernel: k, .. }) if k == kernel
+        ));
+    }
+    let symmetric_kernel = if Kernel::SymmetricBmi.is_available() {
+        Kernel::SymmetricBmi
+    } else {
+        Kernel::Symmetric
+    };
+    for n in 0..=MAX_N {
+        for task in Task::ALL {
+            let symmetric_from = if task == Task::Fundamental {
+                SYMMETRIC_FUNDAMENTAL_FROM
+            } else {
+                SYMMETRIC_FROM
+            };
+            let blocks = match task {
+                Task::Count => BLOCKS_FROM..=crate::kernel::blocks::MAX_N,
+                Task::Enumerate => BLOCKS_ENUMERATION_FROM..=crate::kernel::blocks::MAX_N,
+                Task::Fundamental => 1..=0,
+            };
+            let expected = if task == Task::Count && n >= JOIN_FROM {
+                // The portable join: the AVX2 matcher is not built.
+                Kernel::Join
+            } else if blocks.contains(&n) {
+                // The blocks kernel without BMI: `blocks-bmi` is not built.
+                Kernel::Blocks
+            } else if n < symmetric_from {
+                Kernel::Portable
+            } else {
+                symmetric_kernel
+            };
+            assert_eq!(auto_kernel(n, task), Ok(expected), "N = {n}, {task:?}");
+        }
+    }
+}
+
+#[test]
+fn a_reason_is_given_exactly_for_unavailable_kernels() {
+    for &kernel in Kernel::ALL.iter().chain(Kernel::ALIASES) {
+        assert_eq!(
+            kernel.unavailable_because().is_none(),
+            kernel.is_available(),
+            "{kernel}"
+        );
+        let fits = *kernel.sizes().start();
+        assert_eq!(
+            crate::dispatch::solver(kernel, fits).is_ok(),
+            kernel.is_available(),
+            "{kernel}"
+        );
+    }
+}
+
+#[test]
+fn every_solver_is_the_kernel_asked_for() {
+    for &kernel in Kernel::ALL {
+        if let Some(solver) = try_solver(kernel) {
+            assert_eq!(solver.kernel(), kernel);
+        }
+    }
+}
+
+#[test]
+fn auto_picks_the_first_preferred_kernel_that_runs_and_fits() {
+    for task in Task::ALL {
+        for n in 0..=MAX_N {
+            let picked = auto_kernel(n, task).unwrap();
+            assert_eq!(picked.role(), Role::Fast, "N = {n}, {task:?}");
+            assert!(
+                picked.is_available() && picked.sizes().contains(&n),
+                "N = {n}, {task:?}"
+            );
+            // No kernel ahead of it in the preference list could have
+            // served.
+            for &ahead in auto_preference(n, task)
+                .unwrap()
+                .iter()
+                .take_while(|&&k| k != picked)
+            {
+                assert!(
+                    !ahead.is_available()
+                        || !ahead.sizes().contains(&n)
+                        || (task != Task::Count && !ahead.enumerates()),
+                    "N = {n}, {task:?}: {ahead} could serve before {picked}"
+                );
+            }
+            // The second call reads the cache and agrees.
+            assert_eq!(auto_kernel(n, task), Ok(picked), "N = {n}, {task:?}");
+            assert!(try_solver(picked).is_some());
+        }
+        for n in [MAX_N + 1, usize::MAX] {
+            let refused = Error::from(Kernel::Auto.check_size(n).unwrap_err());
+            assert_eq!(auto_kernel(n, task), Err(refused.clone()));
+            assert_eq!(auto_preference(n, task), Err(refused));
+        }
+    }
+}
+
+#[test]
+fn every_preference_lists_every_fast_kernel_once() {
+    for (n, splits_512) in (0..=MAX_N).flat_map(|n| [(n, false), (n, true)]) {
+        for task in Task::ALL {
+            let mut listed = preference(n, task, splits_512).unwrap().to_vec();
+            listed.sort();
+            let mut fast: Vec<Kernel> = Kernel::ALL
+                .iter()
+                .copied()
+                .filter(|k| k.role() == Role::Fast)
+                .collect();
+            fast.sort();
+            assert_eq!(listed, fast, "N = {n}, {task:?}, {splits_512}");
+        }
+    }
+}
+
+/// Every kernel that its row of the kernel table says runs here (this
+/// build carries it and this CPU has its features) is built: a kernel
+/// left out of `build` fails here.
+#[test]
+fn every_kernel_the_table_says_runs_here_is_built() {
+    for &kernel in Kernel::ALL {
+        let runs = absent_because(kernel).is_none()
+            && crate::vocabulary::cpu::has_all(kernel.cpu_features());
+        assert_eq!(build(kernel).is_some(), runs, "{kernel}");
+    }
+}
+
+/// `build` makes a counter of pieces exactly for the kernels whose row
+/// of the kernel table has a plan method, of that method; `counter`
+/// hands it out for that method and refuses the other.
+#[test]
+fn the_kernels_that_split_count_their_own_plans() {
+    for &kernel in Kernel::ALL {
+        let built = build(kernel);
+        assert_eq!(built.is_some(), kernel.is_available(), "{kernel}");
+        let Some(built) = built else {
+            continue;
+        };
+        assert_eq!(built.solver.kernel(), kernel);
+        assert_eq!(
+            built.counter.map(PieceCounter::method),
+            kernel.method(),
+            "{kernel}"
+        );
+        for method in Method::ALL {
+            let counter = counter(kernel, method);
+            if kernel.method() == Some(method) {
+                assert_eq!(counter.map(PieceCounter::kernel), Ok(kernel));
+            } else {
+                assert!(counter.is_err(), "{kernel}, {method}");
+            }
+        }
+    }
+    // `auto` counts a symmetric plan with the first kernel of its
+    // large-N list that does: the one it counts the largest boards
+    // below the join with, but on a CPU that splits 512-bit
+    // instructions, where a whole board of N = 12 or 13 counts fastest
+    // in 8 lanes and a plan's pieces, split further, in 16
+    // (BENCHMARKS.md, "Ties in lanes"); and a join plan with the one it
+    // counts large boards with.
+    let large = preference(JOIN_FROM - 1, Task::Count, false).unwrap();
+    assert_eq!(
+        counter(Kernel::Auto, Method::Symmetric)
+            .map(PieceCounter::kernel)
+            .ok(),
+        large.iter().copied().find(|k| k.is_available())
+    );
+    assert_eq!(
+        counter(Kernel::Auto, Method::Join).map(PieceCounter::kernel),
+        auto_kernel(MAX_N, Task::Count)
+    );
+}
+
+/// A plan of either method counted on fewer threads than asked,
+/// because the system refused the rest, or on the calling thread
+/// alone, because it refused them all, counts the same and says on
+/// how many threads it counted.
+#[test]
+fn plans_count_right_on_the_threads_the_system_starts() {
+    use crate::dispatch::Options;
+    use crate::plan::{Counted, Plan};
+    for method in Method::ALL {
+        let plan = Plan::with_method(12, method).unwrap();
+        for (allowed, threads, refused) in [(usize::MAX, 3, 0), (2, 2, 1), (0, 1, 3)] {
+            let counted = crate::support::workers::refusing_after(allowed, || {
+                Options::threads(3).count_reporting(&plan, plan.all(), |_, _| {})
+            });
+            let expected = Counted {
+                count: 14_200,
+                threads,
+                refused,
+            };
+            assert_eq!(counted, Ok(expected), "{method:?}, {allowed} allowed");
+        }
+    }
+}
+
+/// On a CPU that splits 512-bit instructions, `lanes-avx2` leads
+/// counting from N = `LANES_FROM` to `SPLIT_512_LANES_AVX2_UP_TO`, and
+/// every other list is the one any CPU gets.
+#[test]
+fn a_split_512_cpu_counts_small_boards_in_8_lanes() {
+    for task in Task::ALL {
+        for n in 0..=MAX_N {
+            let whole = preference(n, task, false).unwrap();
+            let split = preference(n, task, true).unwrap();
+            let moved =
+                task == Task::Count && (LANES_FROM..=SPLIT_512_LANES_AVX2_UP_TO).contains(&n);
+            if !moved {
+                assert_eq!(whole, split, "N = {n}, {task:?}");
+                continue;
+            }
+            assert_eq!(split[..2], [Kernel::LanesAvx2, Kernel::LanesAvx512]);
+            assert_eq!(whole[..2], [Kernel::LanesAvx512, Kernel::LanesAvx2]);
+            // The same kernels, the rest in the same order.
+            assert_eq!(split[2..], whole[2..], "N = {n}");
+        }
+    }
+    assert_eq!(
+        auto_preference(LANES_FROM, Task::Count).unwrap(),
+        preference(
+            LANES_FROM,
+            Task::Count,
+            crate::vocabulary::cpu::splits_512_bit_vectors()
+        )
+        .unwrap()
+    );
+}
+
+/// `auto` enumerates N = `BLOCKS_ENUMERATION_FROM` to 8 with a blocks
+/// kernel where one runs, and every other N with the list it had: the
+/// same kernels, the blocks kernels moved to the front.
+#[test]
+fn boards_of_7_and_8_are_listed_by_the_blocks_kernels() {
+    let blocks = BLOCKS_ENUMERATION_FROM..=crate::kernel::blocks::MAX_N;
+    for n in 0..SYMMETRIC_FROM {
+        let list = preference(n, Task::Enumerate, false).unwrap();
+        let first_two = list[..2] == [Kernel::BlocksBmi, Kernel::Blocks];
+        assert_eq!(first_two, blocks.contains(&n), "N = {n}: {list:?}");
+        let mut sorted = list.to_vec();
+        let mut small = preference(0, Task::Enumerate, false).unwrap().to_vec();
+        sorted.sort_by_key(|k| k.name());
+        small.sort_by_key(|k| k.name());
+        assert_eq!(sorted, small, "N = {n}");
+    }
+    if Kernel::Blocks.is_available() {
+        let picked = auto_kernel(8, Task::Enumerate).unwrap();
+        assert!(
+            matches!(picked, Kernel::BlocksBmi | Kernel::Blocks),
+            "{picked}"
+        );
+    }
+}
+
+/// The cache of `auto`'s choices has a slot per task, by its place in
+/// `Task::ALL`, which is its discriminant.
+#[test]
+fn each_task_has_its_own_slot() {
+    for (slot, &task) in Task::ALL.iter().enumerate() {
+        assert_eq!(task as usize, slot, "{task:?}");
+    }
+    assert_eq!(AUTO_CHOICE.len(), Task::ALL.len());
+}
+
+#[test]
+fn auto_counts_with_a_join_kernel_from_join_from() {
+    for n in 0..=MAX_N {
+        let picked = auto_kernel(n, Task::Count).unwrap();
+        let join = picked.method() == Some(Method::Join);
+        assert_eq!(join, n >= JOIN_FROM, "N = {n}: {picked}");
+        for task in [Task::Enumerate, Task::Fundamental] {
+            let picked = auto_kernel(n, task).unwrap();
+            assert!(picked.enumerates(), "N = {n}, {task:?}: {picked}");
+        }
+    }
+}
