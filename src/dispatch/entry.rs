@@ -11,7 +11,7 @@ use crate::kernel::{Kernel, Solver, Task, Visit};
 use crate::vocabulary::error::Error;
 
 /// The solver that counts size `n`: `Auto` resolved, availability and
-/// size checked. Short for `solver_for(n, Task::Count)`.
+/// size checked. Short for `solver_for(kernel, n, Task::Count)`.
 ///
 /// # Errors
 ///

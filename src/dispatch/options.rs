@@ -65,9 +65,9 @@ impl Options {
     /// once), on `self.threads` threads; `done(index, count)` is called
     /// on the calling thread as each one finishes.
     ///
-    /// Fails if `threads` is 0, if `self.kernel` does not count this
-    /// plan's method ([`crate::dispatch::counting_kernel`]) or cannot run here, or if
-    /// an index is out of range or given twice. It does not check the
+    /// Fails if `self.threads` is 0, if `self.kernel` does not count
+    /// this plan's method ([`Options::counting_kernel`]) or cannot run
+    /// here, or if an index is out of range or given twice. It does not check the
     /// memory: see [`Plan::memory_estimate`]. Threads the system refuses
     /// to start are done without (the others count everything):
     /// [`Options::count_reporting`] says how many counted.

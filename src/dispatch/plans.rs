@@ -125,9 +125,10 @@ pub fn count_on_threads(kernel: Kernel, n: usize, threads: usize) -> Result<Coun
     }
 }
 
-/// `draws` row sets of the join `plan`, drawn as [`crate::dispatch::Options::sample`] draws
-/// them, each a subproblem of its own (the solutions with its split's
-/// band of queens and a west queen in exactly its rows), counted twice:
+/// `draws` row sets of the join `plan`, drawn as
+/// [`super::Options::sample`] draws them, each a subproblem of its own
+/// (the solutions with its split's band of queens and a west queen in
+/// exactly its rows), counted twice:
 /// by `kernel` on the split with nothing folded, and by a plain search
 /// that places queens row by row. Where no whole count can be run
 /// (N = 23 to 28 here), this is how the join's pieces are checked; the

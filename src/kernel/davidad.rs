@@ -144,8 +144,9 @@ pub(super) fn in_xmm(mut x: __m128i) -> __m128i {
 }
 
 /// Defines, in the module that invokes it, the machine as a safe
-/// `#[target_feature]` function compiled with the kernel's features and the [`Solver`](crate::Solver) impl of
-/// that module's kernel type, whose existence proves the feature:
+/// `#[target_feature]` function compiled with the kernel's features, and
+/// the [`Solver`](crate::Solver) impl of that module's kernel type, whose
+/// existence proves the features:
 ///
 /// ```text
 /// davidad_kernel!(Sse41);

@@ -1,0 +1,137 @@
+//! The crate's structure, as docs/architecture.md states it: each type's
+//! own methods live in the file that defines it. An inherent `impl Type`
+//! (not `impl Trait for Type`) in another file fails here, naming both.
+//! (The layers and their imports are checked by the architecture picture,
+//! `cargo run --features trace --example pictures -- --check`.)
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Every `.rs` file under `dir`, sorted.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut entries: Vec<_> = fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            files.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|ext| ext == "rs") {
+            files.push(path);
+        }
+    }
+    files
+}
+
+/// `text` without its `//` comments (doc comments included), so that a
+/// type named in prose is neither a definition nor an impl.
+fn without_comments(text: &str) -> String {
+    text.lines()
+        .map(|line| line.split_once("//").map_or(line, |(code, _)| code))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The identifier that starts `text`, if any.
+fn identifier(text: &str) -> Option<&str> {
+    let end = text
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(text.len());
+    (end > 0).then(|| &text[..end])
+}
+
+/// The names this file defines: after `struct`, `enum`, `union` or `type`
+/// (a `kernel_type!` declares its type with `struct` too).
+fn defined(code: &str) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    for keyword in ["struct ", "enum ", "union ", "type "] {
+        for (at, _) in code.match_indices(keyword) {
+            let before = code[..at].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                continue;
+            }
+            if let Some(name) = identifier(&code[at + keyword.len()..]) {
+                names.insert(name.to_string());
+            }
+        }
+    }
+    names
+}
+
+/// The types this file writes inherent impls of: `impl Name {` or
+/// `impl<…> Name<…> {`, at the start of a line, not `impl Trait for`.
+fn inherent_impls(code: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for line in code.lines() {
+        let Some(rest) = line.trim_start().strip_prefix("impl") else {
+            continue;
+        };
+        let rest = match rest.strip_prefix('<') {
+            Some(generic) => generic.split_once('>').map_or("", |(_, after)| after),
+            None => rest,
+        };
+        if !rest.starts_with(' ') || rest.contains(" for ") || !rest.trim_end().ends_with('{') {
+            continue;
+        }
+        if let Some(name) = identifier(rest.trim_start())
+            && name.starts_with(char::is_uppercase)
+        {
+            names.push(name.to_string());
+        }
+    }
+    names
+}
+
+#[test]
+fn every_type_has_its_methods_in_its_own_file() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut homes: BTreeMap<String, BTreeSet<PathBuf>> = BTreeMap::new();
+    let mut impls = Vec::new();
+    for path in rust_files(&src) {
+        let code = without_comments(&fs::read_to_string(&path).unwrap());
+        for name in defined(&code) {
+            homes.entry(name).or_default().insert(path.clone());
+        }
+        for name in inherent_impls(&code) {
+            impls.push((path.clone(), name));
+        }
+    }
+    assert!(impls.len() > 50, "{} inherent impls found", impls.len());
+    let strays: Vec<String> = impls
+        .iter()
+        .filter(|(path, name)| homes.get(name).is_some_and(|home| !home.contains(path)))
+        .map(|(path, name)| {
+            let home: Vec<_> = homes[name]
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect();
+            format!(
+                "impl {name} in {}, defined in {}",
+                path.display(),
+                home.join(", ")
+            )
+        })
+        .collect();
+    assert!(
+        strays.is_empty(),
+        "methods away from their type:\n{}",
+        strays.join("\n")
+    );
+}
+
+/// The checks above see what they must: a stray impl in a text is found,
+/// a trait impl and a type named only in a comment are not.
+#[test]
+fn the_scan_finds_a_stray_impl_and_nothing_else() {
+    let code = without_comments(
+        "impl Display for Plan {\n}\n// impl Plan {\nimpl<'a> Listed<'a> {\nimpl Plan {\n",
+    );
+    assert_eq!(inherent_impls(&code), ["Listed", "Plan"]);
+    let defined = defined(&without_comments(
+        "pub struct Plan {\n// struct Other\nenum Kind {",
+    ));
+    assert_eq!(defined.into_iter().collect::<Vec<_>>(), ["Kind", "Plan"]);
+}
