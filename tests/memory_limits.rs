@@ -14,10 +14,9 @@
 
 mod common;
 
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::limits::{held_bytes, lower_address_space_limit, wait_for};
+use common::limits::{held_bytes, lower_address_space_limit, spawn_self, wait_for};
 
 use queens_simd::dispatch::Options;
 use queens_simd::{Error, Kernel};
@@ -42,23 +41,14 @@ const CHILD_TIME: Duration = Duration::from_secs(300);
 
 #[test]
 fn a_join_count_whose_memory_is_refused_returns_an_error() {
-    let child = Command::new(std::env::current_exe().expect("the test binary"))
-        .args([
-            "count_under_a_memory_limit",
-            "--exact",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(CHILD, "1")
-        // One arena for every thread (glibc), all of it grown under the
-        // limit: a thread's own arena reserves 64 MiB of address space at
-        // its first allocation, before the limit, which would let the
-        // tables grow there for minutes before they are refused.
-        .env("GLIBC_TUNABLES", "glibc.malloc.arena_max=1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the test binary runs again");
+    // One arena for every thread (`spawn_self`): the tables would
+    // otherwise grow in a thread's own arena for minutes before they are
+    // refused.
+    let child = spawn_self(
+        "count_under_a_memory_limit",
+        &[(CHILD, "1".to_string())],
+        true,
+    );
     let (status, stdout, stderr) = wait_for(child, CHILD_TIME);
     if stdout.contains(SKIPPED) {
         eprintln!("SKIPPED: {}", after(&stdout, SKIPPED));
@@ -170,24 +160,17 @@ fn a_join_count_under_any_limit_counts_or_reports_it() {
     }
     let (mut counted, mut refused) = (0, 0);
     for (i, &(n, threads, extra)) in runs.iter().enumerate() {
-        let mut command = Command::new(std::env::current_exe().expect("the test binary"));
-        command
-            .args([
-                "count_under_a_swept_limit",
-                "--exact",
-                "--nocapture",
-                "--test-threads=1",
-            ])
-            .env(CHILD, "1")
-            .env(SWEEP_N, n.to_string())
-            .env(SWEEP_THREADS, threads.to_string())
-            .env(SWEEP_EXTRA_KIB, extra.to_string())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        if i % 2 == 1 {
-            command.env("GLIBC_TUNABLES", "glibc.malloc.arena_max=1");
-        }
-        let child = command.spawn().expect("the test binary runs again");
+        // Every other run with one arena for every thread.
+        let child = spawn_self(
+            "count_under_a_swept_limit",
+            &[
+                (CHILD, "1".to_string()),
+                (SWEEP_N, n.to_string()),
+                (SWEEP_THREADS, threads.to_string()),
+                (SWEEP_EXTRA_KIB, extra.to_string()),
+            ],
+            i % 2 == 1,
+        );
         let (status, stdout, stderr) = wait_for(child, CHILD_TIME);
         if stdout.contains(SKIPPED) {
             eprintln!("SKIPPED: {}", after(&stdout, SKIPPED));

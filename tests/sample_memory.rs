@@ -125,11 +125,10 @@ fn draws_past_the_address_space_are_refused() {
 
 #[cfg(target_os = "linux")]
 mod limits {
-    use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
 
     use super::*;
-    use crate::common::limits::{held_bytes, lower_address_space_limit, wait_for};
+    use crate::common::limits::{held_bytes, lower_address_space_limit, spawn_self, wait_for};
 
     /// The variable that makes a run of this binary a child, and what it
     /// limits its address space to past what it holds, in KiB.
@@ -149,21 +148,14 @@ mod limits {
     /// plus `extra_kib`, on two threads: the draws it sampled (`Some`), or
     /// `None` for a refusal; `Err` where the limit cannot be set here.
     fn sample_in_a_child(draws: usize, extra_kib: u64) -> Result<Option<usize>, String> {
-        let child = Command::new(std::env::current_exe().expect("the test binary"))
-            .args([
-                "limits::child",
-                "--exact",
-                "--nocapture",
-                "--test-threads=1",
-            ])
-            .env(CHILD_EXTRA_KIB, extra_kib.to_string())
-            .env(CHILD_DRAWS, draws.to_string())
-            // One arena for every thread (glibc), all of it under the limit.
-            .env("GLIBC_TUNABLES", "glibc.malloc.arena_max=1")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the test binary runs again");
+        let child = spawn_self(
+            "limits::child",
+            &[
+                (CHILD_EXTRA_KIB, extra_kib.to_string()),
+                (CHILD_DRAWS, draws.to_string()),
+            ],
+            true,
+        );
         let (status, stdout, stderr) = wait_for(child, CHILD_TIME);
         let status = status.unwrap_or_else(|| {
             panic!("{draws} draws under {extra_kib} KiB more: ran past {CHILD_TIME:?}")

@@ -8,6 +8,7 @@ use super::entry::solver;
 use super::policy::resolve_for;
 use super::registry::counter;
 use crate::Count;
+use crate::kernel::pieces::{Piece, PieceCounter};
 use crate::kernel::{Kernel, Method, Task};
 use crate::plan::{Checked, PartialBoard, Plan, SPLIT_FROM, Subproblem};
 use crate::vocabulary::error::Error;
@@ -67,16 +68,12 @@ pub fn plan_for(n: usize, kernel: Kernel) -> Result<Plan, Error> {
 /// join's tables or buffers are refused.
 pub fn count_subproblem(subproblem: &Subproblem, kernel: Kernel) -> Result<Count, Error> {
     let counter = counter(kernel, subproblem.method())?;
-    let mut total = 0;
-    counter.count(
+    count_one_piece(
+        counter,
         subproblem.n(),
-        &[(subproblem.index(), subproblem.piece())],
-        1,
-        &mut |_, count| {
-            total += count;
-        },
-    )?;
-    Ok(total)
+        subproblem.index(),
+        subproblem.piece(),
+    )
 }
 
 /// The number of solutions that hold every queen placed on `board`, counted on
@@ -91,8 +88,19 @@ pub fn count_partial_board(board: &PartialBoard, kernel: Kernel) -> Result<Count
         // Two queens attack each other.
         return Ok(0);
     };
+    count_one_piece(counter, board.n(), 0, &piece)
+}
+
+/// `piece` (numbered `index`) of an `n`x`n` board, counted by `counter` on
+/// this thread.
+fn count_one_piece(
+    counter: PieceCounter,
+    n: usize,
+    index: usize,
+    piece: &Piece,
+) -> Result<Count, Error> {
     let mut total = 0;
-    counter.count(board.n(), &[(0, &piece)], 1, &mut |_, count| total += count)?;
+    counter.count(n, &[(index, piece)], 1, &mut |_, count| total += count)?;
     Ok(total)
 }
 

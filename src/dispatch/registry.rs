@@ -122,12 +122,17 @@ pub(super) fn try_solver(kernel: Kernel) -> Option<&'static dyn Solver> {
     build(kernel).map(|built| built.solver)
 }
 
-/// The best encoding of the asm kernel this CPU runs: AVX where it runs,
-/// else SSE4.1 (the kernel `dispatch::asm_kernel` names).
+/// The asm kernel in the encoding the name `asm` stands for on this CPU
+/// (`dispatch::asm_kernel`, which decides it: AVX where it runs, else
+/// SSE4.1), built; `None` where neither runs.
 #[cfg(asm_kernels)]
 pub fn best_asm() -> Option<crate::kernel::asm::Asm> {
     use crate::kernel::asm::Asm;
-    Asm::avx().or_else(Asm::sse41)
+    match super::policy::asm_kernel() {
+        Kernel::AsmAvx => Asm::avx(),
+        Kernel::AsmSse41 => Asm::sse41(),
+        _ => None,
+    }
 }
 
 /// The counter of `method`'s pieces that `asked` stands for: the kernel

@@ -36,10 +36,13 @@
 //!    built only where the CPU runs its row's features.
 //! 3. **Its code**, the family's generic code compiled with those features:
 //!    `target_features!(ItsVariant => { fn ... })` around the family's
-//!    entry points (the lane and davidad families do it in their
-//!    `lane_kernel!` and `davidad_kernel!`), and the [`Solver`] impl, plus
-//!    the family's trait for a kernel that counts a plan's pieces (the
-//!    symmetric kernel's `Walkers`, the join's `Joiner`); a new file is
+//!    entry points (`lane_kernel!` and `join_kernel!` write the type, the
+//!    compiled code and the traits, so that a new ISA of theirs is one
+//!    invocation beside the ISA's own vector operations;
+//!    `davidad_kernel!` the compiled machine and its `Solver`), and the
+//!    [`Solver`] impl, plus the family's trait for a kernel that counts a
+//!    plan's pieces (the symmetric kernel's `Walkers`, the join's
+//!    `Joiner`); a new file is
 //!    declared in this module (or its family's) under its build's `cfg`.
 //! 4. **One line of `dispatch/registry.rs`'s `build`**, which makes its
 //!    type. `auto` places it by its family (`dispatch/policy.rs`), in the

@@ -32,19 +32,18 @@ pub(crate) enum Feature {
 }
 
 impl Feature {
-    /// Every feature, in the order of their bits in [`by_cpuid`]'s answer.
+    /// Every feature, in the order of their bits in [`by_cpuid`]'s answer:
+    /// [`NAMES`]' order.
     #[cfg(any(all(x86_kernels, not(feature = "std")), test))]
-    const ALL: [Feature; 9] = [
-        Feature::Sse41,
-        Feature::Avx,
-        Feature::Avx2,
-        Feature::Avx512F,
-        Feature::Avx512Vpopcntdq,
-        Feature::Bmi1,
-        Feature::Bmi2,
-        Feature::Lzcnt,
-        Feature::Popcnt,
-    ];
+    const ALL: [Feature; NAMES.len()] = {
+        let mut all = [Feature::Sse41; NAMES.len()];
+        let mut i = 0;
+        while i < NAMES.len() {
+            all[i] = NAMES[i].0;
+            i += 1;
+        }
+        all
+    };
 
     /// This feature's bit in a set of features.
     #[cfg(all(x86_kernels, any(not(feature = "std"), test)))]
@@ -54,7 +53,7 @@ impl Feature {
 }
 
 /// Every feature by its name in `#[target_feature(enable = ...)]`, for
-/// [`named`].
+/// [`named`], in the order of their declaration (and so of their bits).
 const NAMES: [(Feature, &str); 9] = [
     (Feature::Sse41, "sse4.1"),
     (Feature::Avx, "avx"),
@@ -66,6 +65,15 @@ const NAMES: [(Feature, &str); 9] = [
     (Feature::Lzcnt, "lzcnt"),
     (Feature::Popcnt, "popcnt"),
 ];
+
+// `NAMES` follows the declaration: each feature's place is its bit.
+const _: () = {
+    let mut i = 0;
+    while i < NAMES.len() {
+        assert!(NAMES[i].0 as usize == i);
+        i += 1;
+    }
+};
 
 /// How many features `list` names: `#[target_feature(enable = ...)]`'s
 /// comma-separated names, as the kernel table's `target_features!` holds

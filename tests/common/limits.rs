@@ -37,6 +37,27 @@ pub fn lower_address_space_limit(bytes: u64) -> Result<(), String> {
     Ok(())
 }
 
+/// This test binary again, running its test `test` alone (one thread,
+/// output shown) with the variables `env` set; its output and errors are
+/// piped, for [`wait_for`]. With `one_arena`, glibc keeps one arena for
+/// every thread, so that all the child allocates grows under the limit it
+/// sets: a thread's own arena reserves 64 MiB of address space at its
+/// first allocation, before the limit, where a count could grow for
+/// minutes before it is refused.
+pub fn spawn_self(test: &str, env: &[(&str, String)], one_arena: bool) -> std::process::Child {
+    use std::process::{Command, Stdio};
+    let mut command = Command::new(std::env::current_exe().expect("the test binary"));
+    command
+        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .envs(env.iter().map(|(name, value)| (name, value)))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if one_arena {
+        command.env("GLIBC_TUNABLES", "glibc.malloc.arena_max=1");
+    }
+    command.spawn().expect("the test binary runs again")
+}
+
 /// Waits for `child` up to `time`, killing it past that: its exit status
 /// (`None` if it was killed), its output and its errors.
 pub fn wait_for(

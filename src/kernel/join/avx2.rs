@@ -6,7 +6,6 @@
 //! patterns to their signs, `vmovmskpd` gathers them.
 //! `tests/disassembly.rs` checks that these instructions are there.
 
-use crate::vocabulary::kernel::target_features;
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi8, _mm256_add_epi64, _mm256_and_si256, _mm256_castsi256_pd,
     _mm256_extract_epi64, _mm256_loadu_si256, _mm256_movemask_pd, _mm256_or_si256, _mm256_sad_epu8,
@@ -14,89 +13,14 @@ use core::arch::x86_64::{
     _mm256_shuffle_epi8, _mm256_sllv_epi64, _mm256_srli_epi16,
 };
 
-#[cfg(test)]
-use super::matcher::Group;
-#[cfg(test)]
-use super::split::LongDiagonals;
-use super::split::{Chunk, Split};
 use super::words::PatternWords;
-use super::{Joiner, Scratch, quarters::HeldQuarters};
-use crate::kernel::{Kernel, kernel_type};
-use crate::{Count, Error};
 
-kernel_type! {
+super::join_kernel!(
     /// The `join-avx2` kernel. Holding one proves this CPU (and its operating
     /// system) runs AVX2.
-    pub struct JoinAvx2 = Kernel::JoinAvx2;
-}
-
-impl Joiner for JoinAvx2 {
-    fn kernel(&self) -> Kernel {
-        Kernel::JoinAvx2
-    }
-
-    fn count_chunk(
-        &self,
-        split: &Split,
-        quarters: &mut HeldQuarters,
-        chunk: &Chunk,
-        scratch: &mut Scratch,
-    ) -> Result<Count, Error> {
-        // SAFETY: `self` is a `JoinAvx2`, which `JoinAvx2::new` makes only where
-        // the CPU and operating system run its features.
-        unsafe { count_chunk(split, quarters, chunk, scratch) }
-    }
-
-    #[cfg(test)]
-    fn disjoint_pairs(
-        &self,
-        items: Group<'_>,
-        patterns: Group<'_>,
-        weighing: LongDiagonals,
-        scratch: &mut Scratch,
-    ) -> u64 {
-        // SAFETY: as above.
-        unsafe { disjoint_pairs(items, patterns, weighing, scratch) }
-            .expect("the tests' masks fit in memory")
-    }
-}
-
-target_features!(JoinAvx2 => {
-    /// [`super::count_chunk`] compiled for AVX2, with `__m256i` vectors.
-    ///
-    /// # Safety
-    ///
-    /// The CPU must support AVX2 (and the operating system save ymm state).
-    unsafe fn count_chunk(
-        split: &Split,
-        quarters: &mut HeldQuarters,
-        chunk: &Chunk,
-        scratch: &mut Scratch,
-    ) -> Result<Count, Error> {
-        // SAFETY: this function's features are `__m256i`'s instructions.
-        unsafe { super::count_chunk::<__m256i>(split, quarters, chunk, scratch) }
-    }
-});
-
-#[cfg(test)]
-target_features!(JoinAvx2 => {
-    /// [`super::matcher::disjoint_pairs`] compiled likewise, for the tests.
-    ///
-    /// # Safety
-    ///
-    /// As for [`count_chunk`].
-    unsafe fn disjoint_pairs(
-        items: Group<'_>,
-        patterns: Group<'_>,
-        weighing: LongDiagonals,
-        scratch: &mut Scratch,
-    ) -> Result<u64, Error> {
-        // SAFETY: as for `count_chunk`.
-        unsafe {
-            super::matcher::disjoint_pairs::<__m256i>(items, patterns, weighing, &mut scratch.matcher)
-        }
-    }
-});
+    JoinAvx2,
+    __m256i
+);
 
 // SAFETY (every method): inlined into `count_chunk`, which enables AVX2; the
 // callers keep the pointer contracts written on the trait.
@@ -209,7 +133,7 @@ mod tests {
     #[test]
     fn the_avx2_matcher_agrees_with_testing_every_pair() {
         let Some(cpu) = JoinAvx2::new() else {
-            crate::kernel::join::skip_missing(Kernel::JoinAvx2);
+            crate::kernel::join::skip_missing(crate::Kernel::JoinAvx2);
             return;
         };
         let mut scratch = Scratch::default();

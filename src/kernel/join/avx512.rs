@@ -5,7 +5,6 @@
 //! into a mask register, a byte of slice `b`. `tests/disassembly.rs`
 //! checks that these instructions are there.
 
-use crate::vocabulary::kernel::target_features;
 use core::arch::x86_64::{
     __m512i, _mm256_loadu_si256, _mm512_add_epi64, _mm512_cvtepu32_epi64, _mm512_loadu_si512,
     _mm512_maskz_compress_epi64, _mm512_or_si512, _mm512_popcnt_epi64, _mm512_reduce_add_epi64,
@@ -14,90 +13,14 @@ use core::arch::x86_64::{
 };
 
 use super::cuts::Cuts;
-#[cfg(test)]
-use super::matcher::Group;
-#[cfg(test)]
-use super::split::LongDiagonals;
-use super::split::{Chunk, Split};
 use super::words::{PatternWords, join_pairs_one_by_one};
-use super::{Joiner, Scratch, quarters::HeldQuarters};
-use crate::kernel::{Kernel, kernel_type};
-use crate::{Count, Error};
 
-kernel_type! {
+super::join_kernel!(
     /// The `join-avx512` kernel. Holding one proves this CPU (and its
     /// operating system) runs AVX-512 F and VPOPCNTDQ, and BMI2.
-    pub struct JoinAvx512 = Kernel::JoinAvx512;
-}
-
-impl Joiner for JoinAvx512 {
-    fn kernel(&self) -> Kernel {
-        Kernel::JoinAvx512
-    }
-
-    fn count_chunk(
-        &self,
-        split: &Split,
-        quarters: &mut HeldQuarters,
-        chunk: &Chunk,
-        scratch: &mut Scratch,
-    ) -> Result<Count, Error> {
-        // SAFETY: `self` is a `JoinAvx512`, which `JoinAvx512::new` makes only where
-        // the CPU and operating system run its features.
-        unsafe { count_chunk(split, quarters, chunk, scratch) }
-    }
-
-    #[cfg(test)]
-    fn disjoint_pairs(
-        &self,
-        items: Group<'_>,
-        patterns: Group<'_>,
-        weighing: LongDiagonals,
-        scratch: &mut Scratch,
-    ) -> u64 {
-        // SAFETY: as above.
-        unsafe { disjoint_pairs(items, patterns, weighing, scratch) }
-            .expect("the tests' masks fit in memory")
-    }
-}
-
-target_features!(JoinAvx512 => {
-    /// [`super::count_chunk`] compiled for AVX-512, with `__m512i` vectors.
-    ///
-    /// # Safety
-    ///
-    /// The CPU must support AVX-512 F, VPOPCNTDQ and BMI2 (and the
-    /// operating system save the zmm and mask registers).
-    unsafe fn count_chunk(
-        split: &Split,
-        quarters: &mut HeldQuarters,
-        chunk: &Chunk,
-        scratch: &mut Scratch,
-    ) -> Result<Count, Error> {
-        // SAFETY: this function's features are `__m512i`'s instructions.
-        unsafe { super::count_chunk::<__m512i>(split, quarters, chunk, scratch) }
-    }
-});
-
-#[cfg(test)]
-target_features!(JoinAvx512 => {
-    /// [`super::matcher::disjoint_pairs`] compiled likewise, for the tests.
-    ///
-    /// # Safety
-    ///
-    /// As for [`count_chunk`].
-    unsafe fn disjoint_pairs(
-        items: Group<'_>,
-        patterns: Group<'_>,
-        weighing: LongDiagonals,
-        scratch: &mut Scratch,
-    ) -> Result<u64, Error> {
-        // SAFETY: as for `count_chunk`.
-        unsafe {
-            super::matcher::disjoint_pairs::<__m512i>(items, patterns, weighing, &mut scratch.matcher)
-        }
-    }
-});
+    JoinAvx512,
+    __m512i
+);
 
 // SAFETY (every method): inlined into `count_chunk`, which enables AVX-512 F
 // and VPOPCNTDQ; the callers keep the pointer contracts written on the
@@ -255,7 +178,7 @@ mod tests {
     #[test]
     fn the_avx512_matcher_agrees_with_testing_every_pair() {
         let Some(cpu) = JoinAvx512::new() else {
-            crate::kernel::join::skip_missing(Kernel::JoinAvx512);
+            crate::kernel::join::skip_missing(crate::Kernel::JoinAvx512);
             return;
         };
         let mut scratch = Scratch::default();

@@ -116,6 +116,104 @@ kernel_type! {
     pub struct Join = Kernel::Join;
 }
 
+/// A join kernel of one ISA, as [`crate::kernel::lanes`] declares its lane
+/// kernels: its type (`kernel_type!`), the join ([`count_chunk`]) and, for
+/// the tests, the matcher compiled with its row's features
+/// (`target_features!`) over its vector type, whose [`words::PatternWords`]
+/// (the ISA's own intrinsics) the invoking file writes, and its
+/// [`Joiner`]. `$name` is its variant of [`Kernel`]. The compiled
+/// functions sit in the invoking module: `tests/disassembly.rs` finds
+/// `join::avx2::count_chunk` by that path.
+#[cfg(simd_kernels)]
+macro_rules! join_kernel {
+    ($(#[$doc:meta])* $name:ident, $vector:ty) => {
+        $crate::kernel::kernel_type! {
+            $(#[$doc])*
+            pub struct $name = $crate::Kernel::$name;
+        }
+
+        impl super::Joiner for $name {
+            fn kernel(&self) -> $crate::Kernel {
+                $crate::Kernel::$name
+            }
+
+            fn count_chunk(
+                &self,
+                split: &super::split::Split,
+                quarters: &mut super::quarters::HeldQuarters,
+                chunk: &super::split::Chunk,
+                scratch: &mut super::Scratch,
+            ) -> Result<$crate::Count, $crate::Error> {
+                // SAFETY: `self` exists only where its `new` found the
+                // kernel's features, those `count_chunk` is compiled with;
+                // the arguments are references, valid for the call.
+                unsafe { count_chunk(split, quarters, chunk, scratch) }
+            }
+
+            #[cfg(test)]
+            fn disjoint_pairs(
+                &self,
+                items: super::matcher::Group<'_>,
+                patterns: super::matcher::Group<'_>,
+                weighing: super::split::LongDiagonals,
+                scratch: &mut super::Scratch,
+            ) -> u64 {
+                // SAFETY: as in `count_chunk`.
+                unsafe { disjoint_pairs(items, patterns, weighing, scratch) }
+                    .expect("the tests' masks fit in memory")
+            }
+        }
+
+        $crate::vocabulary::kernel::target_features!($name => {
+            /// [`super::count_chunk`] compiled with the kernel's features,
+            /// over its vectors.
+            ///
+            /// # Safety
+            ///
+            /// The CPU (and its operating system) runs the features of the
+            /// kernel's row of the kernel table.
+            unsafe fn count_chunk(
+                split: &super::split::Split,
+                quarters: &mut super::quarters::HeldQuarters,
+                chunk: &super::split::Chunk,
+                scratch: &mut super::Scratch,
+            ) -> Result<$crate::Count, $crate::Error> {
+                // SAFETY: this function's features are the vectors'
+                // instructions.
+                unsafe { super::count_chunk::<$vector>(split, quarters, chunk, scratch) }
+            }
+        });
+
+        #[cfg(test)]
+        $crate::vocabulary::kernel::target_features!($name => {
+            /// [`super::matcher::disjoint_pairs`] compiled likewise, for
+            /// the tests.
+            ///
+            /// # Safety
+            ///
+            /// As for [`count_chunk`].
+            unsafe fn disjoint_pairs(
+                items: super::matcher::Group<'_>,
+                patterns: super::matcher::Group<'_>,
+                weighing: super::split::LongDiagonals,
+                scratch: &mut super::Scratch,
+            ) -> Result<u64, $crate::Error> {
+                // SAFETY: as for `count_chunk`.
+                unsafe {
+                    super::matcher::disjoint_pairs::<$vector>(
+                        items,
+                        patterns,
+                        weighing,
+                        &mut scratch.matcher,
+                    )
+                }
+            }
+        });
+    };
+}
+#[cfg(simd_kernels)]
+use join_kernel;
+
 /// A join kernel: this module's algorithm compiled for one kind of vector
 /// ([`PatternWords`]). Holding one proves that the CPU runs it. It is also
 /// what counts a join plan's pieces (`pieces::count`).
