@@ -190,8 +190,8 @@ impl Cuts {
     }
 
     /// The cut bits, as a mask (what `pext` gathers them by in
-    /// `join-avx512`, which only x86-64 builds).
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    /// `join-avx512`, which only builds with `simd_kernels` carry).
+    #[cfg_attr(not(simd_kernels), allow(dead_code))]
     pub(crate) fn mask(&self) -> u64 {
         self.mask
     }
