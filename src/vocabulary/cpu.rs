@@ -19,6 +19,9 @@ pub(crate) enum Feature {
     /// 512-bit integer operations and mask registers (`vporq`, `vptestmq`
     /// on zmm), with the operating system saving the zmm and mask state.
     Avx512F,
+    /// Byte and word operations on zmm (`vpshufb`, `vpermw`, `vptestmb`,
+    /// `vpsadbw`) and 64-bit mask registers.
+    Avx512Bw,
     /// `vpopcntq`: a popcount of every 64-bit lane of a vector.
     Avx512Vpopcntdq,
     /// `blsi`, `tzcnt`, `andn`.
@@ -54,11 +57,12 @@ impl Feature {
 
 /// Every feature by its name in `#[target_feature(enable = ...)]`, for
 /// [`named`], in the order of their declaration (and so of their bits).
-const NAMES: [(Feature, &str); 9] = [
+const NAMES: [(Feature, &str); 10] = [
     (Feature::Sse41, "sse4.1"),
     (Feature::Avx, "avx"),
     (Feature::Avx2, "avx2"),
     (Feature::Avx512F, "avx512f"),
+    (Feature::Avx512Bw, "avx512bw"),
     (Feature::Avx512Vpopcntdq, "avx512vpopcntdq"),
     (Feature::Bmi1, "bmi1"),
     (Feature::Bmi2, "bmi2"),
@@ -148,6 +152,7 @@ pub(crate) fn has(feature: Feature) -> bool {
                 Feature::Avx => std::arch::is_x86_feature_detected!("avx"),
                 Feature::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
                 Feature::Avx512F => std::arch::is_x86_feature_detected!("avx512f"),
+                Feature::Avx512Bw => std::arch::is_x86_feature_detected!("avx512bw"),
                 Feature::Avx512Vpopcntdq => {
                     std::arch::is_x86_feature_detected!("avx512vpopcntdq")
                 }
@@ -265,6 +270,7 @@ pub(crate) fn by_cpuid() -> u32 {
         Feature::Avx => bit(leaf1.ecx, 28) && os_saves_ymm,
         Feature::Avx2 => bit(leaf7, 5) && os_saves_ymm,
         Feature::Avx512F => bit(leaf7, 16) && os_saves_zmm,
+        Feature::Avx512Bw => bit(leaf7, 30) && os_saves_zmm,
         Feature::Avx512Vpopcntdq => bit(leaf7_ecx, 14) && os_saves_zmm,
         Feature::Bmi1 => bit(leaf7, 3),
         Feature::Bmi2 => bit(leaf7, 8),

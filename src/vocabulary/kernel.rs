@@ -251,7 +251,7 @@ macro_rules! target_features {
         $crate::vocabulary::kernel::target_features! { @ "bmi1,bmi2,lzcnt,popcnt" $($then)* }
     };
     (JoinAvx512 $($then:tt)*) => {
-        $crate::vocabulary::kernel::target_features! { @ "avx512f,avx512vpopcntdq,bmi2" $($then)* }
+        $crate::vocabulary::kernel::target_features! { @ "avx512f,avx512bw,avx512vpopcntdq,bmi2" $($then)* }
     };
     (JoinAvx2 $($then:tt)*) => {
         $crate::vocabulary::kernel::target_features! { @ "avx2" $($then)* }

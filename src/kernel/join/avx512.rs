@@ -7,9 +7,12 @@
 
 use core::arch::x86_64::{
     __m512i, _mm256_loadu_si256, _mm512_add_epi64, _mm512_cvtepu32_epi64, _mm512_loadu_si512,
-    _mm512_maskz_compress_epi64, _mm512_or_si512, _mm512_popcnt_epi64, _mm512_reduce_add_epi64,
-    _mm512_set1_epi64, _mm512_setzero_si512, _mm512_storeu_si512, _mm512_test_epi64_mask,
-    _mm512_testn_epi64_mask, _pext_u64,
+    _mm512_maskz_compress_epi64, _mm512_maskz_loadu_epi64, _mm512_or_si512,
+    _mm512_permutex2var_epi64, _mm512_permutexvar_epi16, _mm512_popcnt_epi64,
+    _mm512_reduce_add_epi64, _mm512_set_epi8, _mm512_set_epi16, _mm512_set_epi64, _mm512_set1_epi8,
+    _mm512_set1_epi64, _mm512_setzero_si512, _mm512_shuffle_epi8, _mm512_shuffle_i64x2,
+    _mm512_storeu_si512, _mm512_test_epi8_mask, _mm512_testn_epi64_mask, _mm512_unpackhi_epi64,
+    _mm512_unpacklo_epi64, _pext_u64,
 };
 
 use super::cuts::Cuts;
@@ -128,8 +131,9 @@ impl PatternWords for __m512i {
         written
     }
 
-    /// Eight patterns at a time: `vptestmq` against bit `b` gives their
-    /// eight bits of slice `b` in a mask register.
+    /// All 64 patterns at once ([`bytes_of_patterns`]): a vector holds byte
+    /// `j` of every pattern, and `vptestmb` against bit `t` of each byte
+    /// gives the whole word of slice `8j + t` in a mask register.
     #[inline(always)]
     unsafe fn slice(
         patterns: &[u64],
@@ -138,34 +142,99 @@ impl PatternWords for __m512i {
         stride: usize,
         words: &mut [u64],
     ) {
-        let mut lanes = [[0u64; 8]; 8];
-        for (eight, masks) in lanes.iter_mut().zip(patterns.chunks(8)) {
-            eight[..masks.len()].copy_from_slice(masks);
-        }
-        // SAFETY: AVX-512 F and VPOPCNTDQ run: this inlines into `count_chunk`, compiled with them
-        // (the note on the impl); registers only.
-        let mut vectors = [unsafe { _mm512_setzero_si512() }; 8];
-        for (vector, eight) in vectors.iter_mut().zip(&lanes) {
-            // SAFETY: `eight` is 64 readable bytes; `loadu` takes any
-            // alignment.
-            *vector = unsafe { _mm512_loadu_si512(eight.as_ptr().cast()) };
-        }
-        let used = patterns.len().div_ceil(8);
+        // SAFETY: AVX-512 F and BW run: this inlines into `count_chunk`, compiled with them (the
+        // note on the impl); `patterns` holds at most 64 masks (the trait's contract).
+        let bytes = unsafe { bytes_of_patterns(patterns) };
         let mut rest = union;
         while rest != 0 {
-            let bit = rest.trailing_zeros();
+            let bit = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            // SAFETY: AVX-512 F and VPOPCNTDQ run: this inlines into `count_chunk`, compiled with
-            // them (the note on the impl); registers only.
-            let probe = unsafe { _mm512_set1_epi64(1 << bit) };
-            let mut word = 0u64;
-            for (k, &v) in vectors[..used].iter().enumerate() {
-                // SAFETY: AVX-512 F and VPOPCNTDQ run: this inlines into `count_chunk`, compiled
-                // with them (the note on the impl); registers only.
-                word |= u64::from(unsafe { _mm512_test_epi64_mask(v, probe) }) << (8 * k);
-            }
-            words[row[bit as usize] * stride] |= word;
+            // SAFETY: AVX-512 F and BW run: this inlines into `count_chunk`, compiled with them
+            // (the note on the impl); registers only.
+            let word =
+                unsafe { _mm512_test_epi8_mask(bytes[bit / 8], _mm512_set1_epi8(1 << (bit % 8))) };
+            words[row[bit] * stride] |= word;
         }
+    }
+}
+
+/// Up to 64 patterns, byte by byte: byte `i` of vector `j` is byte `j` of
+/// pattern `i` (0 past the last pattern). Three steps on eight vectors of
+/// eight patterns each: `vpshufb` puts byte `j` of the two patterns of each
+/// 128-bit lane side by side, `vpermw` gathers those pairs into 64-bit word
+/// `j` (byte `j` of the vector's eight patterns), and a transpose of the 8 x
+/// 8 words (`vpunpck[lh]qdq`, `vpermt2q`, `vshufi64x2`) makes word `k` of
+/// vector `j` the bytes `j` of patterns `8k..8k + 8`. About 50 instructions
+/// for 64 patterns, where testing each bit of eight patterns at a time took
+/// eight per bit.
+///
+/// # Safety
+///
+/// The CPU runs AVX-512 F and BW; `patterns` holds at most 64 masks.
+#[inline(always)]
+unsafe fn bytes_of_patterns(patterns: &[u64]) -> [__m512i; 8] {
+    debug_assert!(patterns.len() <= 64);
+    // SAFETY: the caller's CPU; each masked load reads only the patterns
+    // that are there (its mask stops at the slice's end), unaligned.
+    unsafe {
+        let pairs = _mm512_set_epi8(
+            15, 7, 14, 6, 13, 5, 12, 4, 11, 3, 10, 2, 9, 1, 8, 0, 15, 7, 14, 6, 13, 5, 12, 4, 11,
+            3, 10, 2, 9, 1, 8, 0, 15, 7, 14, 6, 13, 5, 12, 4, 11, 3, 10, 2, 9, 1, 8, 0, 15, 7, 14,
+            6, 13, 5, 12, 4, 11, 3, 10, 2, 9, 1, 8, 0,
+        );
+        // Word `4j + l` from word `8l + j`: pair `j` of lane `l`.
+        let gather = _mm512_set_epi16(
+            31, 23, 15, 7, 30, 22, 14, 6, 29, 21, 13, 5, 28, 20, 12, 4, 27, 19, 11, 3, 26, 18, 10,
+            2, 25, 17, 9, 1, 24, 16, 8, 0,
+        );
+        let mut words = [_mm512_setzero_si512(); 8];
+        for (k, vector) in words.iter_mut().enumerate() {
+            let here = patterns.len().saturating_sub(8 * k).min(8);
+            let eight = _mm512_maskz_loadu_epi64(
+                ((1u32 << here) - 1) as u8,
+                patterns.as_ptr().add((8 * k).min(patterns.len())).cast(),
+            );
+            *vector = _mm512_permutexvar_epi16(gather, _mm512_shuffle_epi8(eight, pairs));
+        }
+        transpose_words(words)
+    }
+}
+
+/// The 8 x 8 transpose of 64-bit words: word `k` of vector `j` becomes
+/// word `j` of vector `k`. Pairs of words (`vpunpck[lh]qdq`), then pairs
+/// of pairs (`vpermt2q`), then halves (`vshufi64x2`): 24 shuffles.
+///
+/// # Safety
+///
+/// The CPU runs AVX-512 F.
+#[inline(always)]
+unsafe fn transpose_words(v: [__m512i; 8]) -> [__m512i; 8] {
+    // SAFETY: the caller's CPU; registers only.
+    unsafe {
+        // Words 2i and 2i + 1 of the pair's two vectors, side by side.
+        let mut t = [_mm512_setzero_si512(); 8];
+        for pair in 0..4 {
+            t[2 * pair] = _mm512_unpacklo_epi64(v[2 * pair], v[2 * pair + 1]);
+            t[2 * pair + 1] = _mm512_unpackhi_epi64(v[2 * pair], v[2 * pair + 1]);
+        }
+        // Then 128-bit pieces 0 and 2 (and 1 and 3) of two such vectors.
+        let even = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
+        let odd = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+        let mut u = [_mm512_setzero_si512(); 8];
+        for quad in 0..2 {
+            for parity in 0..2 {
+                let (a, b) = (t[4 * quad + parity], t[4 * quad + parity + 2]);
+                u[4 * quad + parity] = _mm512_permutex2var_epi64(a, even, b);
+                u[4 * quad + parity + 2] = _mm512_permutex2var_epi64(a, odd, b);
+            }
+        }
+        // Then the 256-bit halves of vectors `i` and `i + 4`.
+        let mut out = [_mm512_setzero_si512(); 8];
+        for i in 0..4 {
+            out[i] = _mm512_shuffle_i64x2::<0b01_00_01_00>(u[i], u[i + 4]);
+            out[i + 4] = _mm512_shuffle_i64x2::<0b11_10_11_10>(u[i], u[i + 4]);
+        }
+        out
     }
 }
 

@@ -123,6 +123,9 @@ pub(crate) struct Scratch {
     unions: Vec<u64>,
     /// The classes of patterns one class of items matches, by weight.
     matched: [Vec<usize>; 3],
+    /// Their words in a row of `sliced`, as runs of words that follow
+    /// each other: where each starts, and how many words.
+    segments: Vec<(usize, usize)>,
     /// What the matcher did, added up until read.
     pub(crate) stats: JoinStats,
 }
@@ -265,6 +268,7 @@ fn run_of<'a, W: PatternWords>(
             matched,
             reach,
             &mut scratch.gathered,
+            &mut scratch.segments,
             padded::<W>,
         )?;
         let run = scratch.gathered.words();
@@ -334,7 +338,7 @@ unsafe fn slice_patterns<W: PatternWords>(
         }
     }
     let stride = padded::<W>(first_word[patterns.classes()]);
-    scratch.sliced.refill(rows * stride)?;
+    scratch.sliced.refill(rows * stride + SPARE)?;
     for class in 0..patterns.classes() {
         for (i, chunk) in patterns.class(class).chunks(64).enumerate() {
             let word = first_word[class] + i;
@@ -395,9 +399,20 @@ fn matched_classes(
 /// words one after another. Returns the words per row and each bit's row
 /// in `out`, whose rows are `stride_of(words)` apart.
 ///
+/// The classes' words are first merged into `segments` of words that
+/// follow each other in a row of `sliced` (classes next to each other,
+/// or with only empty classes between them), and each segment is copied
+/// 8 words at a time: a class holds a few words, and a copy sized at run
+/// time costs a call. A copy may read up to 7 words past a segment (the
+/// slices end with a line of spare words, `SPARE`) and write up to 7
+/// past it, which the next segment or the zeros that end the row
+/// overwrite; the row's zeros may spill into the next row, written later,
+/// or past the last, into `out`'s own spare words.
+///
 /// # Errors
 ///
-/// [`Error::OutOfMemory`] if the room for `out` is refused.
+/// [`Error::OutOfMemory`] if the room for `out` or the segments is
+/// refused.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn gather(
@@ -408,17 +423,24 @@ fn gather(
     matched: &[usize],
     reach: u64,
     out: &mut AlignedWords,
+    segments: &mut Vec<(usize, usize)>,
     stride_of: fn(usize) -> usize,
 ) -> Result<(usize, [usize; 64]), Error> {
-    let words: usize = matched
-        .iter()
-        .map(|&v| first_word[v + 1] - first_word[v])
-        .sum();
+    segments.clear();
+    grow::reserve(segments, matched.len())?;
+    let mut words = 0;
+    for &v in matched {
+        let (start, end) = (first_word[v], first_word[v + 1]);
+        match segments.last_mut() {
+            Some((at, len)) if *at + *len == start => *len += end - start,
+            _ => segments.push((start, end - start)),
+        }
+        words += end - start;
+    }
     let out_stride = stride_of(words);
     let mut out_row = [0usize; 64];
-    // Every word of the run is written below: the classes' words, then
-    // zeros to the row's end.
-    out.resize(reach.count_ones() as usize * out_stride)?;
+    let rows = reach.count_ones() as usize;
+    out.resize(rows * out_stride + SPARE)?;
     let out = out.words_mut();
     let mut rest = reach;
     let mut at = 0;
@@ -426,18 +448,33 @@ fn gather(
         let bit = rest.trailing_zeros() as usize;
         rest &= rest - 1;
         out_row[bit] = at;
-        let source = &sliced[row[bit] * stride..][..stride];
-        let target = &mut out[at * out_stride..][..out_stride];
-        let mut next = 0;
-        for &v in matched {
-            let class_words = &source[first_word[v]..first_word[v + 1]];
-            target[next..next + class_words.len()].copy_from_slice(class_words);
-            next += class_words.len();
+        let (source, target) = (row[bit] * stride, at * out_stride);
+        let mut next = target;
+        for &(start, len) in segments.iter() {
+            copy_eights(&sliced[source + start..], &mut out[next..], len);
+            next += len;
         }
-        target[next..].fill(0);
+        out[next..][..out_stride - (next - target)].fill(0);
         at += 1;
     }
     Ok((words, out_row))
+}
+
+/// Spare words at the end of the slices and of a gathered run, for
+/// [`copy_eights`]' whole blocks of 8 words.
+const SPARE: usize = 8;
+
+/// Copies the first `len` words of `from` to `to` in blocks of 8 words,
+/// the last block whole: both hold at least `len` rounded up to 8.
+#[inline(always)]
+fn copy_eights(from: &[u64], to: &mut [u64], len: usize) {
+    let blocks = len.div_ceil(8);
+    for (to, from) in to[..8 * blocks]
+        .chunks_exact_mut(8)
+        .zip(from[..8 * blocks].chunks_exact(8))
+    {
+        to.copy_from_slice(from);
+    }
 }
 
 /// The conflicts of every item with `vectors` vectors of the rows at
