@@ -229,6 +229,39 @@ fn join_avx512_matches_slices_and_joins_in_zmm_registers() {
     assert!(check("queens_simd::kernel::join::avx2::count_chunk", &kernel).is_err());
 }
 
+/// The join-avx512bw kernel, for AVX-512 CPUs without VPOPCNTDQ: its
+/// matcher ORs 512-bit slices (`vpord`/`vporq`, EVEX forms that AVX2 has
+/// not) and counts their bits with AVX-512 BW
+/// (`vpshufb` on nibbles, `vpsadbw` into 64-bit sums), never `vpopcntq`;
+/// its slicer, its join of quarter-boards and its classes are
+/// join-avx512's (`vptestmq`, `vptestnmq`, `vpcompressq`, `pext`). No
+/// legacy-SSE vector instruction.
+#[test]
+fn join_avx512bw_counts_bits_by_shuffles_in_zmm_registers() {
+    if !on_path(&["objdump"]) {
+        return;
+    }
+    let kernel = Encoding {
+        required: [
+            "vpord|vporq",
+            "vpshufb",
+            "vpsadbw",
+            "vptestmq",
+            "vptestnmq",
+            "vpcompressq",
+            "pext",
+        ]
+        .map(String::from)
+        .to_vec(),
+        forbidden: &["vpopcnt", "por", "pshufb", "psadbw", "movdq"],
+    };
+    check("queens_simd::kernel::join::avx512bw::count_chunk", &kernel).unwrap();
+    // The check can fail: join-avx512 counts with `vpopcntq`, and join-avx2
+    // ORs no zmm register.
+    assert!(check("queens_simd::kernel::join::avx512::count_chunk", &kernel).is_err());
+    assert!(check("queens_simd::kernel::join::avx2::count_chunk", &kernel).is_err());
+}
+
 /// The lanes-avx2 kernel: eight walkers in ymm lanes. A lane's stack
 /// entries come and go by a 4x4 transpose in each 128-bit half
 /// (`vpunpckldq`, `vpunpckhqdq`) with `vinserti128`/`vextracti128`; the

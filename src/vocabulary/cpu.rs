@@ -19,6 +19,9 @@ pub(crate) enum Feature {
     /// 512-bit integer operations and mask registers (`vporq`, `vptestmq`
     /// on zmm), with the operating system saving the zmm and mask state.
     Avx512F,
+    /// Byte and word operations on zmm registers (`vpshufb`, `vpsadbw`):
+    /// a popcount of 512 bits where VPOPCNTDQ is missing.
+    Avx512Bw,
     /// `vpopcntq`: a popcount of every 64-bit lane of a vector.
     Avx512Vpopcntdq,
     /// `blsi`, `tzcnt`, `andn`.
@@ -54,11 +57,12 @@ impl Feature {
 
 /// Every feature by its name in `#[target_feature(enable = ...)]`, for
 /// [`named`], in the order of their declaration (and so of their bits).
-const NAMES: [(Feature, &str); 9] = [
+const NAMES: [(Feature, &str); 10] = [
     (Feature::Sse41, "sse4.1"),
     (Feature::Avx, "avx"),
     (Feature::Avx2, "avx2"),
     (Feature::Avx512F, "avx512f"),
+    (Feature::Avx512Bw, "avx512bw"),
     (Feature::Avx512Vpopcntdq, "avx512vpopcntdq"),
     (Feature::Bmi1, "bmi1"),
     (Feature::Bmi2, "bmi2"),
@@ -148,6 +152,7 @@ pub(crate) fn has(feature: Feature) -> bool {
                 Feature::Avx => std::arch::is_x86_feature_detected!("avx"),
                 Feature::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
                 Feature::Avx512F => std::arch::is_x86_feature_detected!("avx512f"),
+                Feature::Avx512Bw => std::arch::is_x86_feature_detected!("avx512bw"),
                 Feature::Avx512Vpopcntdq => {
                     std::arch::is_x86_feature_detected!("avx512vpopcntdq")
                 }
@@ -233,7 +238,7 @@ fn cached() -> u32 {
 /// The features of [`Feature::ALL`] this CPU has, one bit each
 /// ([`Feature::bit`]), read from CPUID as the vendors document it: leaf 1
 /// ECX (SSE4.1 bit 19, POPCNT 23, OSXSAVE 27, AVX 28), leaf 7 EBX (BMI1
-/// bit 3, AVX2 5, BMI2 8, AVX512F 16), leaf 7 ECX (AVX512_VPOPCNTDQ bit
+/// bit 3, AVX2 5, BMI2 8, AVX512F 16, AVX512BW 30), leaf 7 ECX (AVX512_VPOPCNTDQ bit
 /// 14), leaf 0x8000_0001 ECX (LZCNT bit 5), and for AVX the operating
 /// system's consent in XCR0 (xmm and ymm state, bits 1 and 2; for AVX-512
 /// also the mask and zmm state, bits 5 to 7).
@@ -265,6 +270,7 @@ pub(crate) fn by_cpuid() -> u32 {
         Feature::Avx => bit(leaf1.ecx, 28) && os_saves_ymm,
         Feature::Avx2 => bit(leaf7, 5) && os_saves_ymm,
         Feature::Avx512F => bit(leaf7, 16) && os_saves_zmm,
+        Feature::Avx512Bw => bit(leaf7, 30) && os_saves_zmm,
         Feature::Avx512Vpopcntdq => bit(leaf7_ecx, 14) && os_saves_zmm,
         Feature::Bmi1 => bit(leaf7, 3),
         Feature::Bmi2 => bit(leaf7, 8),
