@@ -5,7 +5,7 @@
 //! into a mask register, a byte of slice `b`. `tests/disassembly.rs`
 //! checks that these instructions are there. All but `vpopcntq` are
 //! AVX-512 F (and BMI2's `pext`), and `join-avx512bw` shares them
-//! ([`zmm_steps!`]).
+//! (`zmm_steps!`).
 
 use core::arch::x86_64::{
     __m512i, _mm256_loadu_si256, _mm512_add_epi64, _mm512_cvtepu32_epi64, _mm512_loadu_si512,
@@ -67,13 +67,13 @@ impl PatternWords for __m512i {
     zmm_steps!();
 }
 
-// What both 512-bit join kernels do alike, this one and `join-avx512bw`
-// (for CPUs without VPOPCNTDQ): the class by `pext`, and the two steps
-// below, which use AVX-512 F alone. Written once, for two vector types
-// (`__m512i` and `avx512bw`'s own), as the three methods of their
-// `PatternWords` that `zmm_steps!` writes and as free functions rather than
-// methods of either type; `#[inline(always)]`, so that each compiles inside
-// its kernel's `#[target_feature]` function.
+// Shared by both 512-bit join kernels, this one and `join-avx512bw` (for
+// CPUs without VPOPCNTDQ): reading a class by `pext`, and the two steps
+// below, which use AVX-512 F alone. The steps are free functions, not
+// methods of either kernel's vector type, and `zmm_steps!` writes in each
+// impl the three `PatternWords` methods that call them; all
+// `#[inline(always)]`, so that each kernel compiles them inside its own
+// `#[target_feature]` function.
 
 /// The methods of [`PatternWords`] that the 512-bit join kernels share:
 /// `class` by BMI2's `pext`, [`join_pairs_512`] and [`slice_512`]. Invoked
