@@ -5,8 +5,9 @@
 //! Needs valgrind and `iai-callgrind-runner` of exactly the version of the
 //! `iai-callgrind` dependency (see README, "Benchmarks").
 //!
-//! `join-avx512` is not here: valgrind runs no AVX-512 instruction (its
-//! emulated CPU reports none), so its instructions cannot be counted.
+//! `join-avx512` and `join-avx512bw` are not here: valgrind runs no AVX-512
+//! instruction (its emulated CPU reports none), so their instructions
+//! cannot be counted.
 //!
 //! Each benchmark runs once, in its own process under valgrind; only the
 //! benchmark function is counted. The solver is built (CPU feature checks

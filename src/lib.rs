@@ -17,8 +17,8 @@
 //! `asm-avx` by hand in `global_asm!`, resumable, see `kernel::asm`); the
 //! join kernels, which count by joining half-boards with a bit-sliced
 //! matcher instead of searching the board (`join` anywhere, `join-avx2`
-//! with AVX2, `join-avx512` with AVX-512 F and VPOPCNTDQ; see
-//! [`kernel::join`]); and the seed articles' own algorithms as reference
+//! with AVX2, `join-avx512` with AVX-512 F, BW and VPOPCNTDQ, `join-avx512bw`
+//! with AVX-512 F and BW; see [`kernel::join`]); and the seed articles' own algorithms as reference
 //! solvers. The dispatcher ([`dispatch`]) picks, for each N and task
 //! (counting, enumerating, fundamental solutions), the fastest kernel this
 //! CPU supports, as measured (BENCHMARKS.md): to count, the join kernels

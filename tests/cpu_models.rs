@@ -10,9 +10,10 @@
 //! | `SandyBridge` | yes | yes | no | POPCNT only |
 //! | `Haswell-noTSX` | yes | yes | yes | all four |
 //!
-//! None has AVX-512 (qemu-user emulates none), so `join-avx512` and
-//! `lanes-avx512` are a clear error on every one: the dispatcher's choice
-//! on a CPU without it. `lanes-avx2` runs on `Haswell-noTSX` only.
+//! None has AVX-512 (qemu-user emulates none), so `join-avx512`,
+//! `join-avx512bw` and `lanes-avx512` are a clear error on every one: the
+//! dispatcher's choice on a CPU without it. `lanes-avx2` runs on
+//! `Haswell-noTSX` only.
 //!
 //! On the first three the asm kernel's `tzcnt` runs as the `bsf` it is
 //! encoded over (`rep bsf`), as on real CPUs of those generations, and
@@ -54,6 +55,7 @@ impl Model {
             ("join-avx2", self.avx2, "AVX2"),
             // qemu-user emulates no AVX-512.
             ("join-avx512", false, "AVX-512"),
+            ("join-avx512bw", false, "AVX-512"),
             ("lanes-avx2", self.avx2 && self.bmi, "AVX2"),
             ("lanes-avx512", false, "AVX-512"),
         ];

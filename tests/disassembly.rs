@@ -201,8 +201,10 @@ fn join_avx2_matches_and_slices_in_ymm_registers() {
 }
 
 /// The join-avx512 kernel: its matcher ORs 512-bit slices (`vpord`/`vporq`)
-/// and counts their bits with `vpopcntq`; its slicer tests bit `b` of eight
-/// patterns into a mask register (`vptestmq`); its join of quarter-boards
+/// and counts their bits with `vpopcntq`; its slicer transposes the bytes
+/// of 64 patterns (`vpshufb`, then word shuffles LLVM chooses) and tests bit
+/// `t` of each byte into a mask register, a whole word of a slice
+/// (`vptestmb`); its join of quarter-boards
 /// tests eight pairs at once (`vptestnmq`) and packs the kept ones with
 /// `vpcompressq`; its sieve reads a half-board's class with BMI2's `pext`.
 /// No legacy-SSE vector instruction.
@@ -215,7 +217,8 @@ fn join_avx512_matches_slices_and_joins_in_zmm_registers() {
         required: [
             "vpord|vporq",
             "vpopcntq",
-            "vptestmq",
+            "vpshufb",
+            "vptestmb",
             "vptestnmq",
             "vpcompressq",
             "pext",
@@ -226,6 +229,39 @@ fn join_avx512_matches_slices_and_joins_in_zmm_registers() {
     };
     check("queens_simd::kernel::join::avx512::count_chunk", &kernel).unwrap();
     // The check can fail: the AVX2 kernel has none of these.
+    assert!(check("queens_simd::kernel::join::avx2::count_chunk", &kernel).is_err());
+}
+
+/// The join-avx512bw kernel, for AVX-512 CPUs without VPOPCNTDQ: its
+/// matcher ORs 512-bit slices (`vpord`/`vporq`, EVEX forms that AVX2 has
+/// not) and counts their bits with AVX-512 BW
+/// (`vpshufb` on nibbles, `vpsadbw` into 64-bit sums), never `vpopcntq`;
+/// its slicer, its join of quarter-boards and its classes are
+/// join-avx512's (`vptestmb`, `vptestnmq`, `vpcompressq`, `pext`). No
+/// legacy-SSE vector instruction.
+#[test]
+fn join_avx512bw_counts_bits_by_shuffles_in_zmm_registers() {
+    if !on_path(&["objdump"]) {
+        return;
+    }
+    let kernel = Encoding {
+        required: [
+            "vpord|vporq",
+            "vpshufb",
+            "vpsadbw",
+            "vptestmb",
+            "vptestnmq",
+            "vpcompressq",
+            "pext",
+        ]
+        .map(String::from)
+        .to_vec(),
+        forbidden: &["vpopcnt", "por", "pshufb", "psadbw", "movdq"],
+    };
+    check("queens_simd::kernel::join::avx512bw::count_chunk", &kernel).unwrap();
+    // The check can fail: join-avx512 counts with `vpopcntq`, and join-avx2
+    // ORs no zmm register.
+    assert!(check("queens_simd::kernel::join::avx512::count_chunk", &kernel).is_err());
     assert!(check("queens_simd::kernel::join::avx2::count_chunk", &kernel).is_err());
 }
 

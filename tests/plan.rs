@@ -571,6 +571,7 @@ fn each_kernel_has_the_plan_it_counts() {
         (Kernel::Join, Method::Join),
         (Kernel::JoinAvx2, Method::Join),
         (Kernel::JoinAvx512, Method::Join),
+        (Kernel::JoinAvx512Bw, Method::Join),
     ] {
         assert_eq!(
             queens_simd::dispatch::plan_method(9, kernel),

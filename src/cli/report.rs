@@ -184,7 +184,7 @@ fn write_row(out: &mut impl Write, row: &Row, widths: &[usize]) -> Result<(), Fa
 }
 
 /// The kernels that count `method`'s plans, from the one that runs
-/// everywhere up: `join, join-avx2 or join-avx512`.
+/// everywhere up: `join, join-avx2, join-avx512bw or join-avx512`.
 pub(super) fn kernel_names(method: crate::kernel::Method) -> String {
     let kernels: Vec<&str> = method.kernels().rev().map(|k| k.name()).collect();
     match kernels.split_last() {

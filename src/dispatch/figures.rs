@@ -5,7 +5,8 @@
 
 use crate::kernel::Kernel;
 use crate::kernel::Kernel::{
-    BlocksBmi, Join, JoinAvx512, LanesAvx2, LanesAvx512, Portable, Sse41, SymmetricBmi,
+    BlocksBmi, Join, JoinAvx2, JoinAvx512, JoinAvx512Bw, LanesAvx2, LanesAvx512, Portable, Sse41,
+    SymmetricBmi,
 };
 use crate::kernel::Task::{self, Count, Enumerate};
 
@@ -55,6 +56,7 @@ const fn measured(
 const ZEN_3: &str = "Zen 3";
 const ZEN_4: &str = "Zen 4";
 const ZEN_5: &str = "Zen 5";
+const EMERALD_RAPIDS: &str = "Emerald Rapids";
 
 // The sections of BENCHMARKS.md the figures come from.
 const COUNTING: &str = "Counting";
@@ -64,16 +66,21 @@ const LANE_KERNELS: &str = "Lane kernels";
 const AUTO_AT_SMALL_N: &str =
     "`auto` at small N, and mirror starts up to N = 11 and 13 (issue 29, part 1)";
 const BLOCKS_KERNEL: &str = "The blocks kernel (issue 29, part 2)";
+const JOIN_WITHOUT_VPOPCNTDQ: &str = "A 512-bit join without VPOPCNTDQ (issue 45)";
 
 /// Counting from [`super::JOIN_FROM`]: a join kernel ahead of the fastest
-/// search, and (past the split-512 rules) `lanes-avx512` ahead of
-/// `lanes-avx2`.
+/// search, `join-avx512bw` ahead of `join-avx2` (where `join-avx512` does
+/// not run: both forced on one CPU, each the mean of its runs, four at
+/// N = 18 and two at N = 22, the 60 row sets of `--sample`), and (past the
+/// split-512 rules) `lanes-avx512` ahead of `lanes-avx2`.
 #[rustfmt::skip] // a table: one figure a line
 pub(super) const JOIN_FIGURES: &[Figure] = &[
     measured(14, Count, JoinAvx512, 7_774_000.0, LanesAvx512, 11_623_000.0, ZEN_4, JOIN_KERNELS),
     measured(14, Count, Join, 10_422_000.0, LanesAvx512, 11_623_000.0, ZEN_4, JOIN_KERNELS),
     measured(14, Count, LanesAvx512, 11_623_000.0, SymmetricBmi, 22_776_000.0, ZEN_4, JOIN_KERNELS),
     measured(14, Count, LanesAvx512, 9_617_000.0, LanesAvx2, 10_306_000.0, ZEN_4, LANE_KERNELS),
+    measured(18, Count, JoinAvx512Bw, 3_450_000_000.0, JoinAvx2, 4_487_500_000.0, EMERALD_RAPIDS, JOIN_WITHOUT_VPOPCNTDQ),
+    measured(22, Count, JoinAvx512Bw, 8_950_000_000.0, JoinAvx2, 11_600_000_000.0, EMERALD_RAPIDS, JOIN_WITHOUT_VPOPCNTDQ),
 ];
 
 /// On a CPU that runs each 512-bit instruction as two 256-bit halves, 16

@@ -40,8 +40,8 @@
 //!   read through `build.rs`'s cfg aliases: `x86_kernels` (x86-64, not
 //!   forced portable: `symmetric-bmi`, `blocks-bmi`), `simd_kernels` (and
 //!   vector registers: `sse41`, `avx`, `lanes-avx2`, `lanes-avx512`, and
-//!   with `alloc` `join-avx2`, `join-avx512`) and `asm_kernels` (and Linux:
-//!   `asm-sse41`, `asm-avx`). A build with
+//!   with `alloc` `join-avx2`, `join-avx512`, `join-avx512bw`) and
+//!   `asm_kernels` (and Linux: `asm-sse41`, `asm-avx`). A build with
 //!   `--cfg queens_simd_force_portable` (or `QUEENS_SIMD_FORCE_PORTABLE=1`
 //!   at build time) has only the plain-Rust kernels (`portable`,
 //!   `symmetric`, `blocks`, `join`) and the reference kernels.

@@ -525,6 +525,24 @@ mod tests {
         }
     }
 
+    /// On a CPU with AVX-512 F and BW but no VPOPCNTDQ (Skylake-SP,
+    /// Cascade Lake), the first kernel of the counting lists that it runs
+    /// is `join-avx512bw` at every size the join serves: ahead of
+    /// `join-avx2`, where `join-avx512`, listed first, does not run.
+    #[test]
+    fn a_cpu_without_vpopcntdq_counts_the_join_sizes_with_join_avx512bw() {
+        use crate::vocabulary::cpu::Feature::*;
+        let skylake_sp = [
+            Sse41, Avx, Avx2, Avx512F, Avx512Bw, Bmi1, Bmi2, Lzcnt, Popcnt,
+        ];
+        let runs = |kernel: &&Kernel| kernel.cpu_features().iter().all(|f| skylake_sp.contains(f));
+        for n in JOIN_FROM..=MAX_N {
+            let list = preference(n, Task::Count, false).unwrap();
+            let first = list.iter().filter(runs).find(|k| k.sizes().contains(&n));
+            assert_eq!(first, Some(&Kernel::JoinAvx512Bw), "N = {n}");
+        }
+    }
+
     /// A kernel ahead of its family moves only itself: the lists with
     /// `lanes-avx2` first are the others with it moved.
     #[test]

@@ -95,6 +95,10 @@ pub(super) fn build(kernel: Kernel) -> Option<Built> {
             crate::kernel::join::avx512::JoinAvx512::new().map(|k| Built::joiner(k.as_static()))
         }
         #[cfg(all(simd_kernels, feature = "alloc"))]
+        Kernel::JoinAvx512Bw => {
+            crate::kernel::join::avx512bw::JoinAvx512Bw::new().map(|k| Built::joiner(k.as_static()))
+        }
+        #[cfg(all(simd_kernels, feature = "alloc"))]
         Kernel::JoinAvx2 => {
             crate::kernel::join::avx2::JoinAvx2::new().map(|k| Built::joiner(k.as_static()))
         }

@@ -208,7 +208,7 @@ pub(crate) enum PieceCounter {
     /// Walkers of symmetric subproblems: `symmetric`, `symmetric-bmi`,
     /// `lanes-avx2`, `lanes-avx512`.
     Walkers(&'static dyn Walkers),
-    /// A join: `join`, `join-avx2`, `join-avx512`.
+    /// A join: `join`, `join-avx2`, `join-avx512bw`, `join-avx512`.
     Joiner(&'static dyn Joiner),
 }
 

@@ -19,8 +19,8 @@ pub(crate) enum Feature {
     /// 512-bit integer operations and mask registers (`vporq`, `vptestmq`
     /// on zmm), with the operating system saving the zmm and mask state.
     Avx512F,
-    /// Byte and word operations on zmm (`vpshufb`, `vpermw`, `vptestmb`,
-    /// `vpsadbw`) and 64-bit mask registers.
+    /// Byte and word operations on zmm registers (`vpshufb`, `vpermw`,
+    /// `vptestmb`, `vpsadbw`) and 64-bit mask registers.
     Avx512Bw,
     /// `vpopcntq`: a popcount of every 64-bit lane of a vector.
     Avx512Vpopcntdq,
@@ -238,7 +238,7 @@ fn cached() -> u32 {
 /// The features of [`Feature::ALL`] this CPU has, one bit each
 /// ([`Feature::bit`]), read from CPUID as the vendors document it: leaf 1
 /// ECX (SSE4.1 bit 19, POPCNT 23, OSXSAVE 27, AVX 28), leaf 7 EBX (BMI1
-/// bit 3, AVX2 5, BMI2 8, AVX512F 16), leaf 7 ECX (AVX512_VPOPCNTDQ bit
+/// bit 3, AVX2 5, BMI2 8, AVX512F 16, AVX512BW 30), leaf 7 ECX (AVX512_VPOPCNTDQ bit
 /// 14), leaf 0x8000_0001 ECX (LZCNT bit 5), and for AVX the operating
 /// system's consent in XCR0 (xmm and ymm state, bits 1 and 2; for AVX-512
 /// also the mask and zmm state, bits 5 to 7).

@@ -293,7 +293,8 @@ mod tests {
             Error::NotSplittable(Kernel::Sse41).to_string(),
             "kernel 'sse41' solves whole boards only; threads, shards and checkpoints need a \
              kernel that splits the board into a plan: 'symmetric', 'symmetric-bmi', \
-             'lanes-avx2' or 'lanes-avx512', 'join', 'join-avx2' or 'join-avx512' (or 'auto')"
+             'lanes-avx2' or 'lanes-avx512', 'join', 'join-avx2', 'join-avx512bw' or 'join-avx512' \
+             (or 'auto')"
         );
         assert_eq!(
             Error::WrongMethod {
@@ -303,7 +304,7 @@ mod tests {
             .to_string(),
             "kernel 'join' does not count the subproblems of a symmetric plan: a symmetric plan \
              is counted by 'symmetric', 'symmetric-bmi', 'lanes-avx2' or 'lanes-avx512', a join \
-             plan by 'join', 'join-avx2' or 'join-avx512' (either by 'auto')"
+             plan by 'join', 'join-avx2', 'join-avx512bw' or 'join-avx512' (either by 'auto')"
         );
         assert_eq!(
             Error::CountOnly(Kernel::JoinAvx2).to_string(),

@@ -128,6 +128,10 @@ pub enum Kernel {
     /// [`Kernel::Join`] matching 512 half-boards per step with AVX-512 F
     /// and VPOPCNTDQ (`kernel::join::avx512`, x86-64 only). Counts only.
     JoinAvx512,
+    /// [`Kernel::Join`] matching 512 half-boards per step with AVX-512 F
+    /// and BW, its popcount by `vpshufb` for CPUs without VPOPCNTDQ
+    /// (`kernel::join::avx512bw`, x86-64 only). Counts only.
+    JoinAvx512Bw,
     /// [`Kernel::Join`] matching 256 half-boards per step with AVX2
     /// (`kernel::join::avx2`, x86-64 only). Counts only.
     JoinAvx2,
@@ -169,7 +173,8 @@ pub enum Kernel {
 /// in the kernel table's order, the widest vectors first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Family {
-    /// The join of half-boards: `join-avx512`, `join-avx2`, `join`.
+    /// The join of half-boards: `join-avx512`, `join-avx512bw`,
+    /// `join-avx2`, `join`.
     Join,
     /// The symmetric walkers in vector lanes: `lanes-avx512`, `lanes-avx2`.
     Lanes,
@@ -253,6 +258,9 @@ macro_rules! target_features {
     (JoinAvx512 $($then:tt)*) => {
         $crate::vocabulary::kernel::target_features! { @ "avx512f,avx512bw,avx512vpopcntdq,bmi2" $($then)* }
     };
+    (JoinAvx512Bw $($then:tt)*) => {
+        $crate::vocabulary::kernel::target_features! { @ "avx512f,avx512bw,bmi2" $($then)* }
+    };
     (JoinAvx2 $($then:tt)*) => {
         $crate::vocabulary::kernel::target_features! { @ "avx2" $($then)* }
     };
@@ -296,7 +304,7 @@ const BLOCKS_SIZES: RangeInclusive<usize> = RangeInclusive::new(0, 8);
 
 /// One row per kernel, in the order of [`Kernel`]'s variants (checked at
 /// compile time below).
-const FACTS: [Facts; 20] = [
+const FACTS: [Facts; 21] = [
     Facts {
         kernel: Kernel::Auto,
         name: "auto",
@@ -404,6 +412,19 @@ const FACTS: [Facts; 20] = [
         family: Family::Join,
         build: Build::SimdAlloc,
         cpu: cpu_of!(JoinAvx512),
+    },
+    Facts {
+        kernel: Kernel::JoinAvx512Bw,
+        name: "join-avx512bw",
+        description: "joins half-boards, 512 bit-sliced patterns a step in AVX-512 F/BW, popcount by \
+                      vpshufb; counts only",
+        sizes: ALL_SIZES,
+        role: Role::Fast,
+        method: Some(Method::Join),
+        enumerates: false,
+        family: Family::Join,
+        build: Build::SimdAlloc,
+        cpu: cpu_of!(JoinAvx512Bw),
     },
     Facts {
         kernel: Kernel::JoinAvx2,
@@ -698,6 +719,9 @@ impl Kernel {
                 Feature::Avx512F,
                 Feature::Avx512Vpopcntdq,
             ] => "this CPU or its operating system lacks AVX-512 F or VPOPCNTDQ",
+            [Feature::Avx512F, Feature::Avx512Bw, ..] => {
+                "this CPU or its operating system lacks AVX-512 F or BW, or BMI2"
+            }
             [Feature::Avx2, ..] => {
                 "this CPU or its operating system lacks AVX2, or one of BMI1, BMI2, LZCNT and POPCNT"
             }
@@ -802,6 +826,7 @@ mod tests {
                 Kernel::SymmetricBmi,
                 Kernel::Symmetric,
                 Kernel::JoinAvx512,
+                Kernel::JoinAvx512Bw,
                 Kernel::JoinAvx2,
                 Kernel::Join
             ]
@@ -811,7 +836,15 @@ mod tests {
             assert_eq!(Method::of(kernel), kernel.method(), "{kernel}");
         }
         let join: Vec<Kernel> = Method::Join.kernels().collect();
-        assert_eq!(join, [Kernel::JoinAvx512, Kernel::JoinAvx2, Kernel::Join]);
+        assert_eq!(
+            join,
+            [
+                Kernel::JoinAvx512,
+                Kernel::JoinAvx512Bw,
+                Kernel::JoinAvx2,
+                Kernel::Join
+            ]
+        );
         for method in Method::ALL {
             assert_eq!(method.name().parse::<Method>(), Ok(method));
             assert!(method.kernels().all(|k| k.role() == Role::Fast));
@@ -833,6 +866,7 @@ mod tests {
             Kernel::SymmetricBmi,
             Kernel::Symmetric,
             Kernel::JoinAvx512,
+            Kernel::JoinAvx512Bw,
             Kernel::JoinAvx2,
             Kernel::Join,
             Kernel::Portable,
@@ -856,6 +890,7 @@ mod tests {
                 | Kernel::SymmetricBmi
                 | Kernel::Symmetric
                 | Kernel::JoinAvx512
+                | Kernel::JoinAvx512Bw
                 | Kernel::JoinAvx2
                 | Kernel::Join
                 | Kernel::Portable

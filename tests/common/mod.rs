@@ -75,8 +75,9 @@ pub fn listing_kernels_under_test() -> Vec<Kernel> {
 /// Whether `kernel` may be missing even with `QUEENS_SIMD_REQUIRE_ALL=1`:
 /// named in `QUEENS_SIMD_ALLOW_MISSING` (comma-separated kernel names).
 /// CI names `join-avx512` there only when `/proc/cpuinfo` shows the CPU
-/// lacks AVX-512 F or VPOPCNTDQ, which no emulator here can stand in for;
-/// on a CPU that has them the kernel must run.
+/// lacks AVX-512 F or VPOPCNTDQ, and `join-avx512bw` only when it lacks
+/// AVX-512 F or BW, which no emulator here can stand in for; on a CPU that
+/// has them the kernel must run.
 pub fn allowed_missing(kernel: Kernel) -> bool {
     std::env::var("QUEENS_SIMD_ALLOW_MISSING")
         .is_ok_and(|names| names.split(',').any(|name| name.trim() == kernel.name()))

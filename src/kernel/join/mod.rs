@@ -39,9 +39,11 @@
 //!    patterns at once and a popcount counts the conflicts. This is where
 //!    the time goes as N grows, and what the kernels differ in: `join`
 //!    with `u64` in plain Rust, `join-avx2` with 256-bit vectors,
-//!    `join-avx512` with 512-bit ones and `vpopcntq`. The algorithm is
-//!    written once, generic over `words::PatternWords`; each kernel compiles it
-//!    inside one `#[target_feature]` function (`avx2.rs`, `avx512.rs`).
+//!    `join-avx512` with 512-bit ones and `vpopcntq`, `join-avx512bw` with
+//!    512-bit ones and a popcount by `vpshufb` (AVX-512 CPUs without
+//!    VPOPCNTDQ). The algorithm is written once, generic over
+//!    `words::PatternWords`; each kernel compiles it inside one
+//!    `#[target_feature]` function (`avx2.rs`, `avx512.rs`, `avx512bw.rs`).
 //!
 //! # Symmetry
 //!
@@ -94,6 +96,8 @@ pub(crate) mod words;
 pub mod avx2;
 #[cfg(simd_kernels)]
 pub mod avx512;
+#[cfg(simd_kernels)]
+pub mod avx512bw;
 
 use alloc::vec::Vec;
 use core::ops::ControlFlow;
@@ -660,6 +664,13 @@ mod tests {
                         count_with(&cpu, n, scratch()).unwrap(),
                         want,
                         "avx512, n = {n}"
+                    );
+                }
+                if let Some(cpu) = avx512bw::JoinAvx512Bw::new() {
+                    assert_eq!(
+                        count_with(&cpu, n, scratch()).unwrap(),
+                        want,
+                        "avx512bw, n = {n}"
                     );
                 }
             }

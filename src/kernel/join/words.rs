@@ -58,8 +58,8 @@ pub(crate) trait PatternWords: Copy {
     ///
     /// # Safety
     ///
-    /// As for [`PatternWords::zero`]; `row[b] * stride` is inside `words` for
-    /// every bit `b` of `union`.
+    /// As for [`PatternWords::zero`]; `patterns` holds at most 64 masks, and
+    /// `row[b] * stride` is inside `words` for every bit `b` of `union`.
     unsafe fn slice(
         patterns: &[u64],
         union: u64,
