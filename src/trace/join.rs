@@ -678,26 +678,85 @@ fn steps(
     let mut steps = Vec::new();
     for first in (0..words).step_by(8) {
         let group = (words - first).min(8);
-        for &item in items {
-            for (bit, slice) in slices.iter().filter(|&&(bit, _)| item >> bit & 1 != 0) {
-                for word in &slice[first..first + group] {
-                    let Some(Event::Load(loaded)) = events.next() else {
-                        panic!("the matcher reads bit {bit}'s slice");
-                    };
-                    assert_eq!(loaded, word, "the matcher's slice of bit {bit}");
-                }
-            }
-            let Some(Event::Counted(hits)) = events.next() else {
-                panic!("the matcher counts each item's conflicts");
-            };
-            steps.push(Step {
-                item,
-                first,
-                hits: hits.clone(),
-            });
+        // As `matcher::scan` takes them: a whole group of eight one item at
+        // a time, a smaller one two or four items at a time.
+        let at_once = match group {
+            5..=8 => 1,
+            3 | 4 => 2,
+            _ => 4,
+        };
+        let mut chunks = items.chunks_exact(at_once);
+        for chunk in &mut chunks {
+            group_steps(chunk, slices, first, group, events, &mut steps);
+        }
+        for item in chunks.remainder() {
+            group_steps(&[*item], slices, first, group, events, &mut steps);
         }
     }
     steps
+}
+
+/// The steps of `items` against the group of `group` vectors from `first`,
+/// read from `events`: one item's slices in order, or several items' read
+/// in turn, a slice of each per round, as many rounds as the most bits any
+/// has (the others reading the run's row of zeros), then each item's ORs.
+fn group_steps(
+    items: &[u64],
+    slices: &[(u32, Vec<u64>)],
+    first: usize,
+    group: usize,
+    events: &mut core::slice::Iter<'_, Event>,
+    steps: &mut Vec<Step>,
+) {
+    let bits_of = |item: u64| -> Vec<&(u32, Vec<u64>)> {
+        slices
+            .iter()
+            .filter(|&&(bit, _)| item >> bit & 1 != 0)
+            .collect()
+    };
+    let mut read = |slice: Option<&[u64]>, g: usize| {
+        let Some(Event::Load(loaded)) = events.next() else {
+            panic!("the matcher reads an item's slice");
+        };
+        assert_eq!(
+            *loaded,
+            slice.map_or(0, |words| words[g]),
+            "the matcher's slice"
+        );
+    };
+    let each: Vec<_> = items.iter().map(|&item| bits_of(item)).collect();
+    if let [bits] = &each[..] {
+        // Two slices a step, vector by vector, then the last alone.
+        for pair in bits.chunks(2) {
+            for g in 0..group {
+                for (_, slice) in pair {
+                    read(Some(&slice[first..first + group]), g);
+                }
+            }
+        }
+    } else {
+        let rounds = each.iter().map(Vec::len).max().unwrap_or(0);
+        for round in 0..rounds {
+            for bits in &each {
+                let slice = bits
+                    .get(round)
+                    .map(|(_, slice)| &slice[first..first + group]);
+                for g in 0..group {
+                    read(slice, g);
+                }
+            }
+        }
+    }
+    for &item in items {
+        let Some(Event::Counted(hits)) = events.next() else {
+            panic!("the matcher counts each item's conflicts");
+        };
+        steps.push(Step {
+            item,
+            first,
+            hits: hits.clone(),
+        });
+    }
 }
 
 fn by_class(group: &Group<'_>) -> Vec<Vec<u64>> {

@@ -14,8 +14,8 @@ use core::arch::x86_64::{
     _mm512_permutex2var_epi64, _mm512_permutexvar_epi16, _mm512_popcnt_epi64,
     _mm512_reduce_add_epi64, _mm512_set_epi8, _mm512_set_epi16, _mm512_set_epi64, _mm512_set1_epi8,
     _mm512_set1_epi64, _mm512_setzero_si512, _mm512_shuffle_epi8, _mm512_shuffle_i64x2,
-    _mm512_storeu_si512, _mm512_test_epi8_mask, _mm512_testn_epi64_mask, _mm512_unpackhi_epi64,
-    _mm512_unpacklo_epi64,
+    _mm512_storeu_si512, _mm512_ternarylogic_epi64, _mm512_test_epi8_mask, _mm512_testn_epi64_mask,
+    _mm512_unpackhi_epi64, _mm512_unpacklo_epi64,
 };
 
 use super::words::{PatternWords, join_pairs_one_by_one};
@@ -46,6 +46,22 @@ impl PatternWords for __m512i {
         // (the note on the impl); `words` points at 8 readable `u64`s (the trait's contract), and
         // `loadu` takes any alignment.
         unsafe { _mm512_or_si512(self, _mm512_loadu_si512(words.cast())) }
+    }
+
+    /// `vpternlogq`: one instruction ORs two rows into the hits, where two
+    /// `vpord` were.
+    #[inline(always)]
+    unsafe fn or_load_two(self, a: *const u64, b: *const u64) -> __m512i {
+        // SAFETY: AVX-512 F, BW and VPOPCNTDQ run: this inlines into `count_chunk`, compiled with
+        // them (the note on the impl); `a` and `b` point at 8 readable `u64`s each (the trait's
+        // contract), and `loadu` takes any alignment.
+        unsafe {
+            _mm512_ternarylogic_epi64::<0xFE>(
+                self,
+                _mm512_loadu_si512(a.cast()),
+                _mm512_loadu_si512(b.cast()),
+            )
+        }
     }
 
     #[inline(always)]

@@ -115,6 +115,8 @@ pub(crate) struct Scratch {
     /// Every pattern bit-sliced: row `r` (the `r`-th bit of the patterns'
     /// union) at `sliced[r * stride..]`, each class from a word of its own.
     sliced: AlignedWords,
+    /// The rows of `sliced` before its row of zeros.
+    sliced_rows: usize,
     /// The classes one item class can match, gathered into one run.
     gathered: AlignedWords,
     /// Per class of patterns: where it starts in a row of `sliced` (one
@@ -123,9 +125,9 @@ pub(crate) struct Scratch {
     unions: Vec<u64>,
     /// The classes of patterns one class of items matches, by weight.
     matched: [Vec<usize>; 3],
-    /// Their words in a row of `sliced`, as runs of words that follow
-    /// each other: where each starts, and how many words.
-    segments: Vec<(usize, usize)>,
+    /// The 8-word copies that gather their words from a row of `sliced`:
+    /// where each reads, and where it writes in a row of the run.
+    blocks: Vec<(u32, u32)>,
     /// What the matcher did, added up until read.
     pub(crate) stats: JoinStats,
 }
@@ -199,6 +201,8 @@ pub(crate) unsafe fn disjoint_pairs<W: PatternWords>(
         if items_u.is_empty() {
             continue;
         }
+        // The bits the items have: only their slices are read.
+        let item_bits = items_u.iter().fold(0, |all, &item| all | item);
         // The classes of patterns they can match, by the weight of the pairs.
         matched_classes(u, &patterns, weighing, items.cuts, &mut matched);
         for w in 1..=2 {
@@ -207,7 +211,7 @@ pub(crate) unsafe fn disjoint_pairs<W: PatternWords>(
             if scanned == 0 {
                 continue;
             }
-            let reach = matched.iter().fold(0, |all, &v| all | unions[v]);
+            let reach = matched.iter().fold(0, |all, &v| all | unions[v]) & item_bits;
             let every_class = matched.len() == nonempty;
             let (run, offset, vectors) = run_of::<W>(
                 scratch,
@@ -255,10 +259,16 @@ fn run_of<'a, W: PatternWords>(
     matched: &[usize],
     reach: u64,
     every_class: bool,
-) -> Result<(&'a [u64], [u32; 64], usize), Error> {
-    let (run, run_stride, run_words, run_row) = if every_class {
+) -> Result<(&'a [u64], [u32; 65], usize), Error> {
+    let (run, run_stride, run_words, run_row, zeros) = if every_class {
         let words = first_word[first_word.len() - 1];
-        (scratch.sliced.words(), stride, words, *row)
+        (
+            scratch.sliced.words(),
+            stride,
+            words,
+            *row,
+            scratch.sliced_rows,
+        )
     } else {
         let (words, gathered_row) = gather(
             scratch.sliced.words(),
@@ -268,17 +278,23 @@ fn run_of<'a, W: PatternWords>(
             matched,
             reach,
             &mut scratch.gathered,
-            &mut scratch.segments,
+            &mut scratch.blocks,
             padded::<W>,
         )?;
         let run = scratch.gathered.words();
-        (run, padded::<W>(words), words, gathered_row)
+        let zeros = reach.count_ones() as usize;
+        (run, padded::<W>(words), words, gathered_row, zeros)
     };
-    // Each bit's row, as an offset from the run's start.
-    let mut offset = [0u32; 64];
-    for (bit, slot) in offset.iter_mut().enumerate() {
-        *slot = (run_row[bit] * run_stride) as u32;
+    // Each bit's row, as an offset from the run's start, and past the last
+    // bit (`trailing_zeros` of 0) the row of zeros.
+    let mut offset = [0u32; 65];
+    let mut rest = reach;
+    while rest != 0 {
+        let bit = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        offset[bit] = (run_row[bit] * run_stride) as u32;
     }
+    offset[64] = (zeros * run_stride) as u32;
     Ok((run, offset, run_words.div_ceil(W::WORDS)))
 }
 
@@ -338,7 +354,9 @@ unsafe fn slice_patterns<W: PatternWords>(
         }
     }
     let stride = padded::<W>(first_word[patterns.classes()]);
-    scratch.sliced.refill(rows * stride + SPARE)?;
+    // One more row, all zeros: what an item's bits past its last read.
+    scratch.sliced.refill((rows + 1) * stride + SPARE)?;
+    scratch.sliced_rows = rows;
     for class in 0..patterns.classes() {
         for (i, chunk) in patterns.class(class).chunks(64).enumerate() {
             let word = first_word[class] + i;
@@ -396,23 +414,25 @@ fn matched_classes(
 
 /// Gathers the slices of the classes `matched` (ascending) of `sliced`
 /// into `out`: only the rows of the bits of `reach`, each row the classes'
-/// words one after another. Returns the words per row and each bit's row
-/// in `out`, whose rows are `stride_of(words)` apart.
+/// words one after another, then a row of zeros. Returns the words per
+/// row and each bit's row in `out`, whose rows are `stride_of(words)`
+/// apart.
 ///
-/// The classes' words are first merged into `segments` of words that
-/// follow each other in a row of `sliced` (classes next to each other,
-/// or with only empty classes between them), and each segment is copied
-/// 8 words at a time: a class holds a few words, and a copy sized at run
-/// time costs a call. A copy may read up to 7 words past a segment (the
-/// slices end with a line of spare words, `SPARE`) and write up to 7
-/// past it, which the next segment or the zeros that end the row
-/// overwrite; the row's zeros may spill into the next row, written later,
-/// or past the last, into `out`'s own spare words.
+/// A class holds a few words, so a copy per class and row, sized at run
+/// time, cost more in calls and mispredicted loops than in the words it
+/// moved. So the classes' words are first merged into runs of words that
+/// follow each other in a row of `sliced` (classes next to each other, or
+/// with only empty classes between them), and those cut into `blocks` of
+/// 8 words: each row is then the same loop of whole 8-word copies. A
+/// block may read up to 7 words past its run of words (the slices end
+/// with spare words, [`SPARE`]) and write up to 7 past it, which the next
+/// block, or the zeros that end the row, overwrite; those zeros may spill
+/// into the next row, written after, and past the last, into the row of
+/// zeros, written last.
 ///
 /// # Errors
 ///
-/// [`Error::OutOfMemory`] if the room for `out` or the segments is
-/// refused.
+/// [`Error::OutOfMemory`] if the room for `out` or the blocks is refused.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn gather(
@@ -423,24 +443,14 @@ fn gather(
     matched: &[usize],
     reach: u64,
     out: &mut AlignedWords,
-    segments: &mut Vec<(usize, usize)>,
+    blocks: &mut Vec<(u32, u32)>,
     stride_of: fn(usize) -> usize,
 ) -> Result<(usize, [usize; 64]), Error> {
-    segments.clear();
-    grow::reserve(segments, matched.len())?;
-    let mut words = 0;
-    for &v in matched {
-        let (start, end) = (first_word[v], first_word[v + 1]);
-        match segments.last_mut() {
-            Some((at, len)) if *at + *len == start => *len += end - start,
-            _ => segments.push((start, end - start)),
-        }
-        words += end - start;
-    }
+    let words = blocks_of(first_word, matched, blocks)?;
     let out_stride = stride_of(words);
     let mut out_row = [0usize; 64];
     let rows = reach.count_ones() as usize;
-    out.resize(rows * out_stride + SPARE)?;
+    out.resize((rows + 1) * out_stride + SPARE)?;
     let out = out.words_mut();
     let mut rest = reach;
     let mut at = 0;
@@ -448,34 +458,72 @@ fn gather(
         let bit = rest.trailing_zeros() as usize;
         rest &= rest - 1;
         out_row[bit] = at;
-        let (source, target) = (row[bit] * stride, at * out_stride);
-        let mut next = target;
-        for &(start, len) in segments.iter() {
-            copy_eights(&sliced[source + start..], &mut out[next..], len);
-            next += len;
+        let (source, target) = (&sliced[row[bit] * stride..], &mut out[at * out_stride..]);
+        for &(from, to) in blocks.iter() {
+            let (from, to) = (from as usize, to as usize);
+            target[to..to + 8].copy_from_slice(&source[from..from + 8]);
         }
-        out[next..][..out_stride - (next - target)].fill(0);
+        target[words..words + 8].fill(0);
         at += 1;
     }
+    out[at * out_stride..][..out_stride].fill(0);
     Ok((words, out_row))
 }
 
-/// Spare words at the end of the slices and of a gathered run, for
-/// [`copy_eights`]' whole blocks of 8 words.
-const SPARE: usize = 8;
-
-/// Copies the first `len` words of `from` to `to` in blocks of 8 words,
-/// the last block whole: both hold at least `len` rounded up to 8.
+/// The 8-word copies that gather the words of the classes `matched` into
+/// a row: where each reads in a row of the slices and writes in the run's,
+/// into `blocks` (runs of words that follow each other in the slices
+/// copied as one). Returns the words of the classes.
+///
+/// # Errors
+///
+/// [`Error::OutOfMemory`] if the room for the blocks is refused.
 #[inline(always)]
-fn copy_eights(from: &[u64], to: &mut [u64], len: usize) {
-    let blocks = len.div_ceil(8);
-    for (to, from) in to[..8 * blocks]
-        .chunks_exact_mut(8)
-        .zip(from[..8 * blocks].chunks_exact(8))
-    {
-        to.copy_from_slice(from);
+fn blocks_of(
+    first_word: &[usize],
+    matched: &[usize],
+    blocks: &mut Vec<(u32, u32)>,
+) -> Result<usize, Error> {
+    blocks.clear();
+    let mut words = 0;
+    // The run of words being merged: where it starts in the slices, and
+    // how long it is.
+    let (mut start, mut len) = (0, 0);
+    for &v in matched {
+        let (first, end) = (first_word[v], first_word[v + 1]);
+        if first != start + len {
+            push_blocks(start, len, words - len, blocks)?;
+            (start, len) = (first, 0);
+        }
+        len += end - first;
+        words += end - first;
     }
+    push_blocks(start, len, words - len, blocks)?;
+    Ok(words)
 }
+
+/// The blocks of 8 words that copy `len` words from `from` to `to`.
+///
+/// # Errors
+///
+/// [`Error::OutOfMemory`] if the room for them is refused.
+#[inline(always)]
+fn push_blocks(
+    from: usize,
+    len: usize,
+    to: usize,
+    blocks: &mut Vec<(u32, u32)>,
+) -> Result<(), Error> {
+    grow::reserve(blocks, len.div_ceil(8))?;
+    for k in (0..len).step_by(8) {
+        blocks.push(((from + k) as u32, (to + k) as u32));
+    }
+    Ok(())
+}
+
+/// Spare words at the end of the slices and of a gathered run, for
+/// [`gather`]'s whole blocks of 8 words.
+const SPARE: usize = 8;
 
 /// The conflicts of every item with `vectors` vectors of the rows at
 /// `base`: the OR of the rows of the item's bits in `reach` (bit `b`'s row
@@ -492,7 +540,7 @@ unsafe fn scan<W: PatternWords>(
     vectors: usize,
     items: &[u64],
     reach: u64,
-    offset: &[u32; 64],
+    offset: &[u32; 65],
 ) -> u64 {
     // SAFETY: the CPU runs `W`'s instructions (this function's contract); the
     // groups cover vectors `first..vectors` and no more, so each `scan_group`
@@ -506,10 +554,10 @@ unsafe fn scan<W: PatternWords>(
         }
         sum = match vectors - first {
             0 => sum,
-            1 => scan_group::<W, 1>(base, first, items, reach, offset, sum),
-            2 => scan_group::<W, 2>(base, first, items, reach, offset, sum),
-            3 => scan_group::<W, 3>(base, first, items, reach, offset, sum),
-            4 => scan_group::<W, 4>(base, first, items, reach, offset, sum),
+            1 => scan_interleaved::<W, 1, 4>(base, first, items, reach, offset, sum),
+            2 => scan_interleaved::<W, 2, 4>(base, first, items, reach, offset, sum),
+            3 => scan_interleaved::<W, 3, 2>(base, first, items, reach, offset, sum),
+            4 => scan_interleaved::<W, 4, 2>(base, first, items, reach, offset, sum),
             5 => scan_group::<W, 5>(base, first, items, reach, offset, sum),
             6 => scan_group::<W, 6>(base, first, items, reach, offset, sum),
             _ => scan_group::<W, 7>(base, first, items, reach, offset, sum),
@@ -529,7 +577,7 @@ unsafe fn scan_group<W: PatternWords, const G: usize>(
     first: usize,
     items: &[u64],
     reach: u64,
-    offset: &[u32; 64],
+    offset: &[u32; 65],
     mut sum: W,
 ) -> W {
     // SAFETY: the caller's, and the CPU runs `W`'s instructions.
@@ -538,9 +586,18 @@ unsafe fn scan_group<W: PatternWords, const G: usize>(
         for &item in items {
             let mut hits = [W::zero(); G];
             let mut rest = item & reach;
-            while rest != 0 {
-                let row = base.add(*offset.get_unchecked(rest.trailing_zeros() as usize) as usize);
+            // Two bits a step, then the last if there is one.
+            while rest & rest.wrapping_sub(1) != 0 {
+                let one = base.add(*offset.get_unchecked(rest.trailing_zeros() as usize) as usize);
                 rest &= rest - 1;
+                let two = base.add(*offset.get_unchecked(rest.trailing_zeros() as usize) as usize);
+                rest &= rest - 1;
+                for (g, hit) in hits.iter_mut().enumerate() {
+                    *hit = hit.or_load_two(one.add(g * W::WORDS), two.add(g * W::WORDS));
+                }
+            }
+            if rest != 0 {
+                let row = base.add(*offset.get_unchecked(rest.trailing_zeros() as usize) as usize);
                 for (g, hit) in hits.iter_mut().enumerate() {
                     *hit = hit.or_load(row.add(g * W::WORDS));
                 }
@@ -548,6 +605,54 @@ unsafe fn scan_group<W: PatternWords, const G: usize>(
             sum = W::add_counts(sum, hits);
         }
         sum
+    }
+}
+
+/// [`scan_group`] with `I` items at a time, for small groups: their reads
+/// interleaved, so that the chains of one item's bits overlap, and one
+/// loop for the `I` of them, as long as the most bits any has (the others
+/// read the row of zeros at `offset[64]` meanwhile): one loop exit, where
+/// an item of its own would mispredict its own.
+///
+/// # Safety
+///
+/// As for [`scan`], for those vectors, and `offset[64]`'s row is zeros.
+#[inline(always)]
+unsafe fn scan_interleaved<W: PatternWords, const G: usize, const I: usize>(
+    base: *const u64,
+    first: usize,
+    items: &[u64],
+    reach: u64,
+    offset: &[u32; 65],
+    mut sum: W,
+) -> W {
+    // SAFETY: the caller's, and the CPU runs `W`'s instructions.
+    unsafe {
+        let base = base.add(first * W::WORDS);
+        let mut chunks = items.chunks_exact(I);
+        for chunk in &mut chunks {
+            let mut rest = [0u64; I];
+            let mut most = 0;
+            for (rest, &item) in rest.iter_mut().zip(chunk) {
+                *rest = item & reach;
+                most = most.max(rest.count_ones());
+            }
+            let mut hits = [[W::zero(); G]; I];
+            for _ in 0..most {
+                for (rest, hits) in rest.iter_mut().zip(hits.iter_mut()) {
+                    let row =
+                        base.add(*offset.get_unchecked(rest.trailing_zeros() as usize) as usize);
+                    *rest &= rest.wrapping_sub(1);
+                    for (g, hit) in hits.iter_mut().enumerate() {
+                        *hit = hit.or_load(row.add(g * W::WORDS));
+                    }
+                }
+            }
+            for hits in hits {
+                sum = W::add_counts(sum, hits);
+            }
+        }
+        scan_group::<W, G>(base, 0, chunks.remainder(), reach, offset, sum)
     }
 }
 

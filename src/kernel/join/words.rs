@@ -37,6 +37,18 @@ pub(crate) trait PatternWords: Copy {
     /// As for [`PatternWords::zero`]; `words` points to `WORDS` readable words.
     unsafe fn or_load(self, words: *const u64) -> Self;
 
+    /// `self | *a | *b`, for `WORDS` words from each: two rows of an item
+    /// ORed in one step where the vector unit has a three-input OR.
+    ///
+    /// # Safety
+    ///
+    /// As for [`PatternWords::or_load`], for `a` and `b`.
+    #[inline(always)]
+    unsafe fn or_load_two(self, a: *const u64, b: *const u64) -> Self {
+        // SAFETY: the caller's.
+        unsafe { self.or_load(a).or_load(b) }
+    }
+
     /// `sum` plus the set bits of every vector of `hits`, in whatever
     /// lanes the type keeps its sums (read by [`PatternWords::total`]).
     ///
