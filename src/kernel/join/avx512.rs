@@ -9,16 +9,16 @@
 //! `join-avx512bw` shares them (`zmm_steps!`).
 
 use core::arch::x86_64::{
-    __m512i, _mm256_loadu_si256, _mm512_add_epi64, _mm512_cvtepu32_epi64, _mm512_loadu_si512,
-    _mm512_maskz_compress_epi64, _mm512_maskz_loadu_epi64, _mm512_or_si512,
-    _mm512_permutex2var_epi64, _mm512_permutexvar_epi16, _mm512_popcnt_epi64,
-    _mm512_reduce_add_epi64, _mm512_set_epi8, _mm512_set_epi16, _mm512_set_epi64, _mm512_set1_epi8,
-    _mm512_set1_epi64, _mm512_setzero_si512, _mm512_shuffle_epi8, _mm512_shuffle_i64x2,
-    _mm512_storeu_si512, _mm512_ternarylogic_epi64, _mm512_test_epi8_mask, _mm512_testn_epi64_mask,
-    _mm512_unpackhi_epi64, _mm512_unpacklo_epi64,
+    __m512i, _mm256_loadu_si256, _mm512_add_epi64, _mm512_castsi512_si256, _mm512_cvtepu32_epi64,
+    _mm512_loadu_si512, _mm512_mask_testn_epi64_mask, _mm512_maskz_compress_epi64,
+    _mm512_maskz_loadu_epi32, _mm512_maskz_loadu_epi64, _mm512_or_si512, _mm512_permutex2var_epi64,
+    _mm512_permutexvar_epi16, _mm512_popcnt_epi64, _mm512_reduce_add_epi64, _mm512_set_epi8,
+    _mm512_set_epi16, _mm512_set_epi64, _mm512_set1_epi8, _mm512_set1_epi64, _mm512_setzero_si512,
+    _mm512_shuffle_epi8, _mm512_shuffle_i64x2, _mm512_storeu_si512, _mm512_ternarylogic_epi64,
+    _mm512_test_epi8_mask, _mm512_testn_epi64_mask, _mm512_unpackhi_epi64, _mm512_unpacklo_epi64,
 };
 
-use super::words::{PatternWords, join_pairs_one_by_one};
+use super::words::PatternWords;
 
 super::join_kernel!(
     /// The `join-avx512` kernel. Holding one proves this CPU (and its
@@ -195,16 +195,31 @@ pub(super) unsafe fn join_pairs_512(
             written += keep.count_ones() as usize;
         }
     }
-    // SAFETY: the room left is at least the pairs left.
-    written += unsafe {
-        join_pairs_one_by_one(
-            inner,
-            crossing,
-            inners.remainder(),
-            crossings.remainder(),
-            out.add(written),
-        )
-    };
+    // The last pairs, fewer than 8, as one vector whose other lanes are
+    // neither read nor kept: where a pair at a time cost a mispredicted
+    // loop for most north quarter-boards (their south ranges are short).
+    let left = inners.remainder().len();
+    if left > 0 {
+        let lanes = (1u8 << left) - 1;
+        // SAFETY: AVX-512 F runs (this function's contract); the masked
+        // loads read only the `left` pairs there are (a masked-off lane is
+        // never read, so never faults); the store fits as above.
+        unsafe {
+            let loaded =
+                _mm512_maskz_loadu_epi32(u16::from(lanes), inners.remainder().as_ptr().cast());
+            let others = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(loaded));
+            let keep = _mm512_mask_testn_epi64_mask(lanes, others, inner_all);
+            let joined = _mm512_or_si512(
+                _mm512_maskz_loadu_epi64(lanes, crossings.remainder().as_ptr().cast()),
+                crossing_all,
+            );
+            _mm512_storeu_si512(
+                out.add(written).cast(),
+                _mm512_maskz_compress_epi64(keep, joined),
+            );
+            written += keep.count_ones() as usize;
+        }
+    }
     written
 }
 
