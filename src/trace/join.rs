@@ -548,6 +548,11 @@ impl PatternWords for Watched {
         record(Event::Total(sum.0));
         sum.0
     }
+
+    unsafe fn store(self, words: *mut u64) {
+        // SAFETY: the caller gives a writable word.
+        unsafe { *words = self.0 }
+    }
 }
 
 /// The weight of a pair of classes `u` and `v` of `cuts` cut bits, as the

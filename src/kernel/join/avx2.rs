@@ -10,7 +10,7 @@ use core::arch::x86_64::{
     __m256i, _mm256_add_epi8, _mm256_add_epi64, _mm256_and_si256, _mm256_castsi256_pd,
     _mm256_extract_epi64, _mm256_loadu_si256, _mm256_movemask_pd, _mm256_or_si256, _mm256_sad_epu8,
     _mm256_set1_epi8, _mm256_set1_epi64x, _mm256_setr_epi8, _mm256_setzero_si256,
-    _mm256_shuffle_epi8, _mm256_sllv_epi64, _mm256_srli_epi16,
+    _mm256_shuffle_epi8, _mm256_sllv_epi64, _mm256_srli_epi16, _mm256_storeu_si256,
 };
 
 use super::words::PatternWords;
@@ -64,6 +64,14 @@ impl PatternWords for __m256i {
             }
             _mm256_add_epi64(sum, _mm256_sad_epu8(bytes, _mm256_setzero_si256()))
         }
+    }
+
+    #[inline(always)]
+    unsafe fn store(self, words: *mut u64) {
+        // SAFETY: AVX2 runs: this inlines into `count_chunk`, compiled with it (the note on the
+        // impl); `words` points at 4 writable `u64`s (the trait's contract), and `storeu` takes
+        // any alignment.
+        unsafe { _mm256_storeu_si256(words.cast(), self) }
     }
 
     #[inline(always)]

@@ -55,13 +55,15 @@ impl PatternWords for __m512i {
         // SAFETY: AVX-512 F, BW and VPOPCNTDQ run: this inlines into `count_chunk`, compiled with
         // them (the note on the impl); `a` and `b` point at 8 readable `u64`s each (the trait's
         // contract), and `loadu` takes any alignment.
-        unsafe {
-            _mm512_ternarylogic_epi64::<0xFE>(
-                self,
-                _mm512_loadu_si512(a.cast()),
-                _mm512_loadu_si512(b.cast()),
-            )
-        }
+        unsafe { or_two_512(self, a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn store(self, words: *mut u64) {
+        // SAFETY: AVX-512 F, BW and VPOPCNTDQ run: this inlines into `count_chunk`, compiled with
+        // them (the note on the impl); `words` points at 8 writable `u64`s (the trait's
+        // contract), and `storeu` takes any alignment.
+        unsafe { _mm512_storeu_si512(words.cast(), self) }
     }
 
     #[inline(always)]
@@ -101,6 +103,16 @@ impl PatternWords for __m512i {
 /// AVX-512 F and BW and BMI2, which the methods inline into.
 macro_rules! zmm_steps {
     () => {
+        const COMPRESSES: bool = true;
+
+        /// `pext`, one instruction where the kernel has BMI2.
+        #[inline(always)]
+        unsafe fn compress(bits: u64, mask: u64) -> u64 {
+            // SAFETY: BMI2 runs: `count_chunk`, which this inlines into, is compiled with it (the
+            // macro's contract); registers only.
+            unsafe { core::arch::x86_64::_pext_u64(bits, mask) }
+        }
+
         /// `pext`: one instruction on every CPU with AVX-512, where the
         /// tables take a lookup per byte of cut bits.
         #[inline(always)]
@@ -253,6 +265,23 @@ pub(super) unsafe fn slice_512(
         let word =
             unsafe { _mm512_test_epi8_mask(bytes[bit / 8], _mm512_set1_epi8(1 << (bit % 8))) };
         words[row[bit] * stride] |= word;
+    }
+}
+
+/// `hits | *a | *b` in one `vpternlogq`, for both 512-bit kernels.
+///
+/// # Safety
+///
+/// The CPU runs AVX-512 F; `a` and `b` point at 8 readable `u64`s each.
+#[inline(always)]
+pub(super) unsafe fn or_two_512(hits: __m512i, a: *const u64, b: *const u64) -> __m512i {
+    // SAFETY: the caller's; `loadu` takes any alignment.
+    unsafe {
+        _mm512_ternarylogic_epi64::<0xFE>(
+            hits,
+            _mm512_loadu_si512(a.cast()),
+            _mm512_loadu_si512(b.cast()),
+        )
     }
 }
 

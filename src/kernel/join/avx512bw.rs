@@ -13,7 +13,7 @@ use core::arch::x86_64::{
     __m512i, _mm_setr_epi8, _mm512_add_epi8, _mm512_add_epi64, _mm512_and_si512,
     _mm512_broadcast_i32x4, _mm512_loadu_si512, _mm512_or_si512, _mm512_reduce_add_epi64,
     _mm512_sad_epu8, _mm512_set1_epi8, _mm512_setzero_si512, _mm512_shuffle_epi8,
-    _mm512_srli_epi64,
+    _mm512_srli_epi64, _mm512_storeu_si512,
 };
 
 use super::words::PatternWords;
@@ -51,6 +51,22 @@ impl PatternWords for Zmm {
         // the impl); `words` points at 8 readable `u64`s (the trait's contract), and `loadu` takes
         // any alignment.
         Zmm(unsafe { _mm512_or_si512(self.0, _mm512_loadu_si512(words.cast())) })
+    }
+
+    /// `vpternlogq`: one instruction ORs two rows into the hits.
+    #[inline(always)]
+    unsafe fn or_load_two(self, a: *const u64, b: *const u64) -> Zmm {
+        // SAFETY: AVX-512 F runs: this inlines into `count_chunk`, compiled with it (the note on
+        // the impl); `a` and `b` point at 8 readable `u64`s each (the trait's contract).
+        Zmm(unsafe { super::avx512::or_two_512(self.0, a, b) })
+    }
+
+    #[inline(always)]
+    unsafe fn store(self, words: *mut u64) {
+        // SAFETY: AVX-512 F runs: this inlines into `count_chunk`, compiled with it (the note on
+        // the impl); `words` points at 8 writable `u64`s (the trait's contract), and `storeu`
+        // takes any alignment.
+        unsafe { _mm512_storeu_si512(words.cast(), self.0) }
     }
 
     /// Set bits per byte by a nibble table (`vpshufb`, which looks up in

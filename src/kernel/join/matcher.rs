@@ -48,6 +48,7 @@ use alloc::vec::Vec;
 #[cfg(test)]
 use super::cuts::CUTS;
 use super::grow::{self, AlignedWords};
+use super::or_tables;
 use super::split::LongDiagonals;
 use super::stats::JoinStats;
 use super::words::PatternWords;
@@ -128,6 +129,8 @@ pub(crate) struct Scratch {
     /// The 8-word copies that gather their words from a row of `sliced`:
     /// where each reads, and where it writes in a row of the run.
     blocks: Vec<(u32, u32)>,
+    /// The tables of ORs of the scan by tables (`or_tables.rs`).
+    tables: AlignedWords,
     /// What the matcher did, added up until read.
     pub(crate) stats: JoinStats,
 }
@@ -191,6 +194,7 @@ pub(crate) unsafe fn disjoint_pairs<W: PatternWords>(
             .filter(|&u| !items.class(u).is_empty())
             .count()) as u64;
     let mut matched = core::mem::take(&mut scratch.matched);
+    let mut tables = core::mem::take(&mut scratch.tables);
     // Room for every class, so that `matched_classes` never allocates.
     matched
         .iter_mut()
@@ -223,8 +227,22 @@ pub(crate) unsafe fn disjoint_pairs<W: PatternWords>(
                 every_class,
             )?;
             // SAFETY: the CPU runs `W`'s instructions; every bit of `reach`
-            // has a row of the run, which holds `vectors` whole vectors.
-            let conflicts = unsafe { scan::<W>(run.as_ptr(), vectors, items_u, reach, &offset) };
+            // has a row of the run, which holds `vectors` whole vectors, and
+            // so does the row of zeros at `offset[64]`.
+            let conflicts = unsafe {
+                if W::COMPRESSES {
+                    or_tables::scan::<W>(
+                        run.as_ptr(),
+                        vectors,
+                        items_u,
+                        reach,
+                        &offset,
+                        &mut tables,
+                    )?
+                } else {
+                    scan::<W>(run.as_ptr(), vectors, items_u, reach, &offset)
+                }
+            };
             let (tried, lanes) = (
                 items_u.len() as u64 * scanned as u64,
                 (items_u.len() * vectors * W::WORDS * 64) as u64,
@@ -236,6 +254,7 @@ pub(crate) unsafe fn disjoint_pairs<W: PatternWords>(
         }
     }
     (scratch.first_word, scratch.unions, scratch.matched) = (first_word, unions, matched);
+    scratch.tables = tables;
     Ok(pairs)
 }
 

@@ -82,6 +82,7 @@ pub(crate) mod grow;
 pub(crate) mod halves;
 pub(crate) mod matcher;
 pub(crate) mod memory;
+pub(crate) mod or_tables;
 #[cfg(feature = "std")]
 pub(crate) mod pieces;
 pub(crate) mod quarters;

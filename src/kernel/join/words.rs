@@ -49,6 +49,38 @@ pub(crate) trait PatternWords: Copy {
         unsafe { self.or_load(a).or_load(b) }
     }
 
+    /// Stores the vector's `WORDS` words at `words`.
+    ///
+    /// # Safety
+    ///
+    /// As for [`PatternWords::zero`]; `words` points to `WORDS` writable
+    /// words.
+    unsafe fn store(self, words: *mut u64);
+
+    /// Whether [`PatternWords::compress`] is one instruction (BMI2's
+    /// `pext`): the matcher then reads an item's rows four at a time,
+    /// through tables (`or_tables.rs`), where it reads them one by one
+    /// otherwise.
+    const COMPRESSES: bool = false;
+
+    /// The bits of `bits` at the places of the bits of `mask`, packed into
+    /// the low bits, in order (`pext`). Only read where
+    /// [`PatternWords::COMPRESSES`].
+    ///
+    /// # Safety
+    ///
+    /// As for [`PatternWords::zero`].
+    #[inline(always)]
+    unsafe fn compress(bits: u64, mask: u64) -> u64 {
+        let (mut packed, mut rest, mut at) = (0, mask, 0);
+        while rest != 0 {
+            packed |= (bits >> rest.trailing_zeros() & 1) << at;
+            rest &= rest - 1;
+            at += 1;
+        }
+        packed
+    }
+
     /// `sum` plus the set bits of every vector of `hits`, in whatever
     /// lanes the type keeps its sums (read by [`PatternWords::total`]).
     ///
@@ -141,6 +173,11 @@ impl PatternWords for u64 {
     unsafe fn total(sum: u64) -> u64 {
         sum
     }
+
+    unsafe fn store(self, words: *mut u64) {
+        // SAFETY: the caller gives a writable word.
+        unsafe { *words = self }
+    }
 }
 
 /// [`PatternWords::join_pairs`] one pair at a time: what every type does, and
@@ -169,4 +206,43 @@ pub(crate) unsafe fn join_pairs_one_by_one(
         written += usize::from(inner & other_inner == 0);
     }
     written
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The portable `compress` packs the bits under the mask, lowest first,
+    /// as `pext` does (checked against `pext` itself where the CPU has it).
+    #[test]
+    fn compress_packs_the_bits_under_the_mask() {
+        // SAFETY: `u64`'s steps are plain Rust.
+        let compress = |bits, mask| unsafe { <u64 as PatternWords>::compress(bits, mask) };
+        assert_eq!(compress(0b1011_0110, 0b1111_0000), 0b1011);
+        assert_eq!(compress(0b1011_0110, 0b0101_0101), 0b0110);
+        assert_eq!(compress(u64::MAX, 1 << 63 | 1), 0b11);
+        assert_eq!(compress(u64::MAX, 0), 0);
+        #[cfg(all(simd_kernels, target_arch = "x86_64"))]
+        if std::arch::is_x86_feature_detected!("bmi2") {
+            let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+            for _ in 0..1000 {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let (bits, mask) = (seed, seed.rotate_left(29) ^ seed.rotate_left(7));
+                // SAFETY: the CPU has BMI2 (checked just above).
+                let pext = unsafe { pext(bits, mask) };
+                assert_eq!(compress(bits, mask), pext, "{bits:#x} {mask:#x}");
+            }
+        }
+    }
+
+    /// BMI2's `pext`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU runs BMI2.
+    #[cfg(all(simd_kernels, target_arch = "x86_64"))]
+    #[target_feature(enable = "bmi2")]
+    unsafe fn pext(bits: u64, mask: u64) -> u64 {
+        core::arch::x86_64::_pext_u64(bits, mask)
+    }
 }
