@@ -173,8 +173,10 @@ fn avx_kernel_is_the_machine_in_vex_encoding() {
 /// The join-avx2 kernel (its algorithm compiled into one
 /// `#[target_feature(enable = "avx2")]` function): its matcher ORs 256-bit
 /// slices and counts their bits in the vector unit (`vpshufb` on nibbles,
-/// `vpsadbw` into 64-bit sums); its slicer moves bit `b` of four patterns
-/// to the signs (`vpsllvq`) and gathers them (`vmovmskpd`). No legacy-SSE
+/// `vpsadbw` into 64-bit sums); its slicer transposes the bytes of 32
+/// patterns (`vpshufb` and the shuffles LLVM chooses for the rest), moves
+/// bit `t` of each byte to its top (`vpsllw`) and gathers 32 of them
+/// (`vpmovmskb`). No legacy-SSE
 /// vector instruction, which would cost a transition penalty beside VEX
 /// code, and no 512-bit register.
 #[test]
@@ -188,8 +190,8 @@ fn join_avx2_matches_and_slices_in_ymm_registers() {
             "vpshufb",
             "vpsadbw",
             "vpaddq",
-            "vpsllvq",
-            "vmovmskpd",
+            "vpsllw",
+            "vpmovmskb",
         ]
         .map(String::from)
         .to_vec(),

@@ -2,15 +2,19 @@
 //! patterns (`matcher.rs`): `vpor` of an item's slices, then a
 //! popcount of the conflict bits in the vector unit (`vpshufb` on nibbles,
 //! bytes summed over a group of vectors, `vpsadbw` into four 64-bit sums).
-//! The patterns are sliced four at a time: `vpsllvq` moves bit `b` of four
-//! patterns to their signs, `vmovmskpd` gathers them.
+//! The patterns are sliced 64 at a time: their bytes transposed
+//! (`vpermd`, `vpshufb` and a transpose of 32-bit words), then `vpsllw`
+//! moves bit `t` of every byte `j` to its top and `vpmovmskb` gathers 32 of
+//! them, half a word of slice `8j + t`.
 //! `tests/disassembly.rs` checks that these instructions are there.
 
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi8, _mm256_add_epi64, _mm256_and_si256, _mm256_castsi256_pd,
-    _mm256_extract_epi64, _mm256_loadu_si256, _mm256_movemask_pd, _mm256_or_si256, _mm256_sad_epu8,
-    _mm256_set1_epi8, _mm256_set1_epi64x, _mm256_setr_epi8, _mm256_setzero_si256,
-    _mm256_shuffle_epi8, _mm256_sllv_epi64, _mm256_srli_epi16, _mm256_storeu_si256,
+    __m256i, _mm_cvtsi32_si128, _mm256_add_epi8, _mm256_add_epi64, _mm256_and_si256,
+    _mm256_extract_epi64, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256,
+    _mm256_permute2x128_si256, _mm256_permutevar8x32_epi32, _mm256_sad_epu8, _mm256_set1_epi8,
+    _mm256_setr_epi8, _mm256_setr_epi32, _mm256_setzero_si256, _mm256_shuffle_epi8,
+    _mm256_sll_epi16, _mm256_srli_epi16, _mm256_storeu_si256, _mm256_unpackhi_epi32,
+    _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
 };
 
 use super::words::PatternWords;
@@ -86,8 +90,9 @@ impl PatternWords for __m256i {
         }
     }
 
-    /// Four patterns at a time: `vpsllvq` moves bit `b` to their signs,
-    /// `vmovmskpd` gathers the four signs.
+    /// All 64 patterns at once, 32 in each of two halves ([`bytes_of_32`]):
+    /// a vector holds byte `j` of 32 patterns, and `vpsllw` then `vpmovmskb`
+    /// give bit `t` of each byte, half a word of slice `8j + t`.
     #[inline(always)]
     unsafe fn slice(
         patterns: &[u64],
@@ -96,39 +101,84 @@ impl PatternWords for __m256i {
         stride: usize,
         words: &mut [u64],
     ) {
-        let mut lanes = [[0u64; 4]; 16];
-        for (four, masks) in lanes.iter_mut().zip(patterns.chunks(4)) {
-            four[..masks.len()].copy_from_slice(masks);
-        }
-        // Loops, not closures: a closure would be compiled apart from the
-        // `#[target_feature]` function this inlines into.
+        let mut lanes = [0u64; 64];
+        lanes[..patterns.len()].copy_from_slice(patterns);
         // SAFETY: AVX2 runs: this inlines into `count_chunk`, compiled with it (the note on the
-        // impl); registers only.
-        let mut vectors = [unsafe { _mm256_setzero_si256() }; 16];
-        for (vector, four) in vectors.iter_mut().zip(&lanes) {
-            // SAFETY: `four` is 32 readable bytes; `loadu` takes any
-            // alignment.
-            *vector = unsafe { _mm256_loadu_si256(four.as_ptr().cast()) };
-        }
-        let used = patterns.len().div_ceil(4);
+        // impl); `lanes` holds 64 masks, 32 for each half.
+        let halves = unsafe { [bytes_of_32(&lanes[..32]), bytes_of_32(&lanes[32..])] };
         let mut rest = union;
         while rest != 0 {
-            let bit = rest.trailing_zeros();
+            let bit = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            // SAFETY: AVX2 runs: this inlines into `count_chunk`, compiled with it (the note on the
-            // impl); registers only.
-            let to_sign = unsafe { _mm256_set1_epi64x(i64::from(63 - bit)) };
             let mut word = 0u64;
-            for (k, &v) in vectors[..used].iter().enumerate() {
-                // SAFETY: AVX2 runs: this inlines into `count_chunk`, compiled with it (the note on
-                // the impl); registers only.
+            for (half, bytes) in halves.iter().enumerate() {
+                // SAFETY: AVX2 runs: this inlines into `count_chunk`, compiled with it (the note
+                // on the impl); registers only. A 16-bit shift moves bit `t` of both its bytes
+                // to their tops (the low byte's bits that cross into the high byte stop below
+                // its top).
                 let signs = unsafe {
-                    _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_sllv_epi64(v, to_sign)))
+                    _mm256_movemask_epi8(_mm256_sll_epi16(
+                        bytes[bit / 8],
+                        _mm_cvtsi32_si128(7 - (bit % 8) as i32),
+                    ))
                 };
-                word |= (signs as u64) << (4 * k);
+                word |= u64::from(signs as u32) << (32 * half);
             }
-            words[row[bit as usize] * stride] |= word;
+            words[row[bit] * stride] |= word;
         }
+    }
+}
+
+/// 32 patterns, byte by byte: byte `i` of vector `j` is byte `j` of
+/// pattern `i`. Each vector of four patterns first has its low halves
+/// moved to its low lane and its high halves to its high one (`vpermd`),
+/// then each lane's 4 x 4 bytes transposed (`vpshufb`), so that its
+/// 32-bit word `j` is byte `j` of the four; then a transpose of the 8 x 8
+/// 32-bit words (`vpunpck[lh]dq`, `vpunpck[lh]qdq`, `vperm2i128`).
+///
+/// # Safety
+///
+/// The CPU runs AVX2; `patterns` holds 32 masks.
+#[inline(always)]
+unsafe fn bytes_of_32(patterns: &[u64]) -> [__m256i; 8] {
+    debug_assert_eq!(patterns.len(), 32);
+    // SAFETY: the caller's CPU; each load reads four of the 32 masks,
+    // unaligned.
+    unsafe {
+        let halves = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+        let transpose = _mm256_setr_epi8(
+            0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, 0, 4, 8, 12, 1, 5, 9, 13, 2, 6,
+            10, 14, 3, 7, 11, 15,
+        );
+        let mut y = [_mm256_setzero_si256(); 8];
+        for (k, vector) in y.iter_mut().enumerate() {
+            let four = _mm256_loadu_si256(patterns.as_ptr().add(4 * k).cast());
+            *vector = _mm256_shuffle_epi8(_mm256_permutevar8x32_epi32(four, halves), transpose);
+        }
+        let mut t = [_mm256_setzero_si256(); 8];
+        for pair in 0..4 {
+            t[2 * pair] = _mm256_unpacklo_epi32(y[2 * pair], y[2 * pair + 1]);
+            t[2 * pair + 1] = _mm256_unpackhi_epi32(y[2 * pair], y[2 * pair + 1]);
+        }
+        let mut u = [_mm256_setzero_si256(); 8];
+        for quad in 0..2 {
+            let (a, b, c, d) = (
+                t[4 * quad],
+                t[4 * quad + 1],
+                t[4 * quad + 2],
+                t[4 * quad + 3],
+            );
+            u[4 * quad] = _mm256_unpacklo_epi64(a, c);
+            u[4 * quad + 1] = _mm256_unpackhi_epi64(a, c);
+            u[4 * quad + 2] = _mm256_unpacklo_epi64(b, d);
+            u[4 * quad + 3] = _mm256_unpackhi_epi64(b, d);
+        }
+        let mut out = [_mm256_setzero_si256(); 8];
+        for j in 0..4 {
+            out[j] = _mm256_permute2x128_si256::<0x20>(u[j], u[j + 4]);
+            out[j + 4] = _mm256_permute2x128_si256::<0x31>(u[j], u[j + 4]);
+        }
+        out
     }
 }
 
