@@ -32,9 +32,10 @@ pub(crate) struct Filed {
     masks: Vec<u64>,
     /// `2^cuts + 1` of them: where each class starts, then the end.
     starts: Vec<usize>,
-    /// Four counts per class, interleaved, as filing counts them, then
-    /// the next free place of each of the four as it fills.
+    /// Four counts per class, interleaved, as filing counts them, and
+    /// each class's next free place as it fills.
     counts: Vec<[usize; 4]>,
+    next: Vec<usize>,
     /// How many cut bits they are filed by.
     cuts: usize,
 }
@@ -109,24 +110,23 @@ impl Filed {
         self.len
     }
 
-    /// The half-boards as joined, in no order (before they are filed).
+    /// The half-boards as joined, in no order.
     pub(crate) fn joined(&self) -> &[u64] {
         &self.joined[..self.len]
     }
 
     /// Files the joined half-boards by their class of `cuts` (no cut bit:
-    /// one class, as joined): a count of each class, then each mask to its
-    /// class's place, its class read again (`W::class`: cheaper than
-    /// storing it). Both passes take the masks four at a time, each of the
-    /// four with counts and places of its own ([`count_by`],
-    /// [`scatter_by`]).
+    /// one class, as joined): a count of each class (four counts in turn,
+    /// so that no increment waits for the one before), then each mask to
+    /// its class's next place, its class read again (`W::class`: cheaper
+    /// than storing it).
     ///
     /// # Errors
     ///
     /// [`Error::OutOfMemory`] if the room for the filed half-boards (as
-    /// many as joined) is refused, or that of the counts and starts
-    /// (`2^cuts` each: kilobytes, but asked for between the large buffers,
-    /// where the memory may just have run out).
+    /// many as joined) is refused, or that of the counts, starts and next
+    /// places (`2^cuts` each: kilobytes, but asked for between the large
+    /// buffers, where the memory may just have run out).
     ///
     /// # Safety
     ///
@@ -143,19 +143,35 @@ impl Filed {
             return Ok(());
         }
         grow::at_least(&mut self.masks, self.len, 0)?;
-        grow::refill(&mut self.counts, classes, [0; 4])?;
+        let joined = &self.joined[..self.len];
+        let counts = &mut self.counts;
+        grow::refill(counts, classes, [0; 4])?;
         // SAFETY: `W::class` asks only that the CPU runs `W`'s instructions
         // (BMI2's `pext` for `__m512i`, which a `JoinAvx512` proves), as this
         // function's caller vouches.
         let class = |mask| unsafe { W::class(cuts, mask) };
-        let joined = &self.joined[..self.len];
-        count_by(joined, &mut self.counts, class);
-        for count in &self.counts {
-            let start = self.starts[self.starts.len() - 1];
-            self.starts.push(start + count.iter().sum::<usize>());
+        let mut fours = joined.chunks_exact(4);
+        for four in &mut fours {
+            for (lane, &mask) in four.iter().enumerate() {
+                counts[class(mask)][lane] += 1;
+            }
         }
-        places_from(&mut self.counts, &self.starts);
-        scatter_by(joined, &mut self.masks[..self.len], &mut self.counts, class);
+        for &mask in fours.remainder() {
+            counts[class(mask)][0] += 1;
+        }
+        for (class, count) in counts.iter().enumerate() {
+            let count: usize = count.iter().sum();
+            self.starts.push(self.starts[class] + count);
+        }
+        let next = &mut self.next;
+        next.clear();
+        grow::reserve(next, classes + 1)?;
+        next.extend_from_slice(&self.starts);
+        for &mask in joined {
+            let slot = &mut next[class(mask)];
+            self.masks[*slot] = mask;
+            *slot += 1;
+        }
         Ok(())
     }
 
@@ -171,52 +187,5 @@ impl Filed {
             starts: &self.starts,
             cuts: self.cuts,
         }
-    }
-}
-
-/// Adds to `counts[key(mask)][i % 4]` one for each mask `i` of `masks`:
-/// four counts per key, so that an increment never waits for the one
-/// before (consecutive masks often share a key).
-#[inline(always)]
-fn count_by(masks: &[u64], counts: &mut [[usize; 4]], key: impl Fn(u64) -> usize) {
-    let mut fours = masks.chunks_exact(4);
-    for four in &mut fours {
-        for (lane, &mask) in four.iter().enumerate() {
-            counts[key(mask)][lane] += 1;
-        }
-    }
-    for (lane, &mask) in fours.remainder().iter().enumerate() {
-        counts[key(mask)][lane] += 1;
-    }
-}
-
-/// Turns the four counts of each key into the four's first places: key
-/// `k`'s from `starts[k]`, one lane's after the other's.
-#[inline(always)]
-fn places_from(counts: &mut [[usize; 4]], starts: &[usize]) {
-    for (count, &start) in counts.iter_mut().zip(starts) {
-        let mut next = start;
-        for lane in count.iter_mut() {
-            (*lane, next) = (next, next + *lane);
-        }
-    }
-}
-
-/// Writes each mask `i` of `from` to `to` at the next place of lane `i % 4`
-/// of its key ([`places_from`]).
-#[inline(always)]
-fn scatter_by(from: &[u64], to: &mut [u64], places: &mut [[usize; 4]], key: impl Fn(u64) -> usize) {
-    let mut fours = from.chunks_exact(4);
-    for four in &mut fours {
-        for (lane, &mask) in four.iter().enumerate() {
-            let slot = &mut places[key(mask)][lane];
-            to[*slot] = mask;
-            *slot += 1;
-        }
-    }
-    for (lane, &mask) in fours.remainder().iter().enumerate() {
-        let slot = &mut places[key(mask)][lane];
-        to[*slot] = mask;
-        *slot += 1;
     }
 }

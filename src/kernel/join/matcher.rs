@@ -41,7 +41,10 @@
 //! ([`scan`]): the group (at most 8 vectors of up to 34 slices at N = 18,
 //! 17 KiB for 512-bit vectors) stays in the L1 cache while the items
 //! stream past, each item's set bits turned into slice offsets by a table
-//! of the run's rows.
+//! of the run's rows. A group of up to four vectors takes two or four
+//! items at a time ([`scan_interleaved`]). Where the kernel has `pext`,
+//! the run is read through tables of the ORs of each four of its rows
+//! instead (`or_tables.rs`), four rows a read.
 
 use alloc::vec::Vec;
 
