@@ -189,13 +189,8 @@ pub(crate) unsafe fn disjoint_pairs<W: PatternWords>(
     // SAFETY: the caller's CPU.
     let stride =
         unsafe { slice_patterns::<W>(&patterns, &first_word, &unions, union, &mut row, scratch)? };
-    let nonempty = (0..classes)
-        .filter(|&v| !patterns.class(v).is_empty())
-        .count();
-    scratch.stats.classes += (nonempty
-        + (0..items.classes())
-            .filter(|&u| !items.class(u).is_empty())
-            .count()) as u64;
+    let nonempty = classes_with_boards(&patterns);
+    scratch.stats.classes += (nonempty + classes_with_boards(&items)) as u64;
     let mut matched = core::mem::take(&mut scratch.matched);
     let mut tables = core::mem::take(&mut scratch.tables);
     // Room for every class, so that `matched_classes` never allocates.
@@ -233,18 +228,7 @@ pub(crate) unsafe fn disjoint_pairs<W: PatternWords>(
             // has a row of the run, which holds `vectors` whole vectors, and
             // so does the row of zeros at `offset[64]`.
             let conflicts = unsafe {
-                if W::COMPRESSES {
-                    or_tables::scan::<W>(
-                        run.as_ptr(),
-                        vectors,
-                        items_u,
-                        reach,
-                        &offset,
-                        &mut tables,
-                    )?
-                } else {
-                    scan::<W>(run.as_ptr(), vectors, items_u, reach, &offset)
-                }
+                conflicts_in_run::<W>(run, vectors, items_u, reach, &offset, &mut tables)?
             };
             let (tried, lanes) = (
                 items_u.len() as u64 * scanned as u64,
@@ -259,6 +243,46 @@ pub(crate) unsafe fn disjoint_pairs<W: PatternWords>(
     (scratch.first_word, scratch.unions, scratch.matched) = (first_word, unions, matched);
     scratch.tables = tables;
     Ok(pairs)
+}
+
+/// The classes of `group` that hold half-boards.
+fn classes_with_boards(group: &Group<'_>) -> usize {
+    (0..group.classes())
+        .filter(|&v| !group.class(v).is_empty())
+        .count()
+}
+
+/// The conflicts of every item of `items` with the `vectors` vectors of
+/// `run` (bit `b`'s row at `offset[b]` words from its start): read through
+/// tables of ORs where `W` has `pext` ([`or_tables::scan`]), else a row at a
+/// time ([`scan`]).
+///
+/// # Errors
+///
+/// [`Error::OutOfMemory`] if the room for the tables is refused.
+///
+/// # Safety
+///
+/// The CPU runs `W`'s instructions; for every bit `b` of `reach`, and for
+/// `b = 64`, `offset[b] + vectors * W::WORDS` words fit in `run`, and
+/// `offset[64]`'s are zeros.
+#[inline(always)]
+unsafe fn conflicts_in_run<W: PatternWords>(
+    run: &[u64],
+    vectors: usize,
+    items: &[u64],
+    reach: u64,
+    offset: &[u32; 65],
+    tables: &mut AlignedWords,
+) -> Result<u64, Error> {
+    // SAFETY: this function's contract is both scans'.
+    unsafe {
+        if W::COMPRESSES {
+            or_tables::scan::<W>(run.as_ptr(), vectors, items, reach, offset, tables)
+        } else {
+            Ok(scan::<W>(run.as_ptr(), vectors, items, reach, offset))
+        }
+    }
 }
 
 /// The run of slices that the items of one class scan, against the
