@@ -392,6 +392,15 @@ fn the_join_kernels_count_through_their_plan_and_list_nothing() {
                 .stderr(predicate::str::contains(
                     "the 4 recounted subproblems agree",
                 ));
+            queens()
+                .arg("merge")
+                .args(&files)
+                .args(["--recount", "1"])
+                .assert()
+                .success()
+                .stderr(predicate::str::contains(
+                    "the 1 recounted subproblem agrees with the records",
+                ));
             // A checkpoint: written, then resumed from when finished.
             let checkpoint = dir.join(format!("{kernel}-{n}-ckpt.json"));
             let _ = std::fs::remove_file(&checkpoint);
@@ -679,5 +688,74 @@ fn max_memory_limits_join_counts() {
     ] {
         let err = common::refusal(&args);
         assert!(err.contains(why), "{args:?}: {err}");
+    }
+}
+
+/// A sample's report has no `inf` or `NaN` (one draw, which has no spread;
+/// a board with no solutions, whose error is 0 / 0; no pair found), and
+/// one row set is "1 row set".
+#[test]
+fn a_sample_report_reads_without_inf_or_nan() {
+    let cases: [(&[&str], &str); 2] = [
+        (
+            &["14", "--count", "--sample", "1", "--seed", "3"],
+            "N = 14: 1 row set drawn with --seed 3",
+        ),
+        (
+            &["2", "--count", "--sample", "2", "--kernel", "join"],
+            "solutions:   0.0000e0 ± 0.0%",
+        ),
+    ];
+    for (args, says) in cases {
+        let report = common::stdout_of(args);
+        assert!(report.contains(says), "{args:?}: {report}");
+        for word in ["inf", "NaN", "1 row sets", "1 timings"] {
+            assert!(!report.contains(word), "{args:?} says {word}: {report}");
+        }
+    }
+}
+
+/// A negative number where a whole number is asked is refused as out of
+/// range, naming the flag, not as "unexpected argument '-1'".
+#[test]
+fn negative_numbers_are_refused_as_out_of_range() {
+    for (args, why) in [
+        (
+            &["14", "--count", "--sample", "2", "--seed", "-1"][..],
+            "--seed must be from 0",
+        ),
+        (
+            &["14", "--count", "--sample", "-1"][..],
+            "--sample must be from 1",
+        ),
+        (&["--verify", "--max-n", "-1"][..], "--max-n must be from 0"),
+        (
+            &["merge", "a.json", "--recount", "-1"][..],
+            "--recount must be from 1",
+        ),
+    ] {
+        let line = common::refusal(args);
+        assert!(line.contains(why), "{args:?}: {line}");
+    }
+}
+
+/// `--sample` of a count that is no join count is refused for that
+/// reason, before the memory check could give another (it once said that
+/// N = 13 needed more memory than 1 MiB, and spoke of threads, shards and
+/// checkpoints for `--kernel sse41`).
+#[test]
+fn a_sample_of_no_join_count_says_so_first() {
+    for (args, why) in [
+        (
+            &["13", "--count", "--sample", "3", "--max-memory", "1M"][..],
+            "--sample projects a join count, but N = 13 is counted here through the symmetric plan",
+        ),
+        (
+            &["14", "--count", "--sample", "3", "--kernel", "sse41"][..],
+            "--sample projects a join count, but kernel 'sse41' counts whole boards",
+        ),
+    ] {
+        let line = common::refusal(args);
+        assert!(line.contains(why), "{args:?}: {line}");
     }
 }

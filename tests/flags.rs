@@ -398,11 +398,14 @@ fn an_explicit_symmetric_kernel_behaves_like_auto() {
         ]);
         assert!(record.contains("\"count\": \"92\""), "{record}");
     }
-    // A whole-board kernel on one thread, or below N = 12, is fine too.
-    honoured(
-        &["8", "--count", "--threads", "2", "--kernel", "portable"],
-        "92\n",
-    );
+    // A whole-board kernel on one thread is fine too; on two it is
+    // refused at every N, where it was once ignored below N = 12.
+    for n in ["8", "13"] {
+        refused(
+            &[n, "--count", "--threads", "2", "--kernel", "portable"],
+            "kernel 'portable' solves whole boards only",
+        );
+    }
     honoured(
         &["13", "--count", "--threads", "1", "--kernel", "portable"],
         "73712\n",

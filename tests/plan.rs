@@ -752,3 +752,82 @@ fn wide_bands_name_their_queens() {
         }
     }
 }
+
+/// `n` with a comma between each three digits, as the docs write numbers.
+fn with_commas(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+/// A file's text with its lines joined by single spaces and any `//!`
+/// or `///` taken off, so that a sentence reads the same across lines.
+fn prose(path: &str) -> String {
+    let text = std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    text.lines()
+        .map(|line| {
+            line.trim()
+                .trim_start_matches("//!")
+                .trim_start_matches("///")
+                .trim()
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The plan sizes that docs/plan.md and the plan module's docs quote are
+/// the plans' own: a change of the pieces that leaves the docs behind
+/// fails here (they once quoted 131,483 pieces at N = 32 where the plan
+/// had 59,640).
+#[test]
+fn the_plan_sizes_the_docs_quote_are_the_plans() {
+    let size = |n, method| with_commas(Plan::with_method(n, method).unwrap().len());
+    let (join, symmetric) = (Method::Join, Method::Symmetric);
+    let join_sizes = format!(
+        "{} at N = 18, {} at N = 21, {} at N = 32",
+        size(18, join),
+        size(21, join),
+        size(32, join)
+    );
+    let symmetric_sizes = format!(
+        "{} subproblems at N = 12, {} at N = 18, {} at N = 32",
+        size(12, symmetric),
+        size(18, symmetric),
+        size(32, symmetric)
+    );
+    let (most, largest) = (1..=queens_simd::MAX_N)
+        .filter_map(|n| Some((Plan::with_method(n, join).ok()?.len(), n)))
+        .max()
+        .unwrap();
+    let largest = format!(
+        "{} pieces of the join plan of N = {largest}, the largest",
+        with_commas(most)
+    );
+    let guide = prose("docs/plan.md");
+    let module = prose("src/plan/mod.rs");
+    for (text, quoted) in [
+        (
+            &guide,
+            format!("{} pieces at N = 14, {join_sizes}", size(14, join)),
+        ),
+        (&guide, symmetric_sizes.clone()),
+        (&guide, largest),
+        (
+            &guide,
+            format!("symmetric plan's {} subproblems", size(16, symmetric)),
+        ),
+        (
+            &module,
+            format!("{} pieces at N = 12, {join_sizes}", size(12, join)),
+        ),
+        (&module, symmetric_sizes),
+    ] {
+        assert!(text.contains(&quoted), "the docs should say: {quoted}");
+    }
+}

@@ -13,7 +13,7 @@ use std::time::Duration;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::kernel::Task;
-use crate::plan::{Method, SPLIT_FROM, Shard};
+use crate::plan::{Method, Shard};
 use crate::{Kernel, MAX_N};
 
 /// N when none is given.
@@ -71,7 +71,7 @@ pub struct Args {
     pub verify: bool,
 
     /// Largest N for --verify (default 12, at most 15).
-    #[arg(long, value_parser = parse_max_n)]
+    #[arg(long, value_parser = parse_max_n, allow_negative_numbers = true)]
     pub max_n: Option<usize>,
 
     /// Threads to count on (default: every core); needs --count. Counting
@@ -92,7 +92,7 @@ pub struct Args {
 
     /// Seconds between checkpoint writes, at most (default 0.5; 0: after
     /// every finished subproblem); needs --checkpoint.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_interval)]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_interval, allow_negative_numbers = true)]
     pub checkpoint_interval: Option<Duration>,
 
     /// No progress bar (it shows only on a terminal anyway); needs --count.
@@ -113,12 +113,12 @@ pub struct Args {
     /// Instead of counting, join K row sets of the join plan drawn at
     /// random, and project the whole count's solutions, core-hours and
     /// memory from them; needs --count.
-    #[arg(long, value_name = "K", value_parser = parse_sample)]
+    #[arg(long, value_name = "K", value_parser = parse_sample, allow_negative_numbers = true)]
     pub sample: Option<NonZeroUsize>,
 
     /// Seed of the random draw of --sample, to repeat a sample (default: a
     /// fresh one, printed); needs --sample.
-    #[arg(long, value_name = "S", value_parser = parse_seed)]
+    #[arg(long, value_name = "S", value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: Option<u64>,
 
     /// With --sample: instead of projecting, count each drawn row set of
@@ -141,12 +141,12 @@ pub enum Command {
         /// Also recount K subproblems chosen at random on this machine and
         /// compare them with the records (a spot check of the machines that
         /// wrote them).
-        #[arg(long, value_name = "K", value_parser = parse_recount)]
+        #[arg(long, value_name = "K", value_parser = parse_recount, allow_negative_numbers = true)]
         recount: Option<usize>,
 
         /// Seed of the random choice of --recount, to repeat a spot check
         /// (default: a fresh one, printed on stderr).
-        #[arg(long, value_name = "S", value_parser = parse_seed)]
+        #[arg(long, value_name = "S", value_parser = parse_seed, allow_negative_numbers = true)]
         seed: Option<u64>,
 
         /// Threads to recount on (default: every core); needs --recount.
@@ -561,20 +561,24 @@ impl Args {
 
     /// Whether the count goes through a plan: always with a shard or a
     /// checkpoint, and for a plain count where the kernel (auto resolved)
-    /// splits, from SPLIT_FROM. Below SPLIT_FROM a count runs on one
-    /// thread whatever --threads says, with any kernel, as auto does.
-    /// Refuses a shard, a checkpoint or threads for a kernel that does not
-    /// split.
+    /// splits, from SPLIT_FROM. Below SPLIT_FROM a kernel that splits
+    /// counts on one thread whatever --threads says, as auto does. Refuses
+    /// a shard, a checkpoint or threads for a kernel that does not split,
+    /// at every N: one rule, where threads were once ignored below
+    /// SPLIT_FROM and refused from it.
     fn check_plan_flags(&self, kernel: Kernel, n: usize, task: Task) -> Result<bool, String> {
         let plain_plan_count =
             task == Task::Count && crate::dispatch::counts_through_plan(kernel, n);
         let shard_or_checkpoint =
             self.shard.is_some() || self.checkpoint.is_some() || self.sample.is_some();
         let through_plan = shard_or_checkpoint || plain_plan_count;
+        if self.sample.is_some() {
+            check_sample_method(kernel, n)?;
+        }
         if shard_or_checkpoint && !kernel.splits() {
             return Err(not_splittable(kernel));
         }
-        if self.threads.is_some_and(|t| t > 1) && !through_plan && n >= SPLIT_FROM {
+        if self.threads.is_some_and(|t| t > 1) && !kernel.splits() {
             return Err(not_splittable(kernel));
         }
         Ok(through_plan)
@@ -606,6 +610,24 @@ impl Args {
             ));
         }
         Ok(())
+    }
+}
+
+/// `--sample` projects a join count: refused, before anything else is
+/// checked (the memory among others), for a count that is not one, with
+/// the reason that applies: a kernel that counts whole boards, or an N
+/// that `auto` counts through the symmetric plan.
+fn check_sample_method(kernel: Kernel, n: usize) -> Result<(), String> {
+    let joins = super::report::kernel_names(Method::Join);
+    match crate::dispatch::plan_method(n, kernel) {
+        Ok(Method::Join) => Ok(()),
+        Ok(method) => Err(format!(
+            "--sample projects a join count, but N = {n} is counted here through the {method} plan (try --kernel {joins})"
+        )),
+        Err(crate::Error::NotSplittable(_)) => Err(format!(
+            "--sample projects a join count, but kernel '{kernel}' counts whole boards, through no plan (try --kernel {joins})"
+        )),
+        Err(e) => Err(e.to_string()),
     }
 }
 
@@ -794,6 +816,9 @@ mod tests {
             "8 --count --unique --threads 2",
             "8 --count --shard 0/2 --time",
             "16 --count --kernel portable --threads 2",
+            "8 --count --kernel heap --threads 2",
+            "11 --count --kernel sse41 --threads 2",
+            "4 --count --kernel brute-force --threads 2",
             "12 --count --kernel sse41 --shard 0/2",
             "9 --format hex",
             "merge a.json --seed 3",

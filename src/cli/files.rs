@@ -19,10 +19,10 @@ pub fn path_text(path: &Path) -> String {
 }
 
 /// The largest record read: above the largest a count can write (the join
-/// plan of N = 31 in one shard, 254,080 pieces: at most 8.5 MB with a
-/// count of up to 32 hex digits each, about 4 MB with counts of their
-/// real size; the symmetric plan of N = 32, 37,086 subproblems, takes
-/// about 1.3 MB), far below what would strain memory.
+/// plan of N = 32 in one shard, 59,640 pieces: at most 2.1 MB with a count
+/// of up to 32 hex digits each, about 1 MB with counts of their real size;
+/// the symmetric plan of N = 32, 37,086 subproblems, takes about 1.3 MB),
+/// far below what would strain memory.
 pub const MAX_RECORD_BYTES: u64 = 16 << 20;
 
 /// The contents of the regular file at `path` (links followed), at most
@@ -214,9 +214,17 @@ impl CheckpointLock {
             use std::os::unix::fs::OpenOptionsExt;
             options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY);
         }
-        let file = options
-            .open(&path)
-            .map_err(|e| format!("cannot open the checkpoint's lock file {shown}: {e}"))?;
+        let file = options.open(&path).map_err(|e| {
+            // O_NOFOLLOW's refusal reads "Too many levels of symbolic
+            // links": say what the file is instead.
+            if fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+                format!(
+                    "the checkpoint's lock file {shown} is a symbolic link, which a lock is never taken through; remove it, or give another checkpoint file"
+                )
+            } else {
+                format!("cannot open the checkpoint's lock file {shown}: {e}")
+            }
+        })?;
         let is_file = file.metadata().is_ok_and(|m| m.is_file());
         if !is_file {
             return Err(format!(

@@ -268,10 +268,14 @@ fn spot_check(
             record.tally.get(index).unwrap_or_default()
         )));
     }
-    messages.say(format_args!(
-        "the {} recounted subproblems agree with the records",
-        chosen.len()
-    ));
+    messages.say(if chosen.len() == 1 {
+        "the 1 recounted subproblem agrees with the records".to_owned()
+    } else {
+        format!(
+            "the {} recounted subproblems agree with the records",
+            chosen.len()
+        )
+    });
     Ok(())
 }
 

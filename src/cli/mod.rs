@@ -22,6 +22,7 @@ pub mod files;
 pub mod memory;
 mod merge;
 mod output;
+mod plural;
 pub mod records;
 mod report;
 mod sample;
@@ -252,8 +253,9 @@ fn report_time(
 fn warn_of_refused_threads(messages: &Messages, counted: &crate::plan::Counted, asked: usize) {
     if counted.refused > 0 {
         messages.say(format_args!(
-            "warning: the system refused to start {} threads; counted on {} of the {asked} asked for",
-            counted.refused, counted.threads
+            "warning: the system refused to start {}; counted on {} of the {asked} asked for",
+            plural::counted(counted.refused, "thread", "threads"),
+            counted.threads
         ));
     }
 }

@@ -113,13 +113,23 @@ fn check(
     Ok(())
 }
 
-/// `12.3 ± 0.4` with the error's share.
+/// `1.2300e1 ± 3.3%`: the value and the error's share.
 fn plus_minus(projection: Projection, scale: f64) -> String {
-    format!(
-        "{:.4e} ± {:.1}%",
-        projection.value / scale,
-        100.0 * projection.relative_error()
-    )
+    format!("{:.4e} ± {}", projection.value / scale, share(projection))
+}
+
+/// The standard error as a share of the value: `3.3%`; `0.0%` where
+/// every draw gave none (a board with no solutions), where the share would
+/// be 0 / 0; and `?` for one draw, which has no spread to measure (the
+/// first line says so), rather than `inf%`.
+fn share(projection: Projection) -> String {
+    if projection.standard_error.is_infinite() {
+        "?".to_owned()
+    } else if projection.standard_error == 0.0 {
+        "0.0%".to_owned()
+    } else {
+        format!("{:.1}%", 100.0 * projection.relative_error())
+    }
 }
 
 fn write_text(
@@ -133,9 +143,15 @@ fn write_text(
     let on = threads_text(threads);
     writeln!(
         out,
-        "N = {n}: {draws} row sets drawn with --seed {}, joined by {} on {on} in {wall:.1} s",
+        "N = {n}: {} drawn with --seed {}, joined by {} on {on} in {wall:.1} s{}",
+        super::plural::counted(draws, "row set", "row sets"),
         sample.seed(),
-        sample.kernel()
+        sample.kernel(),
+        if draws == 1 {
+            " (one draw has no spread to measure: its errors read ?; draw two or more)"
+        } else {
+            ""
+        }
     )?;
     writeln!(
         out,
@@ -144,18 +160,18 @@ fn write_text(
     )?;
     writeln!(
         out,
-        "core-hours:  {} on one core of this CPU (joins {:.4e}, tables {:.4e}; error: draws {:.1}%, this machine's speed {:.1}%)",
+        "core-hours:  {} on one core of this CPU (joins {:.4e}, tables {:.4e}; error: draws {}, this machine's speed {:.1}%)",
         plus_minus(sample.seconds(), 3600.0),
         sample.join_seconds().value / 3600.0,
         sample.table_seconds().value / 3600.0,
-        100.0 * sample.draws_error().relative_error(),
+        share(sample.draws_error()),
         100.0 * sample.machine()
     )?;
     writeln!(
         out,
-        "speed:       the join count of N = 14 took {:.3} ms, the mean of {} timings through the sample",
+        "speed:       the join count of N = 14 took {:.3} ms, the mean of {} through the sample",
         1e3 * sample.reference_seconds(),
-        sample.machine_times()
+        super::plural::counted(sample.machine_times(), "timing", "timings")
     )?;
     writeln!(
         out,
@@ -165,8 +181,15 @@ fn write_text(
     let joins = Joins::of(sample);
     writeln!(
         out,
-        "join:        {:.4e} pairs scanned per pair found; {:.0}% of the lanes scanned hold a pair; {:.1} cut bits and {:.0} classes a row set",
-        joins.scanned_per_found,
+        "join:        {}; {:.0}% of the lanes scanned hold a pair; {:.1} cut bits and {:.0} classes a row set",
+        if joins.scanned_per_found.is_finite() {
+            format!(
+                "{:.4e} pairs scanned per pair found",
+                joins.scanned_per_found
+            )
+        } else {
+            "no pair found".to_owned()
+        },
         100.0 * joins.lane_use,
         joins.cuts,
         joins.classes

@@ -48,7 +48,8 @@
 //! Below N = 12 a symmetric plan is the unsplit subproblems (18 to 25);
 //! from N = 12 each is split by its first three rows: 646 subproblems at
 //! N = 12, 4,018 at N = 18, 37,086 at N = 32. A join plan has 118 pieces
-//! at N = 12, 1,013 at N = 18, 5,392 at N = 21, 131,483 at N = 32. Each
+//! at N = 12, 1,013 at N = 18, 4,880 at N = 21, 59,640 at N = 32
+//! (`tests/plan.rs` checks these figures, and docs/plan.md's). Each
 //! subproblem gets an [estimate](Subproblem::estimate) and [`Plan::all`]
 //! orders them largest first (in a symmetric plan the ties last: the
 //! walkers count ties in a second pass). Counting starts scoped threads

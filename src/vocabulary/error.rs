@@ -189,8 +189,9 @@ impl fmt::Display for Error {
                 f.write_str("out of memory: a count could not allocate ")?;
                 write_size(f, *bytes)?;
                 f.write_str(
-                    " for its plan, tables or buffers (MemoryNeeds says what a count \
-                     takes; the command line checks it before it starts)",
+                    " for its plan, tables or buffers: the system gave it less than \
+                     the memory it was estimated to need, which the command line \
+                     checks before it starts",
                 )
             }
         }
@@ -273,7 +274,7 @@ fn write_size(f: &mut fmt::Formatter<'_>, bytes: u64) -> fmt::Result {
         .into_iter()
         .find(|&(shift, _)| bytes >> shift != 0)
     else {
-        return write!(f, "{bytes} bytes");
+        return write!(f, "{bytes} {}", if bytes == 1 { "byte" } else { "bytes" });
     };
     // Tenths of the unit, rounded to the nearest.
     let tenths = (u128::from(bytes) * 10 + (1u128 << (shift - 1))) >> shift;
@@ -320,13 +321,14 @@ mod tests {
         assert_eq!(
             text(96 << 20),
             "out of memory: a count could not allocate 96.0 MiB for its plan, tables or \
-             buffers (MemoryNeeds says what a count takes; the command line checks it before \
-             it starts)"
+             buffers: the system gave it less than the memory it was estimated to need, which \
+             the command line checks before it starts"
         );
         assert!(text(1536 << 20).contains(" 1.5 GiB "));
         assert!(text(70_400 << 10).contains(" 68.8 MiB "));
         assert!(text(2047).contains(" 2.0 KiB "));
         assert!(text(1000).contains(" 1000 bytes "));
+        assert!(text(1).contains(" 1 byte "));
         assert!(text(u64::MAX).contains(" 17179869184.0 GiB "));
     }
 }

@@ -351,13 +351,22 @@ fn parse_file<F: RecordFile>(bytes: &[u8]) -> Result<F, String> {
                 "is a version 1 {what} record, which carries no per-subproblem counts and no checksum; this version reads only versions {OLDEST_VERSION} and {VERSION}: count it again"
             ));
         }
-        other => {
+        Loose::Whole(v) => {
             return Err(format!(
-                "is a {what} record of version {}; this version reads versions {OLDEST_VERSION} and {VERSION}",
-                match other {
-                    Loose::Whole(v) => v.to_string(),
-                    _ => "?".to_owned(),
-                }
+                "is a {what} record of version {v}; this version reads versions {OLDEST_VERSION} and {VERSION}"
+            ));
+        }
+        Loose::Text(text) => {
+            // A hostile file's text is shown short, and escaped.
+            let shown: String = text.chars().take(24).collect();
+            let more = if shown.len() < text.len() { "…" } else { "" };
+            return Err(format!(
+                "is a {what} record whose \"version\" is the text {shown:?}{more}, where a record has a whole number; this version reads versions {OLDEST_VERSION} and {VERSION}"
+            ));
+        }
+        Loose::Other => {
+            return Err(format!(
+                "is a {what} record with no whole-number \"version\"; this version reads versions {OLDEST_VERSION} and {VERSION}"
             ));
         }
     }
@@ -920,7 +929,7 @@ mod tests {
             ),
             (
                 br#"{"format": "x", "format": "queens-simd shard", "version": "3"}"#,
-                "is a queens-simd shard record of version ?",
+                "is a queens-simd shard record whose \"version\" is the text \"3\", where a record has a whole number",
             ),
             (b"[1, 2]", "is not a queens-simd shard record: invalid type"),
             (b"{\"format\": ", "is not a JSON record: EOF"),

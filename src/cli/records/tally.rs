@@ -12,7 +12,7 @@ use crate::Count;
 ///
 /// Only the subproblems here take memory (a B-tree of them, about 26 to 40
 /// bytes each), not the plan: `merge` holds one tally per file, and a shard
-/// of a plan of 237,696 subproblems may hold none of them. A dense
+/// of a plan of 59,640 subproblems may hold none of them. A dense
 /// `Option<Count>` per subproblem of the plan took 32 bytes × plan × files.
 /// A B-tree also keeps a checkpoint's inserts, which come in the order the
 /// counts finish, at O(log n) each.
@@ -127,7 +127,7 @@ impl Tally {
         let digits = plan_len.div_ceil(8) * 2;
         if bitmap.len() != digits {
             return Err(format!(
-                "its bitmap has {} hex digits, but a plan of {plan_len} subproblems needs {digits}",
+                "has a bitmap of {} hex digits, where a plan of {plan_len} subproblems needs {digits}",
                 bitmap.len()
             ));
         }
@@ -136,7 +136,7 @@ impl Tally {
         let most = plan_len.saturating_mul(MAX_COUNT_DIGITS + 1);
         if counts.len() > most {
             return Err(format!(
-                "its counts have {} bytes, more than the {most} that {plan_len} counts of at most {MAX_COUNT_DIGITS} hex digits take",
+                "has counts of {} bytes, more than the {most} that {plan_len} counts of at most {MAX_COUNT_DIGITS} hex digits take",
                 counts.len()
             ));
         }
@@ -155,12 +155,12 @@ impl Tally {
                 let index = at * 8 + bit;
                 if index >= plan_len {
                     return Err(format!(
-                        "its bitmap names subproblem {index}, past the plan's {plan_len}"
+                        "has a bitmap that names subproblem {index}, past the plan's {plan_len}"
                     ));
                 }
                 let item = items.next().ok_or_else(|| {
                     format!(
-                        "its bitmap names more subproblems than it has counts ({} counts)",
+                        "has a bitmap that names more subproblems than it has counts ({})",
                         entries.len()
                     )
                 })?;
@@ -169,7 +169,7 @@ impl Tally {
         }
         if items.next().is_some() {
             return Err(format!(
-                "it has more counts than its bitmap names subproblems ({})",
+                "has more counts than its bitmap names subproblems ({})",
                 entries.len()
             ));
         }
@@ -186,7 +186,7 @@ fn hex_digit(byte: u8) -> Result<u8, String> {
         b'0'..=b'9' => Ok(byte - b'0'),
         b'a'..=b'f' => Ok(byte - b'a' + 10),
         _ => Err(format!(
-            "its bitmap has {:?}, not a lowercase hex digit",
+            "has {:?} in its bitmap, not a lowercase hex digit",
             char::from(byte)
         )),
     }
@@ -204,11 +204,11 @@ fn parse_count(item: &str, index: usize) -> Result<Count, String> {
     if !canonical {
         let shown: String = item.chars().take(40).collect();
         return Err(format!(
-            "the count of subproblem {index} is '{shown}', not a hex number of at most {MAX_COUNT_DIGITS} digits"
+            "has '{shown}' as the count of subproblem {index}, not a hex number of at most {MAX_COUNT_DIGITS} digits"
         ));
     }
     Count::from_str_radix(item, 16)
-        .map_err(|_| format!("the count of subproblem {index} is not a hex number"))
+        .map_err(|_| format!("has a count of subproblem {index} that is not a hex number"))
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@
 //! What stays infallible is allocated once per count or per piece, before
 //! any table, and is bounded whatever the memory limit: the lists of
 //! splits (`Split::all`, at most 17), of a split's chunks (`Chunk::all`,
-//! 16 bytes each: its pieces, 2 MiB for the 131,483 of N = 32) and of a
+//! 16 bytes each: its pieces, under 1 MiB for the 59,640 of N = 32) and of a
 //! plan's pieces, and a chunk's row sets (`Chunk::row_sets`, a few
 //! thousand). A
 //! process that cannot get them has no room to report an error either,

@@ -248,7 +248,7 @@ impl Split {
     /// decides, its chunks' length, for a board of `splits` splits. With no
     /// band or a band of one: about 500 pieces at N = 16, 1,000 at N = 18,
     /// 2,000 at N = 20 for even N (one split), half the rows for odd N
-    /// (more, smaller splits: 1,100 pieces at N = 17, 5,400 at N = 21).
+    /// (more, smaller splits: about 1,000 pieces at N = 17, 4,900 at N = 21).
     /// With wider bands, as many as make about [`BAND_PIECES`] in all (the
     /// splits are hundreds or thousands). Enough for every thread to finish
     /// within a small fraction of the total from the others, few enough
