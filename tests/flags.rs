@@ -38,6 +38,7 @@ const SOLVE_FLAGS: &[&[&str]] = &[
     &["--time"],
     &["--sample", "5"],
     &["--seed", "1"],
+    &["--check"],
 ];
 
 /// `flag` as [`SOLVE_FLAGS`] gives it, with its value.
@@ -248,6 +249,306 @@ fn a_checked_sample_counts_each_row_set_twice() {
         text.contains(", 11) (") && text.contains(", 13)]"),
         "{text}"
     );
+}
+
+/// `--sample K --check --format json`: one JSON object of every row set
+/// checked, its two counts and whether they agree (issue 46: it printed
+/// the text and exited 0).
+#[test]
+fn a_checked_sample_prints_json_when_asked() {
+    let args = [
+        "14", "--count", "--sample", "4", "--check", "--seed", "1", "--format", "json",
+    ];
+    let json: serde_json::Value = serde_json::from_str(&common::stdout_of(&args)).unwrap();
+    let text = common::stdout_of(&args[..7]);
+    assert_eq!(json["n"], 14);
+    assert_eq!(
+        (json["draws"].clone(), json["seed_text"].clone()),
+        (4.into(), "1".into())
+    );
+    let row_sets = json["row_sets"].as_array().unwrap();
+    assert_eq!(row_sets.len(), 4);
+    let mut total = 0;
+    for (row_set, line) in row_sets.iter().zip(text.lines().skip(1)) {
+        assert_eq!(row_set["join_text"], row_set["search_text"], "{row_set}");
+        assert_eq!(row_set["agree"], true);
+        let rows: Vec<String> = row_set["west_rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|row| row.to_string())
+            .collect();
+        // The same row sets as the text, in the same order.
+        let search = row_set["search"].as_u64().unwrap();
+        assert!(
+            line.contains(&format!(
+                "west rows {}: join {search}, search {search}",
+                rows.join(" ")
+            )),
+            "{line}"
+        );
+        total += search;
+    }
+    assert_eq!(json["solutions_text"], total.to_string());
+    assert_eq!(json["agree"], true);
+    assert!(
+        text.ends_with(&format!("all 4 agree: {total} solutions in all\n")),
+        "{text}"
+    );
+}
+
+/// One flag of the pair sweep: its words, the flags it needs to mean
+/// anything (added after the pair where missing), and how to see it
+/// honoured.
+struct Flag {
+    words: &'static [&'static str],
+    needs: &'static [&'static [&'static str]],
+    seen: Seen,
+}
+
+/// How a flag that was accepted shows that it was honoured.
+enum Seen {
+    /// The output (status, stdout, stderr, the checkpoint file) differs
+    /// from the same command without the flag.
+    Removed,
+    /// The output differs from the same command with this value instead.
+    Value(&'static str),
+    /// Nothing printed shows it (threads, a progress bar that is never
+    /// drawn off a terminal, the interval of checkpoint writes, the
+    /// kernel of a count printed as text): the tests of each flag hold it
+    /// to its effect; here it is only refused or not.
+    Unseen,
+}
+
+const CHECKPOINT: &str = "pairs-checkpoint.json";
+
+const PAIR_FLAGS: &[Flag] = &[
+    Flag {
+        words: &["--count"],
+        needs: &[],
+        seen: Seen::Removed,
+    },
+    Flag {
+        words: &["--unique"],
+        needs: &[],
+        seen: Seen::Removed,
+    },
+    Flag {
+        words: &["--format", "json"],
+        needs: &[],
+        seen: Seen::Removed,
+    },
+    Flag {
+        words: &["--kernel", "join"],
+        needs: &[],
+        seen: Seen::Unseen,
+    },
+    Flag {
+        words: &["--kernels"],
+        needs: &[],
+        seen: Seen::Removed,
+    },
+    Flag {
+        words: &["--verify"],
+        needs: &[&["--max-n", "3"]],
+        seen: Seen::Removed,
+    },
+    Flag {
+        words: &["--max-n", "4"],
+        needs: &[&["--verify"]],
+        seen: Seen::Removed,
+    },
+    Flag {
+        words: &["--threads", "2"],
+        needs: &[&["--count"]],
+        seen: Seen::Unseen,
+    },
+    Flag {
+        words: &["--shard", "0/1"],
+        needs: &[&["--count"]],
+        seen: Seen::Removed,
+    },
+    Flag {
+        words: &["--checkpoint", CHECKPOINT],
+        needs: &[&["--count"]],
+        seen: Seen::Removed,
+    },
+    Flag {
+        words: &["--checkpoint-interval", "1"],
+        needs: &[&["--count"], &["--checkpoint", CHECKPOINT]],
+        seen: Seen::Unseen,
+    },
+    Flag {
+        words: &["--quiet"],
+        needs: &[&["--count"]],
+        seen: Seen::Unseen,
+    },
+    Flag {
+        words: &["--max-memory", "1G"],
+        needs: &[&["--count"]],
+        seen: Seen::Value("1"),
+    },
+    Flag {
+        words: &["--time"],
+        needs: &[],
+        seen: Seen::Removed,
+    },
+    Flag {
+        words: &["--sample", "3"],
+        needs: &[&["--count"]],
+        seen: Seen::Removed,
+    },
+    Flag {
+        words: &["--seed", "1"],
+        needs: &[&["--count"], &["--sample", "3"]],
+        seen: Seen::Removed,
+    },
+    Flag {
+        words: &["--check"],
+        needs: &[&["--count"], &["--sample", "3"], &["--seed", "1"]],
+        seen: Seen::Removed,
+    },
+];
+
+/// Floats in `text` as `#` (times, and projections from them), digits
+/// too where `all_digits`: what changes from run to run.
+fn steady(text: &[u8], all_digits: bool) -> String {
+    let text = String::from_utf8_lossy(text);
+    let mut steady = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if !c.is_ascii_digit() {
+            steady.push(c);
+            continue;
+        }
+        let mut number = c.to_string();
+        while let Some(&next) = chars.peek() {
+            let point = next == '.' && !number.contains('.');
+            let exponent = number.contains('.')
+                && (next == 'e' || number.ends_with('e') && (next == '-' || next == '+'));
+            if !(next.is_ascii_digit() || point || exponent) {
+                break;
+            }
+            number.push(next);
+            chars.next();
+        }
+        let float = number.contains('.');
+        steady.push_str(if all_digits || float { "#" } else { &number });
+    }
+    steady
+}
+
+/// Every pair of flags, on N = 6 and on a count of N = 14 (where
+/// `--sample` applies), each with the flags it needs: the pair is refused
+/// with status 2 and one line, or each flag of it is honoured ([`Seen`]).
+/// A flag accepted and dropped leaves the output as it is without it.
+#[test]
+fn no_pair_of_flags_is_silently_dropped() {
+    // Every flag of the command line is in the sweep: a new one must be
+    // added to it.
+    use clap::CommandFactory;
+    for argument in queens_simd::cli::args::Args::command().get_arguments() {
+        if let Some(long) = argument
+            .get_long()
+            .filter(|l| !["help", "version"].contains(l))
+        {
+            let flag = format!("--{long}");
+            assert!(
+                PAIR_FLAGS.iter().any(|f| f.words[0] == flag),
+                "{flag} is not in PAIR_FLAGS"
+            );
+        }
+    }
+    let dir = common::scratch("flag-pairs");
+    let checkpoint = dir.join(CHECKPOINT);
+    let mut seen = std::collections::HashMap::new();
+    let mut run = |words: &[&str]| -> (Option<i32>, String, String, bool) {
+        let key: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+        seen.entry(key)
+            .or_insert_with(|| {
+                let _ = std::fs::remove_file(&checkpoint);
+                let out = queens().current_dir(&dir).args(words).output().unwrap();
+                (
+                    out.status.code(),
+                    steady(&out.stdout, false),
+                    steady(&out.stderr, true),
+                    checkpoint.exists(),
+                )
+            })
+            .clone()
+    };
+    let mut dropped = Vec::new();
+    let mut honoured = 0;
+    for (n, base) in [("6", &[][..]), ("14", &["--count"][..])] {
+        // With --count always given, it is not one of the pair: without
+        // it, N = 14 would list 365,596 solutions.
+        let flags: Vec<&Flag> = PAIR_FLAGS
+            .iter()
+            .filter(|f| !base.contains(&f.words[0]))
+            .collect();
+        for (at, a) in flags.iter().enumerate() {
+            for b in &flags[at + 1..] {
+                let words = pair_words(n, base, a, b);
+                let out = run(&words);
+                if out.0 == Some(2) {
+                    assert_eq!(out.2.lines().count(), 1, "{words:?}: {}", out.2);
+                    continue;
+                }
+                assert_eq!(out.0, Some(0), "{words:?}: {out:?}");
+                honoured += 1;
+                for flag in [a, b] {
+                    let other = match flag.seen {
+                        Seen::Removed => without(&words, flag.words[0], None),
+                        Seen::Value(value) => without(&words, flag.words[0], Some(value)),
+                        Seen::Unseen => continue,
+                    };
+                    if run(&other) == out {
+                        dropped.push(format!("{} in {words:?}", flag.words[0]));
+                    }
+                }
+            }
+        }
+    }
+    assert!(dropped.is_empty(), "accepted and dropped: {dropped:#?}");
+    // The sweep tries what it says: most pairs that make sense run.
+    assert!(honoured >= 60, "only {honoured} pairs were honoured");
+}
+
+/// `N BASE… A B` with what each needs, or without N and BASE for the
+/// modes that take none (`--kernels`, `--verify`).
+fn pair_words<'a>(n: &'a str, base: &[&'a str], a: &Flag, b: &Flag) -> Vec<&'a str> {
+    let modes = [a, b]
+        .iter()
+        .any(|f| ["--kernels", "--verify"].contains(&f.words[0]));
+    let mut words: Vec<&str> = if modes {
+        vec![]
+    } else {
+        [&[n][..], base].concat()
+    };
+    // The pair first, then what each needs and the command lacks.
+    for flag in [a, b] {
+        if !words.contains(&flag.words[0]) {
+            words.extend_from_slice(flag.words);
+        }
+    }
+    for needed in a.needs.iter().chain(b.needs) {
+        if !words.contains(&needed[0]) {
+            words.extend_from_slice(needed);
+        }
+    }
+    words
+}
+
+/// `words` without `flag` (and its value), or with `value` for it.
+fn without<'a>(words: &[&'a str], flag: &'a str, value: Option<&'a str>) -> Vec<&'a str> {
+    let at = words.iter().position(|w| *w == flag).unwrap();
+    let takes_value = words.get(at + 1).is_some_and(|w| !w.starts_with("--"));
+    let mut other = words[..at].to_vec();
+    if let Some(value) = value {
+        other.extend([flag, value]);
+    }
+    other.extend_from_slice(&words[at + 1 + usize::from(takes_value)..]);
+    other
 }
 
 #[test]

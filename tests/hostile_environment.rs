@@ -159,6 +159,120 @@ fn a_count_to_a_full_stdout_fails_with_one_line() {
     assert!(err.contains("cannot write output"), "{err}");
 }
 
+/// How a test hands the program a standard stream it cannot write.
+#[derive(Clone, Copy, Debug)]
+enum Unwritable {
+    /// Closed before exec (`>&-`); the runtime reopens it on `/dev/null`
+    /// for reading and writing, which takes every write and drops it.
+    Closed,
+    /// `/dev/null` opened for reading only (`1</dev/null`): every write
+    /// fails with EBADF, which `std::io::stdout()` takes as done.
+    ReadOnly,
+}
+
+/// `queens-simd ARGS` with descriptor `fd` (1 or 2) made `how`, the other
+/// caught.
+fn run_with_unwritable(args: &[&str], fd: i32, how: Unwritable) -> Output {
+    use std::os::unix::process::CommandExt;
+    let mut command = Process::new(binary());
+    command
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    match how {
+        Unwritable::ReadOnly => {
+            let read_only = File::open("/dev/null").unwrap();
+            if fd == 1 {
+                command.stdout(read_only);
+            } else {
+                command.stderr(read_only);
+            }
+        }
+        Unwritable::Closed => {
+            // SAFETY: between fork and exec the closure calls only close,
+            // which is async-signal-safe, and allocates nothing.
+            unsafe {
+                command.pre_exec(move || {
+                    libc::close(fd);
+                    Ok(())
+                });
+            }
+        }
+    }
+    command.output().unwrap()
+}
+
+/// Issue 46, item 5: a stdout that cannot be written (closed, or open for
+/// reading only) lost every result with status 0. Now each request is
+/// refused with status 1 and one line, before any work: no checkpoint is
+/// created. A stdout of `/dev/null` opened for writing, as `>/dev/null`
+/// does, is still a success.
+#[test]
+fn a_result_to_a_closed_or_read_only_stdout_is_status_1() {
+    let dir = scratch("unwritable-stdout");
+    let records = shard_files(&dir, 8, 2);
+    let checkpoint = dir.join("count.json");
+    let checkpoint = checkpoint.to_str().unwrap();
+    let merge = [
+        "merge",
+        records[0].to_str().unwrap(),
+        records[1].to_str().unwrap(),
+    ];
+    for how in [Unwritable::Closed, Unwritable::ReadOnly] {
+        for args in [
+            &["8", "--count"][..],
+            &["12", "--count", "--shard", "0/2"],
+            &["12", "--count", "--checkpoint", checkpoint],
+            &["8", "--count", "--format", "json"],
+            &["6"],
+            &["--kernels"],
+            &["--verify", "--max-n", "3"],
+            &["--help"],
+            &merge,
+        ] {
+            let out = run_with_unwritable(args, 1, how);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(
+                code(&out),
+                i32::from(Status::OutputFailed.code()),
+                "{how:?} {args:?}: {err}"
+            );
+            assert_eq!(err.lines().count(), 1, "{how:?} {args:?}: {err}");
+            let said = match how {
+                Unwritable::Closed => "queens-simd: error: stdout is closed,",
+                Unwritable::ReadOnly => "queens-simd: error: stdout is open for reading only,",
+            };
+            assert!(err.starts_with(said), "{how:?} {args:?}: {err}");
+            assert!(!Path::new(checkpoint).exists(), "{how:?} {args:?}");
+        }
+    }
+    // Output thrown away on purpose: `/dev/null` open for writing only.
+    let out = Process::new(binary())
+        .args(["8", "--count"])
+        .stdout(File::options().write(true).open("/dev/null").unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{out:?}");
+    assert!(out.stderr.is_empty(), "{out:?}");
+}
+
+/// A line for stderr that a closed or read-only stderr loses turns success
+/// into status 1 (the total is still printed); a refusal keeps its own
+/// status; with nothing to say, nothing is lost.
+#[test]
+fn a_message_to_a_closed_or_read_only_stderr_is_status_1() {
+    for how in [Unwritable::Closed, Unwritable::ReadOnly] {
+        let out = run_with_unwritable(&["8", "--count", "--time"], 2, how);
+        assert_eq!(code(&out), 1, "{how:?}: {out:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "92\n", "{how:?}");
+        let out = run_with_unwritable(&["8", "--count"], 2, how);
+        assert_eq!(code(&out), 0, "{how:?}: {out:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "92\n", "{how:?}");
+        let out = run_with_unwritable(&["33"], 2, how);
+        assert_eq!(code(&out), 2, "{how:?}: {out:?}");
+    }
+}
+
 /// The issue's case: the checkpoint and the log on one disk, which fills
 /// during the count. The last save fails, its warning cannot be written,
 /// and the total is printed all the same, with status 1. A tmpfs of one

@@ -123,7 +123,7 @@ pub struct Args {
 
     /// With --sample: instead of projecting, count each drawn row set of
     /// the join twice, by the join and by a plain search, and exit 3 if any
-    /// two counts differ.
+    /// two counts differ (with --format json, as one JSON object).
     #[arg(long)]
     pub check: bool,
 }
@@ -346,6 +346,7 @@ impl Args {
         note(self.time, "--time");
         note(self.sample.is_some(), "--sample");
         note(self.seed.is_some(), "--seed");
+        note(self.check, "--check");
         given
     }
 

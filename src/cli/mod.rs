@@ -10,7 +10,9 @@
 //! success, 1 when output fails, 2 on bad input (one line on stderr),
 //! including a file that fails its checks, 3 when `--verify` finds a
 //! disagreement, 4 when memory is refused. A closed pipe (`| head`) ends
-//! the output quietly with status 0; no path panics.
+//! the output quietly with status 0; a stdout closed or open for reading
+//! only is refused with status 1 before any work (the `streams` module
+//! says why std alone would hide it); no path panics.
 
 // Every line for stdout goes through the writer that `serve` is given, and
 // every line for stderr through `status::Messages`: `println!` and
@@ -28,6 +30,7 @@ mod report;
 mod sample;
 mod split;
 pub mod status;
+mod streams;
 mod timing;
 
 use std::ffi::OsString;
@@ -69,24 +72,40 @@ where
     let request = match args::parse_from(words) {
         Ok(Parsed::Request(request)) => request,
         Ok(Parsed::Print(text)) => {
-            let mut stdout = io::stdout().lock();
-            let written = stdout
-                .write_all(text.as_bytes())
-                .and_then(|()| stdout.flush());
-            return match written {
+            let mut stdout = match streams::stdout() {
+                Ok(stdout) => stdout,
+                Err(why) => return stdout_refused(&why, messages),
+            };
+            return match stdout.write_all(text.as_bytes()) {
                 Ok(()) => Status::Success,
                 Err(e) => Failure::Output(e).report(messages),
             };
         }
         Err(line) => return messages.error(line, Status::Refused),
     };
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    // Checked before any work: a count of hours whose total would go
+    // nowhere is refused at once.
+    let stdout = match streams::stdout() {
+        Ok(stdout) => stdout,
+        Err(why) => return stdout_refused(&why, messages),
+    };
+    let mut out = io::BufWriter::with_capacity(1 << 16, stdout);
     let result = serve(&request, &mut out, messages).and_then(|status| {
         out.flush()?;
         Ok(status)
     });
     result.unwrap_or_else(|failure| failure.report(messages))
+}
+
+/// A stdout that cannot take the result (closed, or open for reading
+/// only): nothing is done, and the status is [`Status::OutputFailed`].
+fn stdout_refused(why: &streams::Unwritable, messages: &Messages) -> Status {
+    messages.error(
+        format_args!(
+            "stdout {why}, so the result would be lost; nothing was done (give it a file or a pipe; >/dev/null discards it)"
+        ),
+        Status::OutputFailed,
+    )
 }
 
 /// Why a request stopped early.

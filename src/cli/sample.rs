@@ -1,7 +1,7 @@
 //! `--sample K [--seed S]`: a projection of a join count from K row sets
 //! drawn at random and joined here, instead of the count itself; with
 //! `--check`, each drawn row set counted by the join and by a plain search
-//! instead.
+//! instead. Both print text, or with `--format json` one JSON object.
 
 use std::io::Write;
 use std::time::Instant;
@@ -10,7 +10,7 @@ use super::Failure;
 use super::args::{Format, SampleRequest};
 use super::memory::{show, threads_text};
 use crate::dispatch::Options;
-use crate::plan::{JoinStats, Method, Plan, Projection, Sample};
+use crate::plan::{Checked, JoinStats, Method, Plan, Projection, Sample};
 
 /// Draws, joins and prints the projection of `plan`'s count with
 /// `options` (the threads and the kernel; the memory checked already).
@@ -42,7 +42,7 @@ pub fn project(
         .seed
         .unwrap_or_else(crate::support::random::fresh_seed);
     if request.check {
-        return check(plan, options, request, seed, out);
+        return check(plan, options, request, seed, format, out);
     }
     let start = Instant::now();
     let sample = options.sample(plan, request.draws, seed)?;
@@ -58,49 +58,48 @@ pub fn project(
 
 /// `--check`: the drawn row sets, each counted twice, one line each, and a
 /// last line that says whether all agree ([`Failure::Disagreement`] if
-/// not).
+/// not); with `--format json`, one JSON object of the same (written whole,
+/// disagreements included, before the failure).
 fn check(
     plan: &Plan,
     options: &Options,
     request: SampleRequest,
     seed: u64,
+    format: Format,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
     let kernel = options.counting_kernel(plan.method())?;
-    writeln!(
-        out,
-        "N = {}: {} row sets drawn with --seed {seed}, each counted by {kernel} (its split unfolded) and by a plain search",
-        plan.n(),
-        request.draws
-    )?;
-    let checked = crate::dispatch::check_pieces(plan, request.draws, seed, kernel)?;
-    let mut differ = 0;
-    let mut total: crate::Count = 0;
-    for row_set in &checked {
-        let band: Vec<String> = row_set
-            .band()
-            .iter()
-            .map(|(row, column)| format!("({row}, {column})"))
-            .collect();
-        let rows: Vec<String> = (0..32)
-            .filter(|&row| row_set.west_rows >> row & 1 != 0)
-            .map(|row: u32| row.to_string())
-            .collect();
-        let verdict = if row_set.join == row_set.search {
-            "agree"
-        } else {
-            differ += 1;
-            "DIFFER"
-        };
+    if format != Format::Json {
+        // Before the counts, which can take a while.
         writeln!(
             out,
-            "band [{}], west rows {}: join {}, search {}: {verdict}",
-            band.join(" "),
-            rows.join(" "),
-            row_set.join,
-            row_set.search
+            "N = {}: {} drawn with --seed {seed}, each counted by {kernel} (its split unfolded) and by a plain search",
+            plan.n(),
+            super::plural::counted(request.draws, "row set", "row sets")
         )?;
-        total += row_set.search;
+    }
+    let checked = crate::dispatch::check_pieces(plan, request.draws, seed, kernel)?;
+    let total: crate::Count = checked.iter().map(|row_set| row_set.search).sum();
+    let differ = checked.iter().filter(|r| r.join != r.search).count();
+    if format == Format::Json {
+        write_check_json(out, plan.n(), kernel, seed, &checked, total)?;
+    } else {
+        for row_set in &checked {
+            let (band, rows) = (band_text(row_set), west_rows(row_set));
+            let verdict = if row_set.join == row_set.search {
+                "agree"
+            } else {
+                "DIFFER"
+            };
+            writeln!(
+                out,
+                "band [{}], west rows {}: join {}, search {}: {verdict}",
+                band.join(" "),
+                rows.join(" "),
+                row_set.join,
+                row_set.search
+            )?;
+        }
     }
     if differ > 0 {
         return Err(Failure::Disagreement(format!(
@@ -109,8 +108,74 @@ fn check(
             plan.n()
         )));
     }
-    writeln!(out, "all {} agree: {total} solutions in all", checked.len())?;
+    if format != Format::Json {
+        if checked.len() == 1 {
+            writeln!(out, "the 1 row set agrees: {total} solutions in all")?;
+        } else {
+            writeln!(out, "all {} agree: {total} solutions in all", checked.len())?;
+        }
+    }
     Ok(())
+}
+
+/// A row set's band, its queens as `(row, column)`.
+fn band_text(row_set: &Checked) -> Vec<String> {
+    row_set
+        .band()
+        .iter()
+        .map(|(row, column)| format!("({row}, {column})"))
+        .collect()
+}
+
+/// The rows of a row set's west half-board, from 0.
+fn west_rows(row_set: &Checked) -> Vec<String> {
+    (0..32)
+        .filter(|&row| row_set.west_rows >> row & 1 != 0)
+        .map(|row: u32| row.to_string())
+        .collect()
+}
+
+/// `--check --format json`: the checks as one object, each row set's two
+/// counts and whether they agree, and whether all do. Counts, and the
+/// seed, as numbers and as decimal strings (`output::write_json_integer`).
+fn write_check_json(
+    out: &mut impl Write,
+    n: usize,
+    kernel: crate::Kernel,
+    seed: u64,
+    checked: &[Checked],
+    total: crate::Count,
+) -> std::io::Result<()> {
+    use super::output::write_json_integer;
+    write!(
+        out,
+        "{{\"n\":{n},\"kernel\":\"{kernel}\",\"draws\":{},",
+        checked.len()
+    )?;
+    write_json_integer(out, "seed", seed)?;
+    out.write_all(b",\"row_sets\":[")?;
+    for (at, row_set) in checked.iter().enumerate() {
+        let band: Vec<String> = row_set
+            .band()
+            .iter()
+            .map(|(row, column)| format!("[{row},{column}]"))
+            .collect();
+        let separator = if at == 0 { "" } else { "," };
+        write!(
+            out,
+            "{separator}{{\"band\":[{}],\"west_rows\":[{}],",
+            band.join(","),
+            west_rows(row_set).join(",")
+        )?;
+        write_json_integer(out, "join", row_set.join)?;
+        out.write_all(b",")?;
+        write_json_integer(out, "search", row_set.search)?;
+        write!(out, ",\"agree\":{}}}", row_set.join == row_set.search)?;
+    }
+    out.write_all(b"],")?;
+    write_json_integer(out, "solutions", total)?;
+    let all_agree = checked.iter().all(|r| r.join == r.search);
+    writeln!(out, ",\"agree\":{all_agree}}}")
 }
 
 /// `1.2300e1 ± 3.3%`: the value and the error's share.

@@ -262,6 +262,8 @@ impl<'a> Saver<'a> {
                 });
             }
             self.failed.get_or_insert(e);
+            // The count goes on, but ends with status 1: its file is behind.
+            self.messages.lose();
         }
     }
 
@@ -278,11 +280,13 @@ impl<'a> Saver<'a> {
                 "warning: checkpoint {} could not be saved ({e}); it may show an earlier state",
                 path_text(path)
             ));
+            self.messages.lose();
         }
     }
 
     /// The save of the finished count: one that fails is said on stderr,
-    /// with the earliest failure, and the total is printed all the same.
+    /// with the earliest failure, and the total is printed all the same;
+    /// the count ends with status 1, as any failed save does.
     fn save_last(&mut self, progress: &mut Checkpoint, seconds: f64) {
         let Some(path) = self.path else {
             return;
@@ -294,6 +298,9 @@ impl<'a> Saver<'a> {
                 "warning: the count is finished, but checkpoint {} could not be saved ({e}); it may still show an earlier state",
                 path_text(path)
             ));
+            // The total is printed, and the status (1) says the file is
+            // behind.
+            self.messages.lose();
         }
     }
 }

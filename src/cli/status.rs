@@ -3,11 +3,14 @@
 //! Every line for stderr goes through [`Messages`], which never panics
 //! (`eprintln!` does, on a full disk, `/dev/full` or a closed pipe): a
 //! count whose warning cannot be written still prints its total on stdout,
-//! and its exit status says that a message was lost.
+//! and its exit status says that a message was lost. They are written
+//! through a file of their own on descriptor 2 (the `streams` module), where
+//! a closed or read-only stderr fails the write instead of taking it.
 
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 use std::fmt::Display;
-use std::io::{self, Write};
+use std::fs::File;
+use std::io::Write;
 use std::process::ExitCode;
 
 /// How `queens-simd` ends. README.md's "Exit status" table lists the same
@@ -18,8 +21,10 @@ pub enum Status {
     /// early (`| head`) ends the output quietly with this status.
     Success = 0,
     /// Output failed: stdout, stderr or the checkpoint could not be written
-    /// (a full disk, `/dev/full`, a closed stderr). What was written
-    /// stands: a count whose warning was lost has printed its total.
+    /// (a full disk, `/dev/full`, a closed or read-only stdout or stderr).
+    /// What was written stands: a count whose warning was lost has printed
+    /// its total. A stdout that is closed or read-only from the start is
+    /// refused before anything is done.
     OutputFailed = 1,
     /// Bad input, or a request refused: N out of range, an unknown kernel,
     /// a malformed flag, a file that fails its checks, a count over
@@ -70,6 +75,9 @@ impl From<Status> for ExitCode {
 #[derive(Debug, Default)]
 pub struct Messages {
     lost: Cell<bool>,
+    /// Descriptor 2, opened at the first line; `None` if it cannot take
+    /// output (then every line is lost).
+    stderr: OnceCell<Option<File>>,
 }
 
 impl Messages {
@@ -83,7 +91,14 @@ impl Messages {
     /// end.
     pub fn write_line(&self, line: impl Display) {
         let text = format!("{line}\n");
-        if io::stderr().lock().write_all(text.as_bytes()).is_err() {
+        let stderr = self.stderr.get_or_init(|| super::streams::stderr().ok());
+        // One `write_all` of the whole line on a `&File`: no buffer holds
+        // part of it back.
+        let written = match stderr {
+            Some(file) => (&*file).write_all(text.as_bytes()).is_ok(),
+            None => false,
+        };
+        if !written {
             self.lost.set(true);
         }
     }
