@@ -14,6 +14,8 @@
 
 use crate::Kernel;
 
+mod glibc;
+
 /// What `--max-memory` accepts, for its error message.
 const SIZE_FORMS: &str = "a number of bytes, or a number with a suffix K, M, G or T (powers of \
                           1024; also KiB, MiB, GiB, TiB, any case), such as 16GiB or 1.5G";
@@ -127,18 +129,24 @@ const ARENA: u64 = if cfg!(target_env = "gnu") {
 };
 
 /// How many arenas of their own worker threads may reserve, one each: up
-/// to glibc's limit (`glibc.malloc.arena_max` in `GLIBC_TUNABLES`, or 8
-/// per core), less the main thread's. Measured on a 16-core Xeon: N = 17
-/// on 16 threads, unchecked, needed 800 MiB of address space in one run;
-/// arenas are reserved as threads start, before the tables, so a run may
-/// need them all.
-fn arenas_at_most(tunables: Option<&str>, cores: usize) -> usize {
-    let arena_max = tunables.and_then(|text| {
-        text.split(':')
-            .find_map(|setting| setting.strip_prefix("glibc.malloc.arena_max="))
-            .and_then(|value| value.parse::<usize>().ok())
-    });
-    arena_max.unwrap_or(8 * cores.max(1)).saturating_sub(1)
+/// to glibc's limit, read from the environment and the cores online as
+/// glibc reads them ([`glibc`]), less the main thread's. Measured on a
+/// 16-core Xeon: N = 17 on 16 threads, unchecked, needed 800 MiB of
+/// address space in one run; arenas are reserved as threads start, before
+/// the tables, so a run may need them all.
+fn arenas_at_most() -> u64 {
+    let var = |name| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned());
+    let (tunables, arena_max, arena_test) = (
+        var("GLIBC_TUNABLES"),
+        var("MALLOC_ARENA_MAX"),
+        var("MALLOC_ARENA_TEST"),
+    );
+    let environment = glibc::Environment {
+        tunables: tunables.as_deref(),
+        arena_max: arena_max.as_deref(),
+        arena_test: arena_test.as_deref(),
+    };
+    glibc::worker_arenas(environment, glibc::cores())
 }
 
 /// The value in bytes of the `field` (`VmSize:`) of `/proc/self/status`
@@ -284,7 +292,7 @@ pub struct Limits {
     address_space: Option<u64>,
     /// How many malloc arenas worker threads may reserve
     /// ([`arenas_at_most`]).
-    arenas: usize,
+    arenas: u64,
 }
 
 impl Limits {
@@ -303,12 +311,10 @@ impl Limits {
                 )
             }),
         };
-        let tunables = std::env::var("GLIBC_TUNABLES").ok();
-        let cores = std::thread::available_parallelism().map_or(1, usize::from);
         Limits {
             memory,
             address_space: address_space_left(),
-            arenas: arenas_at_most(tunables.as_deref(), cores),
+            arenas: arenas_at_most(),
         }
     }
 
@@ -316,7 +322,7 @@ impl Limits {
     /// stacks and arenas, and the [`crate::plan::PROBED_HEADROOM`] a count
     /// keeps free after each large buffer.
     fn threads_address_space(&self, threads: usize) -> u64 {
-        let arenas = threads.min(self.arenas) as u64;
+        let arenas = (threads as u64).min(self.arenas);
         (threads as u64)
             .saturating_mul(THREAD_STACK)
             .saturating_add(arenas.saturating_mul(ARENA))
@@ -566,22 +572,17 @@ mod tests {
     }
 
     /// One arena per thread, up to glibc's limit (the main thread holds
-    /// one of them).
+    /// one of them; [`glibc`] reads the limit).
     #[test]
     fn threads_reserve_arenas_up_to_glibcs_limit() {
-        let arenas = |threads: usize, tunables, cores| threads.min(arenas_at_most(tunables, cores));
-        assert_eq!(arenas(16, None, 16), 16);
-        assert_eq!(arenas(16, None, 1), 7);
-        assert_eq!(arenas(16, Some("glibc.malloc.arena_max=1"), 16), 0);
+        let one_arena = Limits {
+            arenas: 0,
+            ..limits(1 << 30, None)
+        };
         assert_eq!(
-            arenas(
-                16,
-                Some("glibc.malloc.check=3:glibc.malloc.arena_max=5"),
-                16
-            ),
-            4
+            one_arena.threads_address_space(16) - one_arena.threads_address_space(15),
+            THREAD_STACK
         );
-        assert_eq!(arenas(16, Some("glibc.malloc.arena_max=x"), 2), 15);
         let limits = limits(1 << 30, None);
         assert!(limits.threads_address_space(2) > limits.threads_address_space(1));
         assert_eq!(
