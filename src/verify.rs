@@ -112,6 +112,9 @@ pub fn run(max_n: usize, mut report: impl FnMut(&Row)) -> Result<bool, Error> {
 ///
 /// [`Error::VerifyTooLarge`] if `n` is over [`MAX_VERIFY_N`], at once,
 /// before the oracle's solution set (held whole in memory) is built.
+/// [`Error::OutOfMemory`] where a kernel, or the listing of its
+/// solutions, could not allocate: a check that could not run, which is
+/// no disagreement.
 pub fn check(n: usize) -> Result<Row, Error> {
     within_limit(n)?;
     let mut oracle = crate::dispatch::solutions(Kernel::Portable, n)?;
@@ -124,12 +127,12 @@ pub fn check(n: usize) -> Result<Row, Error> {
     let cells = subjects()
         .into_iter()
         .map(|subject| match subject {
-            Subject::Kernel(Kernel::Portable) => check_oracle(&oracle, oracle_count),
+            Subject::Kernel(Kernel::Portable) => Ok(check_oracle(&oracle, oracle_count)),
             Subject::Kernel(kernel) => check_kernel(kernel, n, &oracle),
             Subject::Fundamental => compare_sets(fundamental::solutions(Kernel::Auto, n), &classes),
             Subject::Seed001Dedup => check_seed001_dedup(n, &classes),
         })
-        .collect();
+        .collect::<Result<_, Error>>()?;
     Ok(Row {
         n,
         solutions: oracle.len() as Count,
@@ -163,32 +166,44 @@ fn check_oracle(sorted: &[Board], count: Count) -> Cell {
     Cell::Agree
 }
 
-fn check_kernel(kernel: Kernel, n: usize, oracle: &[Board]) -> Cell {
+/// A kernel's count, and its solution set where it lists them, against
+/// the oracle's; `Err` where it ran out of memory.
+fn check_kernel(kernel: Kernel, n: usize, oracle: &[Board]) -> Result<Cell, Error> {
     if !kernel.is_available() {
-        return Cell::Unavailable;
+        return Ok(Cell::Unavailable);
     }
     if !kernel.sizes().contains(&n) {
-        return Cell::Unsupported;
+        return Ok(Cell::Unsupported);
     }
     match crate::dispatch::count(kernel, n) {
         Ok(count) if count == oracle.len() as Count => {}
         Ok(count) => {
-            return Cell::Disagree(format!("count {count}, expected {}", oracle.len()));
+            return Ok(Cell::Disagree(format!(
+                "count {count}, expected {}",
+                oracle.len()
+            )));
         }
-        Err(e) => return Cell::Disagree(e.to_string()),
+        Err(e) => return disagreement(e),
     }
     if !kernel.enumerates() {
         // It must refuse to list, not list nothing.
-        return match crate::dispatch::for_each_solution(kernel, n, &mut |_| {
-            ControlFlow::Continue(())
-        }) {
-            Err(Error::CountOnly(k)) if k == kernel => Cell::SameCount,
-            other => Cell::Disagree(format!(
-                "a count-only kernel answered a listing with {other:?}"
-            )),
-        };
+        return Ok(
+            match crate::dispatch::for_each_solution(kernel, n, &mut |_| ControlFlow::Continue(()))
+            {
+                Err(Error::CountOnly(k)) if k == kernel => Cell::SameCount,
+                other => Cell::Disagree(format!(
+                    "a count-only kernel answered a listing with {other:?}"
+                )),
+            },
+        );
     }
-    let mut listed = Vec::with_capacity(oracle.len());
+    let mut listed = Vec::new();
+    // Fallible: a listing that does not fit is a check that cannot run.
+    listed
+        .try_reserve_exact(oracle.len())
+        .map_err(|_| Error::OutOfMemory {
+            bytes: core::mem::size_of_val(oracle) as u64,
+        })?;
     let enumerated = crate::dispatch::for_each_solution(kernel, n, &mut |board| {
         listed.push(*board);
         ControlFlow::Continue(())
@@ -197,9 +212,18 @@ fn check_kernel(kernel: Kernel, n: usize, oracle: &[Board]) -> Cell {
     compare_sets(enumerated.map(|_| listed), oracle)
 }
 
-fn check_seed001_dedup(n: usize, classes: &[Board]) -> Cell {
+/// A kernel's error as a cell: a disagreement, except running out of
+/// memory, which says nothing about the kernel and is passed on.
+fn disagreement(e: Error) -> Result<Cell, Error> {
+    match e {
+        Error::OutOfMemory { .. } => Err(e),
+        e => Ok(Cell::Disagree(e.to_string())),
+    }
+}
+
+fn check_seed001_dedup(n: usize, classes: &[Board]) -> Result<Cell, Error> {
     if !Kernel::ThreatMasks.sizes().contains(&n) {
-        return Cell::Unsupported;
+        return Ok(Cell::Unsupported);
     }
     // Seed 001 keeps its own representative of each class (the smallest
     // mask); map each to our canonical form before comparing classes.
@@ -211,14 +235,15 @@ fn check_seed001_dedup(n: usize, classes: &[Board]) -> Cell {
     compare_sets(mapped, classes)
 }
 
-/// Compares a sorted result with the sorted expected set.
-fn compare_sets(got: Result<Vec<Board>, Error>, expected: &[Board]) -> Cell {
+/// Compares a sorted result with the sorted expected set; `Err` where
+/// the result ran out of memory.
+fn compare_sets(got: Result<Vec<Board>, Error>, expected: &[Board]) -> Result<Cell, Error> {
     let got = match got {
         Ok(got) => got,
-        Err(e) => return Cell::Disagree(e.to_string()),
+        Err(e) => return disagreement(e),
     };
     if got == expected {
-        return Cell::Agree;
+        return Ok(Cell::Agree);
     }
     let missing = expected
         .iter()
@@ -228,11 +253,11 @@ fn compare_sets(got: Result<Vec<Board>, Error>, expected: &[Board]) -> Cell {
         .iter()
         .filter(|b| expected.binary_search(b).is_err())
         .count();
-    Cell::Disagree(format!(
+    Ok(Cell::Disagree(format!(
         "{} listed, expected {}: {missing} missing, {extra} extra",
         got.len(),
         expected.len()
-    ))
+    )))
 }
 
 #[cfg(test)]
@@ -257,15 +282,28 @@ mod tests {
         swapped[0] = Board::from_columns(&[0, 1, 2, 3, 4, 5]).unwrap();
         swapped.sort_unstable();
 
-        assert_eq!(compare_sets(Ok(expected.clone()), &expected), Cell::Agree);
+        assert_eq!(
+            compare_sets(Ok(expected.clone()), &expected),
+            Ok(Cell::Agree)
+        );
         for wrong in [missing, repeated, swapped] {
             assert!(matches!(
                 compare_sets(Ok(wrong), &expected),
-                Cell::Disagree(_)
+                Ok(Cell::Disagree(_))
             ));
         }
         let failed = compare_sets(Err(Error::UnknownKernel("x".into())), &expected);
-        assert!(matches!(failed, Cell::Disagree(_)));
+        assert!(matches!(failed, Ok(Cell::Disagree(_))));
+    }
+
+    /// Status 3 means two kernels disagree: a kernel that could not
+    /// allocate checked nothing, and its error is passed on, not shown as
+    /// a disagreement.
+    #[test]
+    fn running_out_of_memory_is_no_disagreement() {
+        let expected = solutions(6);
+        let failed = compare_sets(Err(Error::OutOfMemory { bytes: 4 << 20 }), &expected);
+        assert_eq!(failed, Err(Error::OutOfMemory { bytes: 4 << 20 }));
     }
 
     #[test]

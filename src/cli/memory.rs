@@ -14,6 +14,8 @@
 
 use crate::Kernel;
 
+mod glibc;
+
 /// What `--max-memory` accepts, for its error message.
 const SIZE_FORMS: &str = "a number of bytes, or a number with a suffix K, M, G or T (powers of \
                           1024; also KiB, MiB, GiB, TiB, any case), such as 16GiB or 1.5G";
@@ -127,18 +129,24 @@ const ARENA: u64 = if cfg!(target_env = "gnu") {
 };
 
 /// How many arenas of their own worker threads may reserve, one each: up
-/// to glibc's limit (`glibc.malloc.arena_max` in `GLIBC_TUNABLES`, or 8
-/// per core), less the main thread's. Measured on a 16-core Xeon: N = 17
-/// on 16 threads, unchecked, needed 800 MiB of address space in one run;
-/// arenas are reserved as threads start, before the tables, so a run may
-/// need them all.
-fn arenas_at_most(tunables: Option<&str>, cores: usize) -> usize {
-    let arena_max = tunables.and_then(|text| {
-        text.split(':')
-            .find_map(|setting| setting.strip_prefix("glibc.malloc.arena_max="))
-            .and_then(|value| value.parse::<usize>().ok())
-    });
-    arena_max.unwrap_or(8 * cores.max(1)).saturating_sub(1)
+/// to glibc's limit, read from the environment and the cores online as
+/// glibc reads them ([`glibc`]), less the main thread's. Measured on a
+/// 16-core Xeon: N = 17 on 16 threads, unchecked, needed 800 MiB of
+/// address space in one run; arenas are reserved as threads start, before
+/// the tables, so a run may need them all.
+fn arenas_at_most() -> u64 {
+    let var = |name| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned());
+    let (tunables, arena_max, arena_test) = (
+        var("GLIBC_TUNABLES"),
+        var("MALLOC_ARENA_MAX"),
+        var("MALLOC_ARENA_TEST"),
+    );
+    let environment = glibc::Environment {
+        tunables: tunables.as_deref(),
+        arena_max: arena_max.as_deref(),
+        arena_test: arena_test.as_deref(),
+    };
+    glibc::worker_arenas(environment, glibc::cores())
 }
 
 /// The value in bytes of the `field` (`VmSize:`) of `/proc/self/status`
@@ -177,13 +185,18 @@ fn address_space_limit(limits: &str) -> Option<u64> {
 }
 
 /// The files of a memory cgroup, by version: its root, its limits, its
-/// usage, and the field of its `memory.stat` that the kernel reclaims
-/// before it refuses memory (file pages not recently used).
+/// usage, and the fields of its `memory.stat` that the kernel reclaims
+/// before it refuses memory: the page cache on both file LRU lists. A
+/// file read twice moves to `active_file`, and the kernel reclaims it all
+/// the same (it deactivates active pages as the cgroup nears its limit);
+/// counting `inactive_file` alone refused N = 17 in a 150 MiB cgroup
+/// after a 145 MiB file was read twice. Shared memory (tmpfs) sits on the
+/// anonymous lists, not these, so what is counted needs no swap.
 struct CgroupFiles {
     root: &'static str,
     limits: &'static [&'static str],
     usage: &'static str,
-    reclaimable: &'static str,
+    reclaimable: &'static [&'static str],
 }
 
 /// v2: `memory.max` is enforced, and `memory.high` throttles the
@@ -192,16 +205,17 @@ const CGROUP_V2: CgroupFiles = CgroupFiles {
     root: "/sys/fs/cgroup",
     limits: &["memory.max", "memory.high"],
     usage: "memory.current",
-    reclaimable: "inactive_file",
+    reclaimable: &["active_file", "inactive_file"],
 };
 
 /// v1: `memory.limit_in_bytes`; its `memory.stat` counts the cache of the
-/// whole hierarchy below it as `total_inactive_file`.
+/// whole hierarchy below it as `total_active_file` and
+/// `total_inactive_file` (without `total_`, its own pages alone).
 const CGROUP_V1: CgroupFiles = CgroupFiles {
     root: "/sys/fs/cgroup/memory",
     limits: &["memory.limit_in_bytes"],
     usage: "memory.usage_in_bytes",
-    reclaimable: "total_inactive_file",
+    reclaimable: &["total_active_file", "total_inactive_file"],
 };
 
 /// The least any memory cgroup of this process has left, from the text of
@@ -237,8 +251,7 @@ fn cgroup_left(cgroup: &str, read: &dyn Fn(&str) -> Option<String>) -> Option<u6
             if let Some(limit) = limit {
                 let used = number(at(files.usage)).unwrap_or(0);
                 let cache = read(&at("memory.stat"))
-                    .and_then(|stat| stat_field(&stat, files.reclaimable))
-                    .unwrap_or(0);
+                    .map_or(0, |stat| reclaimable(&stat, files.reclaimable));
                 let left = limit.saturating_sub(used.saturating_sub(cache));
                 least = Some(least.map_or(left, |l| l.min(left)));
             }
@@ -249,6 +262,16 @@ fn cgroup_left(cgroup: &str, read: &dyn Fn(&str) -> Option<String>) -> Option<u6
         }
     }
     least
+}
+
+/// The page cache the kernel reclaims, from the text of a cgroup's
+/// `memory.stat`: the sum of `fields` (each missing or unreadable one
+/// counts 0, so nothing is taken as reclaimable that is not said to be).
+fn reclaimable(stat: &str, fields: &[&str]) -> u64 {
+    fields
+        .iter()
+        .filter_map(|field| stat_field(stat, field))
+        .fold(0, u64::saturating_add)
 }
 
 /// The value of `field` in the text of a cgroup's `memory.stat`
@@ -269,7 +292,7 @@ pub struct Limits {
     address_space: Option<u64>,
     /// How many malloc arenas worker threads may reserve
     /// ([`arenas_at_most`]).
-    arenas: usize,
+    arenas: u64,
 }
 
 impl Limits {
@@ -288,12 +311,10 @@ impl Limits {
                 )
             }),
         };
-        let tunables = std::env::var("GLIBC_TUNABLES").ok();
-        let cores = std::thread::available_parallelism().map_or(1, usize::from);
         Limits {
             memory,
             address_space: address_space_left(),
-            arenas: arenas_at_most(tunables.as_deref(), cores),
+            arenas: arenas_at_most(),
         }
     }
 
@@ -301,7 +322,7 @@ impl Limits {
     /// stacks and arenas, and the [`crate::plan::PROBED_HEADROOM`] a count
     /// keeps free after each large buffer.
     fn threads_address_space(&self, threads: usize) -> u64 {
-        let arenas = threads.min(self.arenas) as u64;
+        let arenas = (threads as u64).min(self.arenas);
         (threads as u64)
             .saturating_mul(THREAD_STACK)
             .saturating_add(arenas.saturating_mul(ARENA))
@@ -551,22 +572,17 @@ mod tests {
     }
 
     /// One arena per thread, up to glibc's limit (the main thread holds
-    /// one of them).
+    /// one of them; [`glibc`] reads the limit).
     #[test]
     fn threads_reserve_arenas_up_to_glibcs_limit() {
-        let arenas = |threads: usize, tunables, cores| threads.min(arenas_at_most(tunables, cores));
-        assert_eq!(arenas(16, None, 16), 16);
-        assert_eq!(arenas(16, None, 1), 7);
-        assert_eq!(arenas(16, Some("glibc.malloc.arena_max=1"), 16), 0);
+        let one_arena = Limits {
+            arenas: 0,
+            ..limits(1 << 30, None)
+        };
         assert_eq!(
-            arenas(
-                16,
-                Some("glibc.malloc.check=3:glibc.malloc.arena_max=5"),
-                16
-            ),
-            4
+            one_arena.threads_address_space(16) - one_arena.threads_address_space(15),
+            THREAD_STACK
         );
-        assert_eq!(arenas(16, Some("glibc.malloc.arena_max=x"), 2), 15);
         let limits = limits(1 << 30, None);
         assert!(limits.threads_address_space(2) > limits.threads_address_space(1));
         assert_eq!(
@@ -576,7 +592,8 @@ mod tests {
         );
     }
 
-    /// The page cache the kernel reclaims is not counted as used, and v2's
+    /// The page cache the kernel reclaims (on both file lists: a file
+    /// read twice is all `active_file`) is not counted as used, and v2's
     /// `memory.high` bounds a count as `memory.max` does.
     #[test]
     fn a_cgroups_page_cache_is_left_to_the_count() {
@@ -588,13 +605,22 @@ mod tests {
                     "/sys/fs/cgroup/job/memory.stat" => {
                         "anon 4194304\nfile 73400320\ninactive_file 70000000\nactive_file 3400320\n"
                     }
+                    // The issue's case: 145 MiB read twice in 150 MiB.
+                    "/sys/fs/cgroup/twice/memory.max" => "157286400",
+                    "/sys/fs/cgroup/twice/memory.current" => "156585984",
+                    "/sys/fs/cgroup/twice/memory.stat" => {
+                        "anon 4542464\nfile 152043520\nactive_anon 4542464\ninactive_file 0\nactive_file 152043520\n"
+                    }
                     "/sys/fs/cgroup/high/memory.max" => "max",
                     "/sys/fs/cgroup/high/memory.high" => "104857600",
                     "/sys/fs/cgroup/high/memory.current" => "4194304",
                     "/sys/fs/cgroup/memory/old/memory.limit_in_bytes" => "83886080",
                     "/sys/fs/cgroup/memory/old/memory.usage_in_bytes" => "77594624",
+                    // v1 counts the hierarchy below in `total_`: its own
+                    // pages alone (`inactive_file`, `active_file`) are not
+                    // what its usage counts.
                     "/sys/fs/cgroup/memory/old/memory.stat" => {
-                        "cache 73400320\ninactive_file 1\ntotal_inactive_file 70000000\n"
+                        "cache 73400320\ninactive_file 1\nactive_file 2\ntotal_inactive_file 3400320\ntotal_active_file 70000000\n"
                     }
                     _ => return None,
                 }
@@ -603,18 +629,27 @@ mod tests {
         };
         assert_eq!(
             cgroup_left("0::/job\n", &files),
-            Some(83_886_080 - 7_594_624)
+            Some(83_886_080 - 4_194_304)
+        );
+        assert_eq!(
+            cgroup_left("0::/twice\n", &files),
+            Some(157_286_400 - 4_542_464)
         );
         assert_eq!(cgroup_left("0::/high\n", &files), Some(96 << 20));
         assert_eq!(
             cgroup_left("5:memory:/old\n", &files),
-            Some(83_886_080 - 7_594_624)
+            Some(83_886_080 - 4_194_304)
         );
         assert_eq!(
             stat_field("file 5\ninactive_file 7\n", "inactive_file"),
             Some(7)
         );
         assert_eq!(stat_field("inactive_file x\n", "inactive_file"), None);
+        // A field missing or unreadable counts nothing as reclaimable.
+        let both = CGROUP_V2.reclaimable;
+        assert_eq!(reclaimable("inactive_file 7\nactive_file 5\n", both), 12);
+        assert_eq!(reclaimable("inactive_file 7\nactive_file x\n", both), 7);
+        assert_eq!(reclaimable("file 12\n", both), 0);
     }
 
     #[test]

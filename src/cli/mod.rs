@@ -122,6 +122,9 @@ enum Failure {
     Checkpoint(String),
     /// Two methods counted something differently, and what.
     Disagreement(String),
+    /// Memory ran out where no count's advice (threads, shards) applies,
+    /// and what to do instead.
+    OutOfMemory(String),
 }
 
 impl Failure {
@@ -138,6 +141,7 @@ impl Failure {
             Failure::Refused(why) => messages.error(why, Status::Refused),
             Failure::Checkpoint(why) => messages.error(why, Status::OutputFailed),
             Failure::Disagreement(what) => messages.error(what, Status::Disagreement),
+            Failure::OutOfMemory(what) => messages.error(what, Status::OutOfMemory),
             // The reader stopped reading (`| head`): what it wanted, it has.
             Failure::Output(e) if e.kind() == io::ErrorKind::BrokenPipe => Status::Success,
             Failure::Output(e) => messages.error(

@@ -138,17 +138,40 @@ pub fn verify(out: &mut impl Write, max_n: usize) -> Result<Status, Failure> {
 
     let mut problems = Vec::new();
     let mut io_result = Ok(());
-    let all_agree = verify::run(max_n, |row: &Row| {
+    let mut checked = None;
+    let mut stopped = None;
+    let run = verify::run(max_n, |row: &Row| {
         if io_result.is_ok() {
             io_result = write_row(out, row, &widths);
         }
+        checked = Some(row.n);
         for (label, cell) in labels.iter().zip(&row.cells) {
             if let Cell::Disagree(why) = cell {
                 problems.push(format!("N = {}, {label}: {why}", row.n));
             }
         }
-    })?;
+    });
     io_result?;
+    let all_agree = match run {
+        // A check that could not allocate checked nothing: status 4, not
+        // 3, unless an earlier N disagreed.
+        Err(e @ crate::Error::OutOfMemory { .. }) if problems.is_empty() => {
+            let n = checked.map_or(0, |n| n + 1);
+            let agreed = match checked {
+                Some(last) => format!("every kernel agreed for N = 0 to {last}"),
+                None => "nothing was checked".to_owned(),
+            };
+            return Err(Failure::OutOfMemory(format!(
+                "--verify could not check N = {n}: {e}; {agreed}; a smaller --max-n or more memory (ulimit -v) may fit"
+            )));
+        }
+        Err(e @ crate::Error::OutOfMemory { .. }) => {
+            let n = checked.map_or(0, |n| n + 1);
+            stopped = Some(format!("verify: stopped at N = {n}: {e}"));
+            false
+        }
+        run => run?,
+    };
 
     writeln!(
         out,
@@ -160,6 +183,9 @@ pub fn verify(out: &mut impl Write, max_n: usize) -> Result<Status, Failure> {
     } else {
         for problem in &problems {
             writeln!(out, "MISMATCH {problem}")?;
+        }
+        if let Some(stopped) = stopped {
+            writeln!(out, "{stopped}")?;
         }
         writeln!(out, "verify: {} disagreement(s)", problems.len())?;
         Ok(Status::Disagreement)
