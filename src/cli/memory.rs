@@ -355,12 +355,17 @@ impl Limits {
 /// it, or the whole: the same) that needs `needed(threads)` bytes (its
 /// plan, its tables and buffers, its draws) where that passes a limit
 /// ([`Limits`]). Nothing is refused where no limit is known. The refusal
-/// says how many threads would fit: a join count's memory is its threads'
-/// tables, cut by the pieces, so a shard needs as much as the whole count.
+/// says how many threads would fit, and where none does and `shards` (a
+/// join count through its plan, which `--shard` cuts), that no shard fits
+/// either: a join count's memory is its threads' tables, cut by the
+/// pieces, so a shard needs as much as the whole count. Where shards do
+/// not apply (`--sample`, `merge --recount`, a symmetric plan, whose
+/// memory is the plan's), it says nothing of them.
 pub fn check(
     n: usize,
     kernel: Kernel,
     threads: usize,
+    shards: bool,
     needed: &dyn Fn(usize) -> u64,
     limits: &Limits,
 ) -> Result<(), String> {
@@ -373,7 +378,9 @@ pub fn check(
     let advice = match fits {
         Some(1) => "; 1 thread fits (--threads 1)".to_owned(),
         Some(t) => format!("; {t} threads fit (--threads {t})"),
-        None => "; a shard needs as much, so no shard count fits either".to_owned(),
+        None if shards => "; a shard needs as much, so no shard count fits either".to_owned(),
+        None if threads > 1 => "; 1 thread needs more than that too".to_owned(),
+        None => String::new(),
     };
     Err(format!(
         "counting N = {n} with {kernel} on {} needs about {}, more than {limit_text}{advice}",
@@ -504,6 +511,7 @@ mod tests {
             24,
             Kernel::JoinAvx2,
             2,
+            true,
             &per_thread,
             &limits(16 << 30, None),
         )
@@ -513,19 +521,65 @@ mod tests {
             "counting N = 24 with join-avx2 on 2 threads needs about 18.0 GiB, more than the --max-memory limit of 16.0 GiB; 1 thread fits (--threads 1)"
         );
         assert_eq!(
-            check(24, Kernel::Join, 1, &per_thread, &limits(9 << 30, None)),
+            check(
+                24,
+                Kernel::Join,
+                1,
+                true,
+                &per_thread,
+                &limits(9 << 30, None)
+            ),
             Ok(())
         );
-        let refused = check(24, Kernel::Join, 1, &per_thread, &limits(8 << 30, None)).unwrap_err();
+        let refused = check(
+            24,
+            Kernel::Join,
+            1,
+            true,
+            &per_thread,
+            &limits(8 << 30, None),
+        )
+        .unwrap_err();
         assert!(refused.ends_with("; a shard needs as much, so no shard count fits either"));
+        // Where shards do not apply (a sample, a recount), nor do they in
+        // the advice.
+        let refused = check(
+            24,
+            Kernel::Join,
+            2,
+            false,
+            &per_thread,
+            &limits(8 << 30, None),
+        )
+        .unwrap_err();
+        assert!(
+            refused.ends_with("; 1 thread needs more than that too"),
+            "{refused}"
+        );
+        let refused = check(
+            24,
+            Kernel::Join,
+            1,
+            false,
+            &per_thread,
+            &limits(8 << 30, None),
+        )
+        .unwrap_err();
+        assert!(
+            refused.ends_with("more than the --max-memory limit of 8.0 GiB"),
+            "{refused}"
+        );
         // Nothing fits in less than nothing.
-        assert!(check(4, Kernel::Join, 1, &|_| 1, &limits(0, None)).is_err());
+        assert!(check(4, Kernel::Join, 1, true, &|_| 1, &limits(0, None)).is_err());
         let none = Limits {
             memory: None,
             address_space: None,
             arenas: 8,
         };
-        assert_eq!(check(4, Kernel::Join, 1, &|_| u64::MAX, &none), Ok(()));
+        assert_eq!(
+            check(4, Kernel::Join, 1, true, &|_| u64::MAX, &none),
+            Ok(())
+        );
     }
 
     /// `RLIMIT_AS` holds whatever `--max-memory` says, and counts each
@@ -535,11 +589,25 @@ mod tests {
         let needed = |t: usize| (16 << 20) + t as u64 * (10 << 20);
         let left = (16 << 20) + 2 * (10 << 20) + limits(0, None).threads_address_space(2);
         assert_eq!(
-            check(18, Kernel::Join, 2, &needed, &limits(1 << 40, Some(left))),
+            check(
+                18,
+                Kernel::Join,
+                2,
+                true,
+                &needed,
+                &limits(1 << 40, Some(left))
+            ),
             Ok(())
         );
-        let refused =
-            check(18, Kernel::Join, 3, &needed, &limits(1 << 40, Some(left))).unwrap_err();
+        let refused = check(
+            18,
+            Kernel::Join,
+            3,
+            true,
+            &needed,
+            &limits(1 << 40, Some(left)),
+        )
+        .unwrap_err();
         assert!(
             refused.contains("of address space that RLIMIT_AS (ulimit -v) leaves"),
             "{refused}"

@@ -242,7 +242,9 @@ fn spot_check(
     // what is left to check is its count's.
     let needed = |threads| plan.memory_estimate(threads);
     let limits = memory::Limits::of_this_process(recount.max_memory);
-    memory::check(plan.n(), kernel, options.threads, &needed, &limits).map_err(Failure::Refused)?;
+    // A recount is no shard: its advice is threads and memory only.
+    memory::check(plan.n(), kernel, options.threads, false, &needed, &limits)
+        .map_err(Failure::Refused)?;
     let seed = recount
         .seed
         .unwrap_or_else(crate::support::random::fresh_seed);

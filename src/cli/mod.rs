@@ -192,7 +192,7 @@ fn solve(solve: &Solve, out: &mut impl Write, messages: &Messages) -> Result<(),
             if kernel.method() == Some(crate::kernel::Method::Join) {
                 let needed = |_| crate::dispatch::memory_estimate(kernel, n).unwrap_or(u64::MAX);
                 let limits = memory::Limits::of_this_process(solve.max_memory);
-                memory::check(n, kernel, 1, &needed, &limits).map_err(Failure::Refused)?;
+                memory::check(n, kernel, 1, false, &needed, &limits).map_err(Failure::Refused)?;
             }
             crate::dispatch::count(kernel, n)?
         };

@@ -75,7 +75,7 @@ fn check(
             out,
             "N = {}: {} drawn with --seed {seed}, each counted by {kernel} (its split unfolded) and by a plain search",
             plan.n(),
-            super::plural::counted(request.draws, "row set", "row sets")
+            super::plural::counted(request.draws.get(), "row set", "row sets")
         )?;
     }
     let checked = crate::dispatch::check_pieces(plan, request.draws, seed, kernel)?;

@@ -32,7 +32,9 @@ fn check_memory(
     let draws = request.sample.map(|sample| sample.draws.get());
     let needed = |threads| memory::needed(&needs, threads, draws);
     let limits = memory::Limits::of_this_process(solve.max_memory);
-    memory::check(solve.n, kernel, options.threads, &needed, &limits).map_err(Failure::Refused)
+    let shards = method == Method::Join && draws.is_none();
+    memory::check(solve.n, kernel, options.threads, shards, &needed, &limits)
+        .map_err(Failure::Refused)
 }
 
 /// Counts N (or one shard of it) through the plan of its kernel and prints
