@@ -141,6 +141,26 @@ pub fn check(n: usize) -> Result<Row, Error> {
     })
 }
 
+/// About the most memory [`check`] takes for an `n`x`n` board with
+/// `solutions` solutions, an upper bound: the oracle's list (up to twice
+/// its length, as a list grows by doubling; three times while it moves),
+/// its classes (as long before deduplication), one kernel's listing beside
+/// them (reserved exactly), a fifth list's worth for the fundamental
+/// listings (an eighth as long, growing by doubling), and the largest
+/// tables of any kernel that runs here
+/// ([`crate::dispatch::memory_estimate`]).
+pub fn memory_needed(n: usize, solutions: Count) -> u64 {
+    let boards = u64::try_from(core::mem::size_of::<Board>()).unwrap_or(u64::MAX);
+    let lists = boards.saturating_mul(solutions as u64).saturating_mul(5);
+    let tables = Kernel::ALL
+        .iter()
+        .filter(|k| k.is_available() && k.sizes().contains(&n))
+        .filter_map(|&k| crate::dispatch::memory_estimate(k, n).ok())
+        .max()
+        .unwrap_or(0);
+    lists.saturating_add(tables)
+}
+
 /// Errors unless `max_n` is at most [`MAX_VERIFY_N`].
 fn within_limit(max_n: usize) -> Result<(), Error> {
     if max_n > MAX_VERIFY_N {

@@ -672,39 +672,47 @@ fn a_count_the_arena_check_passes_never_runs_out_of_memory() {
     }
 }
 
-/// Issue 46: `--verify` under `ulimit -v`. A kernel that cannot allocate
-/// checked nothing: the run ends with status 4 and one line that says at
-/// which N it stopped, never a MISMATCH or status 3, which mean that two
-/// kernels disagree. (At 16 MiB the old binary reported the join kernels'
-/// allocation failures at N = 13 as four MISMATCHes, status 3.) Where an
-/// allocation outside the kernels fails, the run still aborts (134): the
-/// memory check does not cover `--verify` yet.
+/// Issue 46: `--verify` under `ulimit -v`. It never aborts and never
+/// reports a disagreement it did not see: a check that would not fit is
+/// refused before it starts (status 2, one line naming the N and the
+/// `--max-n` that fits), and a kernel that cannot allocate all the same
+/// ends the run with status 4 and one line. MISMATCH and status 3 mean
+/// only that two kernels disagree. (At 16 MiB the old binary reported the
+/// join kernels' allocation failures at N = 13 as four MISMATCHes, status
+/// 3; and where an allocation outside the kernels failed, it aborted.)
 #[test]
 fn verify_out_of_memory_is_never_a_disagreement() {
     let out_of_memory = i32::from(Status::OutOfMemory.code());
-    let mut stopped = 0;
-    for mib in (8..=24).step_by(2) {
+    let refused = i32::from(Status::Refused.code());
+    let (mut refusals, mut passed) = (0, 0);
+    for mib in (8..=64).step_by(8) {
         let args = ["--verify", "--max-n", "13"];
         let out = run_limited(&args, mib << 20, &[], 120)
             .unwrap_or_else(|| panic!("--verify at {mib} MiB ran past 2 minutes"));
         let stdout = String::from_utf8_lossy(&out.stdout);
         let err = String::from_utf8_lossy(&out.stderr);
-        let status = out.status.code();
         assert!(!stdout.contains("MISMATCH"), "{mib} MiB: {stdout}");
-        match status {
-            Some(0) => assert!(stdout.ends_with("all kernels agree for N = 0 to 13\n")),
+        match out.status.code() {
+            Some(0) => {
+                assert!(stdout.ends_with("all kernels agree for N = 0 to 13\n"));
+                passed += 1;
+            }
+            Some(status) if status == refused => {
+                assert_eq!(err.lines().count(), 1, "{mib} MiB: {err}");
+                assert!(
+                    err.contains("--verify holds every solution of N = "),
+                    "{err}"
+                );
+                assert!(stdout.is_empty(), "{mib} MiB: {stdout}");
+                refusals += 1;
+            }
             Some(status) if status == out_of_memory => {
                 assert_eq!(err.lines().count(), 1, "{mib} MiB: {err}");
                 assert!(err.contains("--verify could not check N = "), "{err}");
-                stopped += 1;
             }
-            // An abort (SIGABRT, or 134 through a shell): see above.
-            None | Some(134) => {}
-            Some(status) => panic!("{mib} MiB: status {status}: {err}"),
+            status => panic!("{mib} MiB: status {status:?}: {err}"),
         }
     }
-    assert!(
-        stopped > 0,
-        "no limit of the sweep ran out of memory in a kernel"
-    );
+    assert!(refusals > 0, "no limit of the sweep was refused");
+    assert!(passed > 0, "no limit of the sweep let --verify run");
 }

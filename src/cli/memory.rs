@@ -389,6 +389,36 @@ pub fn check(
     ))
 }
 
+/// Refuses `--verify` up to `max_n` where the check of some N would pass a
+/// limit, before any check runs, with the largest `--max-n` that fits:
+/// `needed(n)` is what the check of N = n takes, `None` where even finding
+/// it ran out of memory.
+pub fn check_verify(
+    max_n: usize,
+    needed: &dyn Fn(usize) -> Option<u64>,
+    limits: &Limits,
+) -> Result<(), String> {
+    let refusal = |n: usize| match needed(n) {
+        Some(bytes) => limits.refusal(0, bytes),
+        None => Some((u64::MAX, "what this process may allocate".to_owned())),
+    };
+    let Some((n, (total, limit_text))) = (0..=max_n).find_map(|n| Some((n, refusal(n)?))) else {
+        return Ok(());
+    };
+    let need = if total == u64::MAX {
+        "more memory than its solutions' count left".to_owned()
+    } else {
+        format!("about {}", show(total))
+    };
+    let advice = match n.checked_sub(1) {
+        Some(fits) => format!("; --max-n {fits} fits"),
+        None => String::new(),
+    };
+    Err(format!(
+        "--verify holds every solution of N = {n} several times over to compare them, which needs {need}, more than {limit_text}{advice}"
+    ))
+}
+
 /// Refuses to build the plan of `n` by `method` (to check records against
 /// it) where its `bytes` pass a limit.
 pub fn check_plan(

@@ -127,6 +127,13 @@ fn sizes(first: usize, last: usize) -> String {
 /// `--verify`: one row per N, one column per subject, streamed as each row is
 /// done. Exit status 3 on any disagreement ([`Status::Disagreement`]).
 pub fn verify(out: &mut impl Write, max_n: usize) -> Result<Status, Failure> {
+    // Before the header: a check that cannot fit is refused, not started.
+    let needed = |n| {
+        let solutions = crate::dispatch::count(crate::Kernel::Auto, n).ok()?;
+        Some(verify::memory_needed(n, solutions))
+    };
+    let limits = super::memory::Limits::of_this_process(None);
+    super::memory::check_verify(max_n, &needed, &limits).map_err(Failure::Refused)?;
     let labels: Vec<String> = verify::subjects().iter().map(|s| s.label()).collect();
     let widths: Vec<usize> = labels.iter().map(|l| l.len().max(5)).collect();
     let mut header = format!("{:>3} {:>10} {:>8}", "N", "solutions", "classes");
