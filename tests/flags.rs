@@ -208,9 +208,10 @@ fn a_checked_sample_counts_each_row_set_twice() {
     for (n, draws, seed) in [("14", "4", "1"), ("25", "1", "7")] {
         let text = common::stdout_of(&[n, "--count", "--sample", draws, "--check", "--seed", seed]);
         let lines: Vec<&str> = text.lines().collect();
+        let row_sets = if draws == "1" { "row set" } else { "row sets" };
         assert!(
             lines[0].starts_with(&format!(
-                "N = {n}: {draws} row sets drawn with --seed {seed}, each counted by join"
+                "N = {n}: {draws} {row_sets} drawn with --seed {seed}, each counted by join"
             )),
             "{text}"
         );
@@ -238,10 +239,12 @@ fn a_checked_sample_counts_each_row_set_twice() {
                 .unwrap();
             assert_eq!(join, search, "{line}");
         }
-        assert!(
-            lines[draws + 1].starts_with(&format!("all {draws} agree: ")),
-            "{text}"
-        );
+        let verdict = if draws == 1 {
+            "the 1 row set agrees: ".to_owned()
+        } else {
+            format!("all {draws} agree: ")
+        };
+        assert!(lines[draws + 1].starts_with(&verdict), "{text}");
     }
     // N = 25's band: three queens, in columns 11 to 13.
     let text = common::stdout_of(&["25", "--count", "--sample", "1", "--check", "--seed", "7"]);
