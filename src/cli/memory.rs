@@ -445,11 +445,7 @@ pub fn needed(needs: &crate::plan::MemoryNeeds, threads: usize, draws: Option<us
 
 /// "1 thread" or "T threads".
 pub fn threads_text(threads: usize) -> String {
-    if threads == 1 {
-        "1 thread".to_owned()
-    } else {
-        format!("{threads} threads")
-    }
+    super::plural::counted(threads, "thread", "threads")
 }
 
 #[cfg(test)]
@@ -537,6 +533,17 @@ mod tests {
     #[test]
     fn a_count_over_the_limit_is_refused_with_both_figures() {
         let per_thread = |t: usize| t as u64 * (9 << 30);
+        // N = 24 by `join`, whose threads take 9 GiB each, under a limit.
+        let check_24 = |threads, shards, limit: u64| {
+            check(
+                24,
+                Kernel::Join,
+                threads,
+                shards,
+                &per_thread,
+                &limits(limit, None),
+            )
+        };
         let refused = check(
             24,
             Kernel::JoinAvx2,
@@ -550,51 +557,17 @@ mod tests {
             refused,
             "counting N = 24 with join-avx2 on 2 threads needs about 18.0 GiB, more than the --max-memory limit of 16.0 GiB; 1 thread fits (--threads 1)"
         );
-        assert_eq!(
-            check(
-                24,
-                Kernel::Join,
-                1,
-                true,
-                &per_thread,
-                &limits(9 << 30, None)
-            ),
-            Ok(())
-        );
-        let refused = check(
-            24,
-            Kernel::Join,
-            1,
-            true,
-            &per_thread,
-            &limits(8 << 30, None),
-        )
-        .unwrap_err();
+        assert_eq!(check_24(1, true, 9 << 30), Ok(()));
+        let refused = check_24(1, true, 8 << 30).unwrap_err();
         assert!(refused.ends_with("; a shard needs as much, so no shard count fits either"));
         // Where shards do not apply (a sample, a recount), nor do they in
         // the advice.
-        let refused = check(
-            24,
-            Kernel::Join,
-            2,
-            false,
-            &per_thread,
-            &limits(8 << 30, None),
-        )
-        .unwrap_err();
+        let refused = check_24(2, false, 8 << 30).unwrap_err();
         assert!(
             refused.ends_with("; 1 thread needs more than that too"),
             "{refused}"
         );
-        let refused = check(
-            24,
-            Kernel::Join,
-            1,
-            false,
-            &per_thread,
-            &limits(8 << 30, None),
-        )
-        .unwrap_err();
+        let refused = check_24(1, false, 8 << 30).unwrap_err();
         assert!(
             refused.ends_with("more than the --max-memory limit of 8.0 GiB"),
             "{refused}"

@@ -44,13 +44,12 @@ pub fn list(
     }
     match format {
         Format::Board => {
-            let what = if unique {
-                "fundamental solution"
+            let (one, many) = if unique {
+                ("fundamental solution", "fundamental solutions")
             } else {
-                "solution"
+                ("solution", "solutions")
             };
-            let plural = if total == 1 { "" } else { "s" };
-            writeln!(out, "{total} {what}{plural}")?;
+            writeln!(out, "{}", super::plural::counted(total, one, many))?;
         }
         Format::Json => {
             out.write_all(b"],")?;
