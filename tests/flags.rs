@@ -325,6 +325,8 @@ enum Seen {
 
 const CHECKPOINT: &str = "pairs-checkpoint.json";
 
+const OUTPUT: &str = "pairs-output.txt";
+
 const PAIR_FLAGS: &[Flag] = &[
     Flag {
         words: &["--count"],
@@ -411,6 +413,11 @@ const PAIR_FLAGS: &[Flag] = &[
         needs: &[&["--count"], &["--sample", "3"], &["--seed", "1"]],
         seen: Seen::Removed,
     },
+    Flag {
+        words: &["--output", OUTPUT],
+        needs: &[],
+        seen: Seen::Removed,
+    },
 ];
 
 /// Floats in `text` as `#` (times, and projections from them), digits
@@ -465,17 +472,22 @@ fn no_pair_of_flags_is_silently_dropped() {
     let dir = common::scratch("flag-pairs");
     let checkpoint = dir.join(CHECKPOINT);
     let mut seen = std::collections::HashMap::new();
-    let mut run = |words: &[&str]| -> (Option<i32>, String, String, bool) {
+    let output = dir.join(OUTPUT);
+    // What a run shows: its status, stdout, stderr, whether it wrote the
+    // checkpoint, and what it wrote to --output's file.
+    let mut run = |words: &[&str]| -> (Option<i32>, String, String, bool, String) {
         let key: Vec<String> = words.iter().map(|w| w.to_string()).collect();
         seen.entry(key)
             .or_insert_with(|| {
                 let _ = std::fs::remove_file(&checkpoint);
+                let _ = std::fs::remove_file(&output);
                 let out = queens().current_dir(&dir).args(words).output().unwrap();
                 (
                     out.status.code(),
                     steady(&out.stdout, false),
                     steady(&out.stderr, true),
                     checkpoint.exists(),
+                    steady(&std::fs::read(&output).unwrap_or_default(), false),
                 )
             })
             .clone()

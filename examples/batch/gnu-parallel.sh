@@ -1,11 +1,29 @@
 #!/bin/sh
-# One shard per job, over ssh: 1/host runs one at a time on each host, on
-# all its cores; --return brings each record back (with rsync, which both
-# ends need), --cleanup removes it from the host. HOSTS=1/: runs them here.
-set -e
-n=${N:-20}
-shards=${SHARDS:-16}
+# Q(20) in 16 shards with GNU parallel, written by queens-simd 0.1.0:
+#   queens-simd script parallel 20 --shards 16 --cores 16 --hosts '1/host1,1/host2' --cross-check 1 --cross-kernel join-avx2 --seed 1
+# The join plan of N = 20 (f0cf50607db421f3): 2062 subproblems in 16 shards, one job each,
+# on 16 threads (the estimate: 1.4 GiB); every host runs queens-simd 0.1.0
+# (QUEENS_SIMD=/path/to/it if it is not on the PATH) and rsync.
+# 1 shards, chosen with --seed 1, are counted a second time by join-avx2
+# (records/shard-I.check.json), for merge to compare.
+# A job's record comes back to records/ (--return) only once whole
+# (--output); parallel.joblog holds every job's exit status, and running
+# this script again runs only the jobs that failed or never ran
+# (--resume-failed). A job's checkpoint stays on its host: a job rerun on
+# the same host resumes from it, on another it starts again.
+set -eu
+n=20 shards=16 threads=16
+kernel=auto cross_kernel=join-avx2
+cross_shards='1'
 hosts=${HOSTS:-1/host1,1/host2}
-seq 0 $((shards - 1)) | parallel -S "$hosts" --return shard-{}.json --cleanup \
-    "queens-simd $n --count --shard {}/$shards --quiet >shard-{}.json"
-queens-simd merge shard-*.json
+bin=${QUEENS_SIMD:-queens-simd}
+mkdir -p records
+# One line per job: its shard, kernel and record's name.
+jobs() {
+    seq 0 $((shards - 1)) | while read -r i; do echo "$i $kernel shard-$i"; done
+    for i in $cross_shards; do echo "$i $cross_kernel shard-$i.check"; done
+}
+jobs | parallel --colsep ' ' -S "$hosts" --joblog parallel.joblog --resume-failed \
+    --return 'records/{3}.json' --cleanup \
+    "mkdir -p records checkpoints && $bin $n --count --shard {1}/$shards --kernel {2} --threads $threads --checkpoint checkpoints/{3}.json --output records/{3}.json --quiet"
+"$bin" merge records/*.json

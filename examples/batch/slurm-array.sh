@@ -1,20 +1,83 @@
-#!/bin/sh
-#SBATCH --array=0-63
+#!/bin/bash
+# Q(24) in 1024 shards as a Slurm array job, written by queens-simd 0.1.0:
+#   queens-simd script slurm 24 --shards 1024 --cores 16 --memory 15G --time 01:00:00 --cross-check 16 --cross-kernel join-avx2 --seed 1
+# Write it again with that command rather than edit it: its numbers are
+# derived from each other. Run it with sbatch from the campaign's directory,
+# on a file system every node shares (the records and checkpoints go there),
+# with queens-simd 0.1.0 on every node's PATH (or QUEENS_SIMD=/path/to/it).
+#
+# The join plan of N = 24 (1f13db0fea5d607e): 32472 subproblems in 1024 shards.
+# 16 of them, chosen with --seed 1, are counted a second time by join-avx2
+# (records/shard-I.check.json), for merge to compare.
+# 1040 counts in 520 array tasks, 2 counts per task, so that the array
+# stays under MaxArraySize 1001.
+# Each task counts on 16 threads (the estimate: 6.2 GiB), and asks for 15.0 GiB.
+# 360 s before its time limit Slurm sends USR1: the task stops its count,
+# whose checkpoint is at most half a second old, and requeues itself to
+# resume from it (--requeue alone covers preemption, not the time limit).
+#SBATCH --job-name=queens-24
+#SBATCH --array=0-519
 #SBATCH --cpus-per-task=16
+#SBATCH --mem=15360M
+#SBATCH --time=01:00:00
+#SBATCH --signal=B:USR1@360
 #SBATCH --requeue
-# One shard per array task, each with a checkpoint: a preempted task is
-# requeued (--requeue) and resumes where it stopped. N, SHARDS and
-# MAX_MEMORY override the defaults, options on sbatch's command line the
-# #SBATCH lines:
-#   N=14 SHARDS=4 sbatch --array=0-3 --cpus-per-task=1 slurm-array.sh
-n=${N:-21}
-shards=${SHARDS:-64} # one per task: --array=0-(shards - 1)
-i=$SLURM_ARRAY_TASK_ID
-# Without MAX_MEMORY, the memory the task may take (its cgroup, which
-# sbatch --mem sets) is the limit.
-limit=${MAX_MEMORY:+--max-memory=$MAX_MEMORY}
-# The record takes its name only when whole: shard-*.json are the finished
-# tasks' records, never a killed attempt's empty one.
-queens-simd "$n" --count --shard "$i/$shards" --threads "${SLURM_CPUS_PER_TASK:-1}" $limit \
-    --checkpoint "ckpt-$i.json" --quiet >"shard-$i.json.part" &&
-    mv "shard-$i.json.part" "shard-$i.json"
+#SBATCH --open-mode=append
+#SBATCH --output=slurm-%A_%a.out
+set -u
+n=24 shards=1024 per_task=2 threads=16
+kernel=auto cross_kernel=join-avx2
+cross_shards=(86 193 197 199 221 307 349 360 410 486 556 684 738 794 880 925)
+bin=${QUEENS_SIMD:-queens-simd}
+expected='queens-simd 0.1.0'
+task=${SLURM_ARRAY_TASK_ID:?run this script with sbatch}
+say() { echo "queens-simd campaign, task $task on $(hostname): $*" >&2; }
+
+version=$("$bin" --version 2>/dev/null) || {
+    say "cannot run $bin: put queens-simd on every node's PATH, or set QUEENS_SIMD"
+    exit 2
+}
+if [ "$version" != "$expected" ]; then
+    say "$bin is $version, but this campaign is $expected's plan: run that version on every node"
+    exit 2
+fi
+mkdir -p records checkpoints
+
+pid=""
+requeue() {
+    say "near the time limit: the count stops and the task is requeued, to resume"
+    if [ -n "$pid" ]; then
+        kill -TERM "$pid" 2>/dev/null
+        wait "$pid"
+    fi
+    scontrol requeue "${SLURM_ARRAY_JOB_ID}_$task"
+    exit 0
+}
+trap requeue USR1
+
+# count SHARD KERNEL NAME: the shard's count, resumed from its checkpoint;
+# its record is renamed into records/NAME.json only once whole. (In the
+# background, so that the trap runs at once; TERM stops it, since a
+# script's background commands ignore INT.)
+count() {
+    [ -e "records/$3.json" ] && return 0
+    "$bin" "$n" --count --shard "$1/$shards" --kernel "$2" --threads "$threads" \
+        --checkpoint "checkpoints/$3.json" --output "records/$3.json" --quiet &
+    pid=$!
+    wait "$pid"
+    local status=$?
+    pid=""
+    return "$status"
+}
+
+# Task T counts jobs T * per_task on: the shards, then the second counts.
+first=$((task * per_task))
+for job in $(seq "$first" $((first + per_task - 1))); do
+    if [ "$job" -lt "$shards" ]; then
+        count "$job" "$kernel" "shard-$job" || exit
+    else
+        shard=${cross_shards[job - shards]:-}
+        [ -n "$shard" ] || break
+        count "$shard" "$cross_kernel" "shard-$shard.check" || exit
+    fi
+done

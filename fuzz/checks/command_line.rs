@@ -51,6 +51,13 @@ fn check_request(request: &Request) {
                 assert!(recount.max_memory.is_none_or(|m| m > 0));
             }
         }
+        Request::Script(campaign) => {
+            assert!(campaign.n <= queens_simd::MAX_N);
+            assert!(campaign.shards >= 1 && campaign.cores >= 1);
+            assert!(campaign.cross_check <= campaign.shards);
+            assert!(campaign.time >= queens_simd::cli::script::SHORTEST);
+            assert!(campaign.max_array_size >= 1);
+        }
         Request::Solve(solve) => {
             assert!(solve.n <= queens_simd::MAX_N);
             if solve.format == Format::Hex {

@@ -126,6 +126,12 @@ pub struct Args {
     /// two counts differ (with --format json, as one JSON object).
     #[arg(long)]
     pub check: bool,
+
+    /// Write the result to FILE instead of stdout, whole or not at all: it
+    /// goes to a temporary file beside FILE, renamed over FILE when the run
+    /// succeeds, so that a batch job that fails leaves no record.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 /// Subcommands.
@@ -158,6 +164,87 @@ pub enum Command {
         #[arg(long, value_name = "SIZE", value_parser = parse_max_memory, allow_hyphen_values = true)]
         max_memory: Option<u64>,
     },
+    /// Write the batch script of a campaign: N counted in --shards shards,
+    /// each with a checkpoint and its record written whole, as a Slurm array
+    /// job or a GNU parallel run (on stdout; see docs/plan.md).
+    Script(ScriptArgs),
+}
+
+/// `script ENGINE N --shards M …`: the words as given; checked by
+/// [`ScriptArgs::validate`].
+#[derive(Debug, clap::Args)]
+pub struct ScriptArgs {
+    /// The batch system: slurm (an sbatch array script) or parallel (a GNU
+    /// parallel run over ssh).
+    #[arg(value_enum)]
+    pub engine: Engine,
+
+    /// Board size N.
+    #[arg(value_parser = parse_n, allow_negative_numbers = true)]
+    pub n: usize,
+
+    /// How many shards N is counted in (each a `--shard I/M` count).
+    #[arg(long, value_name = "M", value_parser = parse_shards, allow_negative_numbers = true)]
+    pub shards: usize,
+
+    /// Cores each task counts on, one thread each (default 1); with
+    /// --memory, the most: fewer where their memory would not fit.
+    #[arg(long, value_name = "C", value_parser = parse_threads, allow_hyphen_values = true)]
+    pub cores: Option<usize>,
+
+    /// Memory a task may take on its node (SIZE as for --max-memory); the
+    /// threads are those that fit. Default: what the estimate asks, with a
+    /// margin (Slurm's --mem).
+    #[arg(long, value_name = "SIZE", value_parser = parse_max_memory, allow_hyphen_values = true)]
+    pub memory: Option<u64>,
+
+    /// Slurm: each task's time limit (MINUTES, H:MM:SS or D-HH:MM:SS;
+    /// default 12:00:00). Before it, the task checkpoints and requeues
+    /// itself.
+    #[arg(long, value_name = "LIMIT")]
+    pub time: Option<String>,
+
+    /// Slurm: the cluster's MaxArraySize (default 1001, Slurm's own):
+    /// past it, each task counts several shards.
+    #[arg(long, value_name = "S", value_parser = parse_array_size, allow_negative_numbers = true)]
+    pub max_array_size: Option<usize>,
+
+    /// Slurm: at most K tasks running at once (`--array=…%K`).
+    #[arg(long, value_name = "K", value_parser = parse_max_running, allow_negative_numbers = true)]
+    pub max_running: Option<usize>,
+
+    /// parallel: the hosts, as parallel's -S takes them (default
+    /// 1/host1,1/host2; 1/: is this machine).
+    #[arg(long, value_name = "HOSTS")]
+    pub hosts: Option<String>,
+
+    /// The kernel every shard is counted with (default auto).
+    #[arg(long, value_parser = parse_kernel)]
+    pub kernel: Option<Kernel>,
+
+    /// Count K shards, chosen at random, a second time with
+    /// --cross-kernel, for merge to compare.
+    #[arg(long, value_name = "K", value_parser = parse_cross_check, allow_negative_numbers = true)]
+    pub cross_check: Option<usize>,
+
+    /// The kernel of the second counts (default: another kernel of the
+    /// plan's method, join-avx2 for a join plan).
+    #[arg(long, value_name = "KERNEL", value_parser = parse_kernel)]
+    pub cross_kernel: Option<Kernel>,
+
+    /// Seed of --cross-check's choice (default: a fresh one, written in
+    /// the script).
+    #[arg(long, value_name = "S", value_parser = parse_seed, allow_negative_numbers = true)]
+    pub seed: Option<u64>,
+}
+
+/// The batch systems `script` writes for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Engine {
+    /// An sbatch array script.
+    Slurm,
+    /// A GNU parallel run.
+    Parallel,
 }
 
 /// Output formats for listed solutions.
@@ -198,6 +285,8 @@ pub enum Request {
     Merge(Merge),
     /// Count or list the solutions of N.
     Solve(Solve),
+    /// `script ENGINE N --shards M …`.
+    Script(super::script::Campaign),
 }
 
 /// `merge FILES… [--recount K [--seed S] [--threads T]]`.
@@ -245,6 +334,9 @@ pub struct Solve {
     /// (`--max-memory`), if given; else the memory available. Given only
     /// for a count with a join kernel.
     pub max_memory: Option<u64>,
+    /// The file that takes the result in place of stdout (`--output`),
+    /// replaced only when the run succeeds.
+    pub output: Option<PathBuf>,
 }
 
 /// A count through a plan: the subproblems of one shard, on threads, with
@@ -347,12 +439,26 @@ impl Args {
         note(self.sample.is_some(), "--sample");
         note(self.seed.is_some(), "--seed");
         note(self.check, "--check");
+        note(self.output.is_some(), "--output");
         given
     }
 
     /// Checks the flags against each other.
     pub fn validate(self) -> Result<Request, String> {
         let given = self.given_flags();
+        if let Some(Command::Script(script)) = self.command {
+            if let Some(n) = self.n {
+                return Err(format!(
+                    "script takes N after the engine, not before (got {n}): queens-simd script slurm N --shards M (see --help)"
+                ));
+            }
+            if let Some(flag) = given.first() {
+                return Err(format!(
+                    "{flag} does not apply to script; script's own options come after it (see --help)"
+                ));
+            }
+            return super::script::Campaign::new(&script).map(Request::Script);
+        }
         if let Some(Command::Merge {
             files,
             recount,
@@ -456,6 +562,7 @@ impl Args {
             time: self.time,
             plan,
             max_memory: self.max_memory,
+            output: self.output,
         })
     }
 
@@ -476,6 +583,12 @@ impl Args {
             && let Some((_, flag)) = counting_only.iter().find(|(given, _)| *given)
         {
             return Err(format!("{flag} goes with --count"));
+        }
+        if self.output.is_some() && self.output == self.checkpoint {
+            return Err(
+                "--output and --checkpoint name the same file; a count's result and its checkpoint are two files"
+                    .into(),
+            );
         }
         if self.checkpoint_interval.is_some() && self.checkpoint.is_none() {
             return Err("--checkpoint-interval goes with --checkpoint".into());
@@ -697,6 +810,29 @@ fn parse_interval(text: &str) -> Result<Duration, String> {
 
 fn parse_max_memory(text: &str) -> Result<u64, String> {
     super::memory::parse_size(text)
+}
+
+/// Most shards a script splits a count into.
+const MAX_SHARDS: u64 = 1 << 24;
+
+fn parse_shards(text: &str) -> Result<usize, String> {
+    parse_bounded(text, 1, MAX_SHARDS, "--shards").map(|m| m as usize)
+}
+
+fn parse_cross_check(text: &str) -> Result<usize, String> {
+    parse_bounded(text, 1, MAX_SHARDS, "--cross-check").map(|m| m as usize)
+}
+
+/// Largest `--max-array-size` or `--max-running`: Slurm's own cap on
+/// MaxArraySize.
+const MAX_ARRAY_SIZE: u64 = 4_000_001;
+
+fn parse_array_size(text: &str) -> Result<usize, String> {
+    parse_bounded(text, 1, MAX_ARRAY_SIZE, "--max-array-size").map(|s| s as usize)
+}
+
+fn parse_max_running(text: &str) -> Result<usize, String> {
+    parse_bounded(text, 1, MAX_ARRAY_SIZE, "--max-running").map(|s| s as usize)
 }
 
 fn parse_shard(text: &str) -> Result<Shard, String> {

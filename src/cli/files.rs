@@ -103,14 +103,84 @@ fn directory_of(path: &Path) -> &Path {
     }
 }
 
-/// Replaces `path` with `bytes`: written in one call to a new temporary
-/// file in the same directory (a random name, created exclusively, so no
-/// link or file planted there is followed or reused), flushed to disk, then
-/// renamed over `path`. A crash at any moment leaves either the old file or
-/// the new one; on error the temporary file is removed. A link at `path`
-/// itself is replaced, not followed.
+/// Replaces `path` with `bytes` ([`Replacement`], in one write).
 pub fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let directory = directory_of(path);
+    let mut replacement = Replacement::create(path)?;
+    replacement.write_all(bytes)?;
+    replacement.commit()
+}
+
+/// A file written in place of `path`: into a new temporary file in the
+/// same directory (a random name, created exclusively, so no link or file
+/// planted there is followed or reused), which [`Replacement::commit`]
+/// flushes to disk and renames over `path`. A crash at any moment leaves
+/// either the old file or the new one; dropped without a commit (an error
+/// on the way), the temporary file is removed and `path` is untouched. A
+/// link at `path` itself is replaced, not followed.
+#[derive(Debug)]
+pub struct Replacement {
+    /// The temporary file, once made.
+    temporary: Option<tempfile::NamedTempFile>,
+    path: PathBuf,
+}
+
+impl Replacement {
+    /// Starts the replacement of `path`: its temporary file, empty.
+    pub fn create(path: &Path) -> io::Result<Replacement> {
+        Ok(Replacement {
+            temporary: Some(temporary_beside(path)?),
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// As [`Replacement::create`], but the temporary file is made (again)
+    /// only at the first write: a count of hours that is killed leaves no
+    /// empty file behind, and one that cannot write there is refused now
+    /// (the first one is made and removed at once).
+    pub fn deferred(path: &Path) -> io::Result<Replacement> {
+        drop(temporary_beside(path)?);
+        Ok(Replacement {
+            temporary: None,
+            path: path.to_path_buf(),
+        })
+    }
+
+    fn file(&mut self) -> io::Result<&mut File> {
+        if self.temporary.is_none() {
+            self.temporary = Some(temporary_beside(&self.path)?);
+        }
+        Ok(self.temporary.as_mut().expect("made above").as_file_mut())
+    }
+
+    /// Flushes what was written to disk and renames it over the path.
+    pub fn commit(mut self) -> io::Result<()> {
+        self.file()?.sync_all()?;
+        let temporary = self.temporary.take().expect("made by file()");
+        temporary.persist(&self.path).map_err(|e| e.error)?;
+        // Make the rename itself durable where the platform allows it.
+        if let Ok(dir) = File::open(directory_of(&self.path)) {
+            let _ = dir.sync_all();
+        }
+        Ok(())
+    }
+}
+
+impl Write for Replacement {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.file()?.write(bytes)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.temporary {
+            Some(temporary) => temporary.as_file_mut().flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A new temporary file beside `path`, `.NAME.RANDOM.tmp`, as readable as
+/// `File::create` would make it.
+fn temporary_beside(path: &Path) -> io::Result<tempfile::NamedTempFile> {
     let name = path
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the path names no file"))?;
@@ -123,30 +193,37 @@ pub fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
     {
         use std::os::unix::fs::PermissionsExt;
         // As `File::create` would (the umask applies), not tempfile's 0600:
-        // a checkpoint is as readable as any other output.
+        // a checkpoint or a record is as readable as any other output.
         builder.permissions(fs::Permissions::from_mode(0o666));
     }
-    let mut temporary = builder.tempfile_in(directory)?;
-    temporary.write_all(bytes)?;
-    temporary.as_file().sync_all()?;
-    temporary.persist(path).map_err(|e| e.error)?;
-    // Make the rename itself durable where the platform allows it.
-    if let Ok(dir) = File::open(directory) {
-        let _ = dir.sync_all();
-    }
-    Ok(())
+    builder.tempfile_in(directory_of(path))
 }
 
-/// The file a `--checkpoint` path names, checked before anything is
+/// The file a `--checkpoint` path names ([`writable_file`]).
+pub fn checkpoint_file(path: &Path) -> Result<PathBuf, String> {
+    writable_file(path, "checkpoint", "a checkpoint is a regular file")
+}
+
+/// The file a `--output` path names ([`writable_file`]).
+pub fn output_file(path: &Path) -> Result<PathBuf, String> {
+    writable_file(
+        path,
+        "--output",
+        "the output replaces a regular file, atomically",
+    )
+}
+
+/// The file a path to be replaced names (`what` says which in messages,
+/// `rule` why only a regular file will do), checked before anything is
 /// created: a regular file, or a new name in an existing directory. A link
 /// is resolved to the file it points to, so that a run given the link and a
 /// run given the file share one lock and one file, and the user's link
 /// stays a link. Refused in one line: a path that ends in `/` or names no
 /// file, a directory, a device or any other non-regular file (`/dev/null`),
 /// a link to nothing, a directory that does not exist.
-pub fn checkpoint_file(path: &Path) -> Result<PathBuf, String> {
+fn writable_file(path: &Path, what: &str, rule: &str) -> Result<PathBuf, String> {
     let shown = path_text(path);
-    let refuse = |why: &str| Err(format!("checkpoint {shown} {why}"));
+    let refuse = |why: &str| Err(format!("{what} {shown} {why}"));
     #[cfg(unix)]
     let ends_in_slash = {
         use std::os::unix::ffi::OsStrExt;
@@ -178,7 +255,7 @@ pub fn checkpoint_file(path: &Path) -> Result<PathBuf, String> {
     match fs::metadata(&file) {
         Ok(metadata) if metadata.is_file() => Ok(file),
         Ok(metadata) => refuse(&format!(
-            "is not a regular file ({}): a checkpoint is a regular file",
+            "is not a regular file ({}): {rule}",
             kind_of(&metadata.file_type())
         )),
         Err(e) => refuse(&format!("cannot be read: {e}")),

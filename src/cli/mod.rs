@@ -28,6 +28,7 @@ mod plural;
 pub mod records;
 mod report;
 mod sample;
+pub mod script;
 mod split;
 pub mod status;
 mod streams;
@@ -37,6 +38,7 @@ use std::ffi::OsString;
 use std::hint::black_box;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
+use std::path::Path;
 use std::process::ExitCode;
 
 use status::{Messages, Status};
@@ -83,6 +85,12 @@ where
         }
         Err(line) => return messages.error(line, Status::Refused),
     };
+    if let Request::Solve(Solve {
+        output: Some(path), ..
+    }) = &request
+    {
+        return serve_to_file(&request, path, messages);
+    }
     // Checked before any work: a count of hours whose total would go
     // nowhere is refused at once.
     let stdout = match streams::stdout() {
@@ -92,6 +100,32 @@ where
     let mut out = io::BufWriter::with_capacity(1 << 16, stdout);
     let result = serve(&request, &mut out, messages).and_then(|status| {
         out.flush()?;
+        Ok(status)
+    });
+    result.unwrap_or_else(|failure| failure.report(messages))
+}
+
+/// `--output FILE`: the result goes to a [`files::Replacement`] of FILE,
+/// renamed over it only when the request succeeds; on any failure FILE is
+/// left as it was and the temporary file is removed.
+fn serve_to_file(request: &Request, path: &Path, messages: &Messages) -> Status {
+    let file = match files::output_file(path) {
+        Ok(file) => file,
+        Err(why) => return messages.error(why, Status::Refused),
+    };
+    let replacement = match files::Replacement::deferred(&file) {
+        Ok(replacement) => replacement,
+        Err(e) => {
+            return messages.error(
+                format_args!("cannot write {}: {e}", files::path_text(path)),
+                Status::OutputFailed,
+            );
+        }
+    };
+    let mut out = io::BufWriter::with_capacity(1 << 16, replacement);
+    let result = serve(request, &mut out, messages).and_then(|status| {
+        let replacement = out.into_inner().map_err(io::IntoInnerError::into_error)?;
+        replacement.commit()?;
         Ok(status)
     });
     result.unwrap_or_else(|failure| failure.report(messages))
@@ -170,6 +204,7 @@ fn serve(request: &Request, out: &mut impl Write, messages: &Messages) -> Result
         Request::Verify { max_n } => return report::verify(out, *max_n),
         Request::Merge(merge) => merge::merge(merge, out, messages)?,
         Request::Solve(solve) => self::solve(solve, out, messages)?,
+        Request::Script(campaign) => script::write(campaign, out)?,
     }
     Ok(Status::Success)
 }

@@ -1,0 +1,312 @@
+//! `queens-simd script ENGINE N --shards M …`: writes the batch script of a
+//! campaign, a count of N in M shards run as a Slurm array job
+//! ([`slurm`]) or by GNU parallel ([`parallel`]). Everything the script
+//! says is derived here from the same few numbers, so that nothing in it
+//! is kept in step by hand: the array from the shard count under
+//! MaxArraySize, the threads and memory from the count's estimate, the
+//! warning signal from the time limit, the cross-checked shards from a
+//! seed.
+//!
+//! The layout on the file system every node shares, in the directory the
+//! script runs in: `records/shard-I.json` (a finished shard's record,
+//! written whole or not at all by `--output`), `checkpoints/shard-I.json`
+//! (its checkpoint, and the `.lock` beside it), and for a shard counted a
+//! second time `records/shard-I.check.json` and
+//! `checkpoints/shard-I.check.json`. `queens-simd status .` reads them,
+//! `queens-simd merge records/*.json` adds them up.
+
+mod parallel;
+mod slurm;
+mod time_limit;
+
+use std::io::Write;
+
+use crate::Kernel;
+use crate::plan::{MemoryNeeds, Method, Plan};
+
+use super::Failure;
+use super::args::{Engine, ScriptArgs};
+use super::memory;
+
+pub use time_limit::{SHORTEST, TimeLimit};
+
+/// Slurm's default MaxArraySize: array indices go up to one less.
+const DEFAULT_MAX_ARRAY_SIZE: usize = 1001;
+
+/// The time limit when `--time` is not given.
+const DEFAULT_TIME: TimeLimit = TimeLimit(12 * 3600);
+
+/// GNU parallel's hosts when `--hosts` is not given.
+const DEFAULT_HOSTS: &str = "1/host1,1/host2";
+
+/// Memory asked beyond the estimate when `--memory` is not given: a
+/// quarter more, and this much for the process itself.
+const MEMORY_MARGIN: u64 = 256 << 20;
+
+/// A `script` request, its flags checked against each other.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Campaign {
+    /// The batch system.
+    pub engine: Engine,
+    /// Board size.
+    pub n: usize,
+    /// Shards N is counted in.
+    pub shards: usize,
+    /// Cores a task counts on (at most, with `memory`).
+    pub cores: usize,
+    /// Memory a task may take, if given.
+    pub memory: Option<u64>,
+    /// Slurm: a task's time limit.
+    pub time: TimeLimit,
+    /// Slurm: the cluster's MaxArraySize.
+    pub max_array_size: usize,
+    /// Slurm: tasks running at once, at most, if given.
+    pub max_running: Option<usize>,
+    /// GNU parallel: the hosts.
+    pub hosts: String,
+    /// The kernel of every shard's count.
+    pub kernel: Kernel,
+    /// Shards counted twice.
+    pub cross_check: usize,
+    /// The kernel of the second counts, if given.
+    pub cross_kernel: Option<Kernel>,
+    /// The seed of the cross-checked shards' choice, if given.
+    pub seed: Option<u64>,
+}
+
+impl Campaign {
+    /// Checks the words of `script` against each other: what applies to
+    /// one engine only is refused with the other, and what needs
+    /// `--cross-check` without it.
+    pub fn new(args: &ScriptArgs) -> Result<Campaign, String> {
+        let slurm_only = [
+            (args.time.is_some(), "--time"),
+            (args.max_array_size.is_some(), "--max-array-size"),
+            (args.max_running.is_some(), "--max-running"),
+        ];
+        let parallel_only = [(args.hosts.is_some(), "--hosts")];
+        let (wrong, engine): (&[(bool, &str)], _) = match args.engine {
+            Engine::Slurm => (&parallel_only, "slurm"),
+            Engine::Parallel => (&slurm_only, "parallel"),
+        };
+        if let Some((_, flag)) = wrong.iter().find(|(given, _)| *given) {
+            return Err(format!("{flag} does not apply to script {engine}"));
+        }
+        if args.cross_check.is_none() {
+            if args.cross_kernel.is_some() {
+                return Err("--cross-kernel goes with --cross-check".into());
+            }
+            if args.seed.is_some() {
+                return Err("--seed goes with --cross-check".into());
+            }
+        }
+        if let Some(k) = args.cross_check
+            && k > args.shards
+        {
+            return Err(format!(
+                "--cross-check {k} asks for more shards than the {} there are",
+                args.shards
+            ));
+        }
+        if let Some(hosts) = &args.hosts
+            && (hosts.is_empty() || !hosts.chars().all(is_host_char))
+        {
+            return Err(format!(
+                "--hosts {hosts:?} is not a list of hosts as parallel -S takes them (letters, digits and . _ - @ : / , + only)"
+            ));
+        }
+        let time = match &args.time {
+            Some(text) => TimeLimit::parse(text)?,
+            None => DEFAULT_TIME,
+        };
+        Ok(Campaign {
+            engine: args.engine,
+            n: args.n,
+            shards: args.shards,
+            cores: args.cores.unwrap_or(1),
+            memory: args.memory,
+            time,
+            max_array_size: args.max_array_size.unwrap_or(DEFAULT_MAX_ARRAY_SIZE),
+            max_running: args.max_running,
+            hosts: args.hosts.clone().unwrap_or_else(|| DEFAULT_HOSTS.into()),
+            kernel: args.kernel.unwrap_or(Kernel::Auto),
+            cross_check: args.cross_check.unwrap_or(0),
+            cross_kernel: args.cross_kernel,
+            seed: args.seed,
+        })
+    }
+}
+
+/// What a script says, derived from a [`Campaign`].
+#[derive(Debug)]
+struct Derived {
+    method: Method,
+    subproblems: usize,
+    fingerprint: u64,
+    /// Threads each task counts on.
+    threads: usize,
+    /// The estimate of a task's memory on those threads.
+    estimate: u64,
+    /// The memory a task asks for.
+    memory: u64,
+    /// The shards counted twice, in order, and by what.
+    cross: Vec<usize>,
+    cross_kernel: Kernel,
+    seed: u64,
+}
+
+/// Writes the script `campaign` asks for.
+pub(super) fn write(campaign: &Campaign, out: &mut impl Write) -> Result<(), Failure> {
+    let derived = derive(campaign).map_err(Failure::Refused)?;
+    let text = match campaign.engine {
+        Engine::Slurm => slurm::script(campaign, &derived),
+        Engine::Parallel => parallel::script(campaign, &derived),
+    };
+    out.write_all(text.as_bytes())?;
+    Ok(())
+}
+
+fn derive(campaign: &Campaign) -> Result<Derived, String> {
+    let (n, kernel) = (campaign.n, campaign.kernel);
+    let method = crate::dispatch::plan_method(n, kernel).map_err(|e| e.to_string())?;
+    let plan = Plan::with_method(n, method).map_err(|e| e.to_string())?;
+    if campaign.shards > plan.len() {
+        return Err(format!(
+            "--shards {} is more than the {} subproblems of N = {n}'s {method} plan, so some shards would count nothing; at most {} shards",
+            campaign.shards,
+            plan.len(),
+            plan.len()
+        ));
+    }
+    let needs = MemoryNeeds::new(n, method).map_err(|e| e.to_string())?;
+    let estimate = |threads| memory::needed(&needs, threads, None);
+    let (threads, memory) = threads_and_memory(campaign, &estimate)?;
+    let cross_kernel = cross_kernel(campaign, method)?;
+    let seed = campaign
+        .seed
+        .unwrap_or_else(crate::support::random::fresh_seed);
+    let mut cross = super::merge::choose(campaign.shards, campaign.cross_check, seed);
+    cross.sort_unstable();
+    Ok(Derived {
+        method,
+        subproblems: plan.len(),
+        fingerprint: plan.fingerprint(),
+        threads,
+        estimate: estimate(threads),
+        memory,
+        cross,
+        cross_kernel,
+        seed,
+    })
+}
+
+/// The threads of a task and the memory it asks for: with `--memory`,
+/// the most threads up to `--cores` whose estimate fits it, and all of
+/// it; else every core, and the estimate with a margin.
+fn threads_and_memory(
+    campaign: &Campaign,
+    estimate: &dyn Fn(usize) -> u64,
+) -> Result<(usize, u64), String> {
+    let Some(limit) = campaign.memory else {
+        let needed = estimate(campaign.cores);
+        let asked = needed
+            .saturating_add(needed / 4)
+            .saturating_add(MEMORY_MARGIN);
+        // Whole mebibytes, as sbatch's --mem takes them.
+        return Ok((campaign.cores, asked.div_ceil(1 << 20) << 20));
+    };
+    match (1..=campaign.cores).rev().find(|&t| estimate(t) <= limit) {
+        Some(threads) => Ok((threads, limit)),
+        None => Err(format!(
+            "a task of N = {} on 1 thread needs about {}, more than --memory {}; a shard needs as much as the whole count on as many threads, so no shard count fits either",
+            campaign.n,
+            memory::show(estimate(1)),
+            memory::show(limit)
+        )),
+    }
+}
+
+/// `--cross-kernel`, checked to count the plan's method, or another
+/// kernel than the campaign's that does.
+fn cross_kernel(campaign: &Campaign, method: Method) -> Result<Kernel, String> {
+    if let Some(kernel) = campaign.cross_kernel {
+        return match kernel.method() {
+            Some(m) if m == method => Ok(kernel),
+            _ => Err(format!(
+                "--cross-kernel {kernel} does not count {method} plans, which this campaign's records are"
+            )),
+        };
+    }
+    let (usual, instead) = match method {
+        Method::Join => (Kernel::JoinAvx2, Kernel::Join),
+        Method::Symmetric => (Kernel::Symmetric, Kernel::SymmetricBmi),
+    };
+    Ok(if campaign.kernel == usual {
+        instead
+    } else {
+        usual
+    })
+}
+
+/// The command line that writes the script again: every flag that
+/// changes it, the seed of the cross-checks included.
+fn command_line(campaign: &Campaign, derived: &Derived) -> String {
+    use std::fmt::Write as _;
+    let engine = match campaign.engine {
+        Engine::Slurm => "slurm",
+        Engine::Parallel => "parallel",
+    };
+    let mut words = format!(
+        "queens-simd script {engine} {} --shards {} --cores {}",
+        campaign.n, campaign.shards, campaign.cores
+    );
+    if let Some(memory) = campaign.memory {
+        let _ = write!(words, " --memory {}", size_text(memory));
+    }
+    match campaign.engine {
+        Engine::Slurm => {
+            let _ = write!(words, " --time {}", campaign.time);
+            if campaign.max_array_size != DEFAULT_MAX_ARRAY_SIZE {
+                let _ = write!(words, " --max-array-size {}", campaign.max_array_size);
+            }
+            if let Some(k) = campaign.max_running {
+                let _ = write!(words, " --max-running {k}");
+            }
+        }
+        Engine::Parallel => {
+            let _ = write!(words, " --hosts {}", quoted(&campaign.hosts));
+        }
+    }
+    if campaign.kernel != Kernel::Auto {
+        let _ = write!(words, " --kernel {}", campaign.kernel);
+    }
+    if !derived.cross.is_empty() {
+        let _ = write!(
+            words,
+            " --cross-check {} --cross-kernel {} --seed {}",
+            derived.cross.len(),
+            derived.cross_kernel,
+            derived.seed
+        );
+    }
+    words
+}
+
+/// `bytes` as `--memory` reads it: in G or M where whole, else bytes.
+fn size_text(bytes: u64) -> String {
+    match bytes {
+        b if b % (1 << 30) == 0 => format!("{}G", b >> 30),
+        b if b % (1 << 20) == 0 => format!("{}M", b >> 20),
+        b => b.to_string(),
+    }
+}
+
+/// A character of parallel's `-S` list that needs no quoting in a shell.
+fn is_host_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "._-@:/,+".contains(c)
+}
+
+/// The shell's single-quoted form of `text`.
+fn quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}

@@ -1,0 +1,83 @@
+//! The GNU parallel script of a campaign: one job per shard (and per
+//! second count), over ssh, each record written whole or not at all and
+//! brought back; a joblog, so that running the script again reruns only
+//! the jobs that failed or never ran.
+
+use std::fmt::Write;
+
+use super::{Campaign, Derived, quoted};
+use crate::cli::memory;
+
+/// The script, whole.
+pub fn script(campaign: &Campaign, derived: &Derived) -> String {
+    let n = campaign.n;
+    let mut text = String::new();
+    let _ = writeln!(text, "#!/bin/sh");
+    let _ = writeln!(
+        text,
+        "# Q({n}) in {} shards with GNU parallel, written by {} {}:",
+        campaign.shards,
+        env!("CARGO_PKG_NAME"),
+        env!("CARGO_PKG_VERSION")
+    );
+    let _ = writeln!(text, "#   {}", super::command_line(campaign, derived));
+    let _ = writeln!(
+        text,
+        "# The {} plan of N = {n} ({:016x}): {} subproblems in {} shards, one job each,\n\
+         # on {} (the estimate: {}); every host runs queens-simd {}\n\
+         # (QUEENS_SIMD=/path/to/it if it is not on the PATH) and rsync.",
+        derived.method,
+        derived.fingerprint,
+        derived.subproblems,
+        campaign.shards,
+        memory::threads_text(derived.threads),
+        memory::show(derived.estimate),
+        env!("CARGO_PKG_VERSION")
+    );
+    if !derived.cross.is_empty() {
+        let _ = writeln!(
+            text,
+            "# {} shards, chosen with --seed {}, are counted a second time by {}\n\
+             # (records/shard-I.check.json), for merge to compare.",
+            derived.cross.len(),
+            derived.seed,
+            derived.cross_kernel
+        );
+    }
+    let _ = writeln!(
+        text,
+        "# A job's record comes back to records/ (--return) only once whole\n\
+         # (--output); parallel.joblog holds every job's exit status, and running\n\
+         # this script again runs only the jobs that failed or never ran\n\
+         # (--resume-failed). A job's checkpoint stays on its host: a job rerun on\n\
+         # the same host resumes from it, on another it starts again."
+    );
+    let cross: Vec<String> = derived.cross.iter().map(usize::to_string).collect();
+    let _ = write!(
+        text,
+        r#"set -eu
+n={n} shards={shards} threads={threads}
+kernel={kernel} cross_kernel={cross_kernel}
+cross_shards={cross_shards}
+hosts=${{HOSTS:-{hosts}}}
+bin=${{QUEENS_SIMD:-queens-simd}}
+mkdir -p records
+# One line per job: its shard, kernel and record's name.
+jobs() {{
+    seq 0 $((shards - 1)) | while read -r i; do echo "$i $kernel shard-$i"; done
+    for i in $cross_shards; do echo "$i $cross_kernel shard-$i.check"; done
+}}
+jobs | parallel --colsep ' ' -S "$hosts" --joblog parallel.joblog --resume-failed \
+    --return 'records/{{3}}.json' --cleanup \
+    "mkdir -p records checkpoints && $bin $n --count --shard {{1}}/$shards --kernel {{2}} --threads $threads --checkpoint checkpoints/{{3}}.json --output records/{{3}}.json --quiet"
+"$bin" merge records/*.json
+"#,
+        shards = campaign.shards,
+        threads = derived.threads,
+        kernel = campaign.kernel,
+        cross_kernel = derived.cross_kernel,
+        cross_shards = quoted(&cross.join(" ")),
+        hosts = campaign.hosts,
+    );
+    text
+}

@@ -1,0 +1,442 @@
+//! `queens-simd script`: the batch scripts a campaign runs, derived from N,
+//! the shard count and the node's shape. The committed examples are what
+//! the command writes; each script is valid shell; every flag that does not
+//! apply is refused. (CI's `.ci/batch-engines` runs them on a one-node
+//! Slurm and with GNU parallel.)
+
+mod common;
+
+use std::process::Command;
+
+use common::{binary, queens, refusal, scratch, stdout_of};
+
+/// The command line an example's third line names (`#   queens-simd …`).
+fn command_of(script: &str) -> Vec<String> {
+    let line = script.lines().nth(2).expect("a script has a header");
+    let words = line
+        .strip_prefix("#   queens-simd ")
+        .unwrap_or_else(|| panic!("the third line names no command: {line}"));
+    words
+        .split(' ')
+        .map(|w| w.trim_matches('\'').to_owned())
+        .collect()
+}
+
+#[test]
+fn the_examples_are_what_the_command_writes() {
+    for example in [
+        "examples/batch/slurm-array.sh",
+        "examples/batch/gnu-parallel.sh",
+    ] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(example);
+        let committed = std::fs::read_to_string(&path).unwrap();
+        let words = command_of(&committed);
+        let written = stdout_of(&words.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(
+            written,
+            committed,
+            "{example} is not what `queens-simd {}` writes now: write it again",
+            words.join(" ")
+        );
+    }
+}
+
+/// `bash -n` (or `sh -n`) accepts the script.
+fn parses(shell: &str, script: &str) {
+    let dir = scratch(&format!("script-parses-{shell}"));
+    let path = dir.join("script.sh");
+    std::fs::write(&path, script).unwrap();
+    let status = Command::new(shell).arg("-n").arg(&path).status().unwrap();
+    assert!(status.success(), "{shell} -n refuses:\n{script}");
+}
+
+#[test]
+fn every_script_is_valid_shell() {
+    for words in [
+        &["script", "slurm", "14", "--shards", "4"][..],
+        &[
+            "script",
+            "slurm",
+            "24",
+            "--shards",
+            "3000",
+            "--cores",
+            "64",
+            "--cross-check",
+            "30",
+        ],
+        &[
+            "script",
+            "slurm",
+            "20",
+            "--shards",
+            "7",
+            "--max-running",
+            "2",
+            "--kernel",
+            "join",
+        ],
+        &[
+            "script",
+            "slurm",
+            "12",
+            "--shards",
+            "9",
+            "--kernel",
+            "symmetric-bmi",
+            "--cross-check",
+            "1",
+        ],
+    ] {
+        parses("bash", &stdout_of(words));
+    }
+    for words in [
+        &["script", "parallel", "14", "--shards", "4"][..],
+        &[
+            "script",
+            "parallel",
+            "20",
+            "--shards",
+            "16",
+            "--hosts",
+            "2/a,b@c:22,:",
+            "--cross-check",
+            "3",
+        ],
+    ] {
+        parses("sh", &stdout_of(words));
+    }
+}
+
+/// The value of `#SBATCH --NAME=` in `script`.
+fn directive(script: &str, name: &str) -> String {
+    let prefix = format!("#SBATCH --{name}=");
+    script
+        .lines()
+        .find_map(|l| l.strip_prefix(&prefix))
+        .unwrap_or_else(|| panic!("no {prefix} in\n{script}"))
+        .to_owned()
+}
+
+#[test]
+fn the_array_stays_under_max_array_size() {
+    let script = |shards: &str, extra: &[&str]| {
+        let mut words = vec!["script", "slurm", "24", "--shards", shards];
+        words.extend_from_slice(extra);
+        stdout_of(&words)
+    };
+    // One count per task while they fit; past it, two or three a task.
+    let s = script("1001", &[]);
+    assert_eq!(directive(&s, "array"), "0-1000");
+    assert!(s.contains("per_task=1 "));
+    let s = script("1002", &[]);
+    assert_eq!(directive(&s, "array"), "0-500");
+    assert!(s.contains("per_task=2 "));
+    let s = script("2048", &["--cross-check", "5", "--seed", "1"]);
+    assert_eq!(directive(&s, "array"), "0-684");
+    assert!(s.contains("per_task=3 "));
+    let s = script("100", &["--max-array-size", "10", "--max-running", "4"]);
+    assert_eq!(directive(&s, "array"), "0-9%4");
+}
+
+#[test]
+fn threads_memory_and_time_are_derived() {
+    // Without --memory: every core, the estimate and a margin.
+    let s = stdout_of(&["script", "slurm", "14", "--shards", "4", "--cores", "2"]);
+    assert_eq!(directive(&s, "cpus-per-task"), "2");
+    assert_eq!(directive(&s, "time"), "12:00:00");
+    assert_eq!(directive(&s, "signal"), "B:USR1@600");
+    // With --memory: the threads that fit (N = 14: one thread about 25
+    // MiB, two about 33), and all of it asked for.
+    let s = stdout_of(&[
+        "script", "slurm", "14", "--shards", "4", "--cores", "2", "--memory", "26M",
+    ]);
+    assert_eq!(directive(&s, "cpus-per-task"), "1");
+    assert_eq!(directive(&s, "mem"), "26M");
+    let s = stdout_of(&["script", "slurm", "14", "--shards", "4", "--time", "2"]);
+    assert_eq!(directive(&s, "time"), "00:02:00");
+    assert_eq!(directive(&s, "signal"), "B:USR1@60");
+    let s = stdout_of(&["script", "slurm", "14", "--shards", "4", "--time", "1-00"]);
+    assert_eq!(directive(&s, "time"), "1-00:00:00");
+}
+
+#[test]
+fn cross_checks_are_chosen_by_the_seed_and_kernel() {
+    let words = [
+        "script",
+        "slurm",
+        "16",
+        "--shards",
+        "40",
+        "--cross-check",
+        "3",
+        "--seed",
+        "9",
+    ];
+    let a = stdout_of(&words);
+    assert_eq!(a, stdout_of(&words), "the same seed writes the same script");
+    assert!(a.contains("cross_kernel=join-avx2"));
+    assert_eq!(directive(&a, "array"), "0-42");
+    let chosen = a.lines().find(|l| l.starts_with("cross_shards=(")).unwrap();
+    assert_eq!(chosen.split(' ').count(), 3, "{chosen}");
+    // Without a seed one is drawn, and written in the script.
+    let fresh = stdout_of(&words[..7]);
+    assert!(fresh.contains(" --seed "), "{fresh}");
+    // The default second kernel is never the first.
+    let s = stdout_of(&[
+        "script",
+        "slurm",
+        "16",
+        "--shards",
+        "4",
+        "--kernel",
+        "join-avx2",
+        "--cross-check",
+        "1",
+    ]);
+    assert!(s.contains("cross_kernel=join\n"), "{s}");
+}
+
+#[test]
+fn what_does_not_apply_is_refused_in_one_line() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["script", "slurm", "24", "--shards", "0"],
+            "--shards must be from 1",
+        ),
+        (
+            &["script", "slurm", "14", "--shards", "100000"],
+            "subproblems of N = 14's join plan",
+        ),
+        (&["script", "slurm", "33", "--shards", "4"], "33"),
+        (
+            &[
+                "script", "slurm", "14", "--shards", "4", "--kernel", "sse41",
+            ],
+            "sse41",
+        ),
+        (
+            &["script", "slurm", "14", "--shards", "4", "--hosts", "a"],
+            "--hosts does not apply to script slurm",
+        ),
+        (
+            &["script", "parallel", "14", "--shards", "4", "--time", "5"],
+            "--time does not apply to script parallel",
+        ),
+        (
+            &[
+                "script",
+                "parallel",
+                "14",
+                "--shards",
+                "4",
+                "--max-running",
+                "5",
+            ],
+            "--max-running does not apply",
+        ),
+        (
+            &["script", "slurm", "14", "--shards", "4", "--seed", "1"],
+            "--seed goes with --cross-check",
+        ),
+        (
+            &[
+                "script",
+                "slurm",
+                "14",
+                "--shards",
+                "4",
+                "--cross-kernel",
+                "join",
+            ],
+            "--cross-kernel goes with --cross-check",
+        ),
+        (
+            &[
+                "script",
+                "slurm",
+                "14",
+                "--shards",
+                "4",
+                "--cross-check",
+                "5",
+            ],
+            "more shards than the 4 there are",
+        ),
+        (
+            &[
+                "script",
+                "slurm",
+                "14",
+                "--shards",
+                "4",
+                "--cross-check",
+                "1",
+                "--cross-kernel",
+                "symmetric",
+            ],
+            "does not count join plans",
+        ),
+        (
+            &["script", "slurm", "14", "--shards", "4", "--time", "1"],
+            "from 00:02:00 to 365 days",
+        ),
+        (
+            &[
+                "script", "slurm", "14", "--shards", "4", "--time", "1:2:3:4",
+            ],
+            "is not a Slurm time limit",
+        ),
+        (
+            &["script", "slurm", "14", "--shards", "4", "--memory", "1M"],
+            "on 1 thread needs about",
+        ),
+        (
+            &[
+                "script",
+                "parallel",
+                "14",
+                "--shards",
+                "4",
+                "--hosts",
+                "a;rm -rf ~",
+            ],
+            "is not a list of hosts",
+        ),
+        (
+            &[
+                "script",
+                "slurm",
+                "14",
+                "--shards",
+                "4",
+                "--max-array-size",
+                "0",
+            ],
+            "--max-array-size must be from 1",
+        ),
+        (
+            &["14", "script", "slurm", "14", "--shards", "4"],
+            "(see --help)",
+        ),
+        (
+            &["--count", "script", "slurm", "14", "--shards", "4"],
+            "--count does not apply to script",
+        ),
+        (&["script", "slurm", "14"], "--shards"),
+        (&["script", "pbs", "14", "--shards", "4"], "pbs"),
+    ];
+    for (words, says) in cases {
+        let line = refusal(*words);
+        assert!(line.contains(says), "{words:?}: {line}");
+    }
+}
+
+#[test]
+fn a_result_in_a_file_is_whole_or_absent() {
+    let dir = scratch("script-output");
+    let record = dir.join("shard-1.json");
+    // A count that succeeds: the record, as stdout would have it, and no
+    // temporary file beside it.
+    queens()
+        .current_dir(&dir)
+        .args([
+            "14",
+            "--count",
+            "--shard",
+            "1/4",
+            "--output",
+            "shard-1.json",
+        ])
+        .assert()
+        .success()
+        .stdout("");
+    let written = std::fs::read_to_string(&record).unwrap();
+    let printed = stdout_of(&["14", "--count", "--shard", "1/4"]);
+    assert_eq!(steady(&written), steady(&printed));
+    let names = || -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(names(), ["shard-1.json"]);
+    // A count that fails (its memory refused) leaves the file as it was,
+    // and nothing else.
+    std::fs::write(&record, "not ours to lose").unwrap();
+    queens()
+        .current_dir(&dir)
+        .args([
+            "20",
+            "--count",
+            "--shard",
+            "1/4",
+            "--max-memory",
+            "1M",
+            "--output",
+            "shard-1.json",
+        ])
+        .assert()
+        .code(2);
+    assert_eq!(
+        std::fs::read_to_string(&record).unwrap(),
+        "not ours to lose"
+    );
+    assert_eq!(names(), ["shard-1.json"]);
+    // Paths that cannot take a file are refused before any count.
+    for (path, says) in [
+        ("missing/x.json", "missing is not a directory"),
+        ("./", "names a directory"),
+        ("/dev/null", "is not a regular file (a device)"),
+    ] {
+        let line = refusal(["14", "--count", "--output", path]);
+        assert!(line.contains(says), "{path}: {line}");
+    }
+    let line = refusal([
+        "14",
+        "--count",
+        "--checkpoint",
+        "c.json",
+        "--output",
+        "c.json",
+    ]);
+    assert!(line.contains("name the same file"), "{line}");
+    let line = refusal(["--kernels", "--output", "k.txt"]);
+    assert!(line.contains("--output"), "{line}");
+}
+
+/// A record without what changes from run to run: its seconds, and so its
+/// checksum.
+fn steady(record: &str) -> serde_json::Value {
+    let mut value: serde_json::Value = serde_json::from_str(record).unwrap();
+    let object = value.as_object_mut().unwrap();
+    object.remove("seconds").unwrap();
+    object.remove("checksum").unwrap();
+    value
+}
+
+#[test]
+fn a_killed_count_leaves_no_record_and_no_temporary_file() {
+    let dir = scratch("script-output-killed");
+    let mut child = Command::new(binary())
+        .current_dir(&dir)
+        .args([
+            "17",
+            "--count",
+            "--threads",
+            "1",
+            "--shard",
+            "0/1",
+            "--output",
+            "r.json",
+        ])
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+}
