@@ -153,7 +153,10 @@ requeue() {{
         kill -TERM "$pid" 2>/dev/null
         wait "$pid"
     fi
-    scontrol requeue "${{SLURM_ARRAY_JOB_ID}}_$task"
+    if ! scontrol requeue "${{SLURM_ARRAY_JOB_ID}}_$task"; then
+        say "scontrol requeue failed: submit this task again (sbatch --array=$task)"
+        exit 1
+    fi
     exit 0
 }}
 trap requeue USR1
