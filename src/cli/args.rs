@@ -348,8 +348,7 @@ fn clap_tips(err: &clap::Error) -> Vec<String> {
             _ => continue,
         };
         if !names.is_empty() {
-            let names = crate::vocabulary::suggest::quoted_or(&names);
-            tips.push(format!("a similar {what} exists: {names}"));
+            tips.push(similar(what, &names));
         }
     }
     if let Some(ContextValue::StyledStrs(others)) = err.get(ContextKind::Suggested) {
@@ -363,6 +362,16 @@ fn clap_tips(err: &clap::Error) -> Vec<String> {
         );
     }
     tips
+}
+
+/// "a similar argument exists: '--threads'", "similar values exist: 'a'
+/// or 'b'".
+fn similar(what: &str, names: &[&str]) -> String {
+    let quoted = crate::vocabulary::suggest::quoted_or(names);
+    match names {
+        [_] => format!("a similar {what} exists: {quoted}"),
+        _ => format!("similar {what}s exist: {quoted}"),
+    }
 }
 
 /// A first word that is neither N nor a subcommand but close to one
@@ -381,8 +390,8 @@ fn misspelt_subcommand(words: &[OsString]) -> Option<String> {
     let names = command.get_subcommands().map(|c| c.get_name());
     let close = crate::vocabulary::suggest::closest(word, names);
     (!close.is_empty()).then(|| {
-        let close = crate::vocabulary::suggest::quoted_or(&close);
-        format!("'{word}' is neither N nor a subcommand (a similar subcommand exists: {close}; see --help)")
+        let similar = similar("subcommand", &close);
+        format!("'{word}' is neither N nor a subcommand ({similar}; see --help)")
     })
 }
 

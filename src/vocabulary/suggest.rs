@@ -6,7 +6,7 @@
 //! delete or replace a character, or swap two neighbours), ignoring ASCII
 //! case, to the whole name or to one of its hyphen-separated words, so
 //! that `avx2` finds `lanes-avx2` and `join-avx2`. A name is close when at
-//! most a third of the typed characters (at least one) must change. Of the
+//! most a third of the typed characters, rounded up, must change. Of the
 //! close names, those at the smallest distance are suggested, whole-name
 //! matches before word matches: `avx3` gets `avx` (one edit from the whole
 //! name), not also `join-avx2` (one edit from a word).
@@ -18,7 +18,7 @@ use alloc::vec::Vec;
 /// no name is close.
 pub(crate) fn closest<'a>(typed: &str, names: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
     let typed: Vec<char> = typed.chars().map(|c| c.to_ascii_lowercase()).collect();
-    let most = (typed.len() / 3).max(1);
+    let most = typed.len().div_ceil(3).max(1);
     // (edits, whether through a word rather than the whole name)
     let mut best = (most + 1, true);
     let mut found = Vec::new();
@@ -99,6 +99,7 @@ mod tests {
         assert_eq!(closest("JOIN-AVX", KERNELS), ["join-avx2"]);
         assert_eq!(closest("merg", ["merge", "status"]), ["merge"]);
         assert_eq!(closest("mrege", ["merge", "status"]), ["merge"]);
+        assert_eq!(closest("mreg", ["merge", "status"]), ["merge"]);
     }
 
     #[test]
