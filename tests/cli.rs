@@ -759,3 +759,196 @@ fn a_sample_of_no_join_count_says_so_first() {
         assert!(line.contains(why), "{args:?}: {line}");
     }
 }
+
+/// Issue 47: clap's suggestions (a similar argument, value or subcommand)
+/// and the kernels close to a mistyped name stay on the one line of the
+/// error, exit status 2.
+#[test]
+fn suggestions_stay_on_the_one_line() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["8", "--thread", "2"],
+            "unexpected argument '--thread' found (a similar argument exists: '--threads'; see --help)",
+        ),
+        (
+            &["8", "--formt", "json"],
+            "(a similar argument exists: '--format'; see --help)",
+        ),
+        (&["8", "--format", "jsn"], "a similar value exists: 'json'"),
+        (
+            &["merg", "a.json"],
+            "'merg' is neither N nor a subcommand (a similar subcommand exists: 'merge'; see --help)",
+        ),
+        (
+            &["--kernel", "avx3"],
+            "unknown kernel 'avx3' (did you mean 'avx'? --kernels lists them all)",
+        ),
+        (
+            &["8", "--kernel", "avx2"],
+            "(did you mean 'lanes-avx2' or 'join-avx2'? --kernels lists them all)",
+        ),
+        (&["8", "--kernel", "symetric"], "(did you mean 'symmetric'?"),
+    ];
+    for (args, message) in cases {
+        let err = common::refusal(*args);
+        assert!(
+            err.contains(message),
+            "{args:?}: expected {message:?} in {err}"
+        );
+        // clap's tip for a value that starts with '--' does not apply.
+        assert!(!err.contains("to pass"), "{args:?}: {err}");
+    }
+    // Nothing close: the whole list, as before.
+    let err = common::refusal(["--kernel", "nope"]);
+    for &kernel in Kernel::ALIASES.iter().chain(Kernel::ALL) {
+        assert!(err.contains(&format!(" {kernel}")), "{kernel}: {err}");
+    }
+    assert!(!err.contains("did you mean"), "{err}");
+    // A real N and a real subcommand are not second-guessed.
+    assert!(!common::refusal(["8", "--bogus"]).contains("subcommand"));
+    assert!(!common::refusal(["merge", "--bogus", "a.json"]).contains("neither"));
+}
+
+/// `--kernels --format json`: one object with the text's facts.
+#[test]
+fn kernels_as_json_says_what_the_text_says() {
+    let text = stdout_of(&["--kernels"]);
+    let line = stdout_of(&["--kernels", "--format", "json"]);
+    assert_eq!(line.lines().count(), 1, "{line}");
+    let json: serde_json::Value = serde_json::from_str(&line).unwrap();
+    let kernels = json["kernels"].as_array().unwrap();
+    let names: Vec<&str> = kernels
+        .iter()
+        .map(|k| k["name"].as_str().unwrap())
+        .collect();
+    let all: Vec<&str> = Kernel::ALL.iter().map(|k| k.name()).collect();
+    assert_eq!(names, all);
+    for row in kernels {
+        let name = row["name"].as_str().unwrap();
+        let kernel: Kernel = name.parse().unwrap();
+        // The text's columns: name, available, sizes.
+        let text_row: Vec<&str> = text
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap()
+            .split_whitespace()
+            .collect();
+        let available = row["available"].as_bool().unwrap();
+        assert_eq!(text_row[1], if available { "yes" } else { "no" }, "{name}");
+        assert_eq!(available, kernel.is_available(), "{name}");
+        let sizes = format!("{}-{}", row["min_n"], row["max_n"]);
+        assert_eq!(text_row[2], sizes, "{name}");
+        assert_eq!(
+            row["method"].as_str(),
+            Method::of(kernel).map(|m| m.name()),
+            "{name}"
+        );
+        assert_eq!(row["counts_only"], !kernel.enumerates(), "{name}");
+        assert_eq!(
+            row["unavailable_because"].as_str(),
+            kernel.unavailable_because(),
+            "{name}"
+        );
+    }
+    // A kernel of plain Rust needs no CPU feature; the AVX2 join needs AVX2.
+    let needs = |name: &str| -> Vec<String> {
+        let row = kernels.iter().find(|k| k["name"] == name).unwrap();
+        serde_json::from_value(row["cpu_features"].clone()).unwrap()
+    };
+    assert!(needs("portable").is_empty());
+    assert_eq!(needs("join-avx2"), ["avx2"]);
+    // What `auto` picks, rebuilt into the text's words, is the text's line.
+    for (label, field) in [
+        ("auto picks", "count"),
+        ("auto enumerates with", "enumerate"),
+        ("auto finds fundamental solutions with", "fundamental"),
+    ] {
+        let ranges: Vec<String> = json["auto"][field]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let (first, last) = (&r["first_n"], &r["last_n"]);
+                let sizes = if first == last {
+                    format!("N {first}")
+                } else {
+                    format!("N {first}-{last}")
+                };
+                format!("{} for {sizes}", r["kernel"].as_str().unwrap())
+            })
+            .collect();
+        let line = format!("{label}: {}", ranges.join(", "));
+        assert!(text.lines().any(|l| l == line), "{line}\n{text}");
+    }
+    let plan = json["auto"]["plan"].as_array().unwrap();
+    assert_eq!(plan.first().unwrap()["first_n"], 0);
+    assert_eq!(plan.last().unwrap()["last_n"], queens_simd::MAX_N);
+    for range in plan {
+        let n = range["first_n"].as_u64().unwrap() as usize;
+        let method = queens_simd::dispatch::plan_method(n, Kernel::Auto).unwrap();
+        assert_eq!(range["method"], method.name(), "{range}");
+    }
+    let splitting: Vec<String> = serde_json::from_value(json["splitting"].clone()).unwrap();
+    assert!(
+        text.contains(&format!(
+            "counts on threads, in shards and with checkpoints: {} (",
+            splitting.join(", ")
+        )),
+        "{text}"
+    );
+    match json["asm"].as_str() {
+        Some(asm) => assert!(text.contains(&format!("asm picks: {asm}\n")), "{text}"),
+        None => assert!(text.contains("asm picks: none ("), "{text}"),
+    }
+}
+
+/// `--verify --format json`: one object, each N's checks as the text's
+/// cells, the counts of A000170, and the verdict.
+#[test]
+fn verify_as_json_says_what_the_text_says() {
+    let max_n = 10;
+    let args = ["--verify", "--max-n", "10"];
+    let text = stdout_of(&args);
+    let line = stdout_of(&[&args[..], &["--format", "json"]].concat());
+    assert_eq!(line.lines().count(), 1, "{line}");
+    let json: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(json["max_n"], max_n);
+    assert_eq!(json["agree"], true);
+    assert_eq!(json["mismatches"], serde_json::json!([]));
+    assert!(json["stopped"].is_null());
+    let rows = json["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), max_n + 1);
+    let header: Vec<&str> = text.lines().next().unwrap().split_whitespace().collect();
+    let word = |result: &str| match result {
+        "ok" => "ok",
+        "count" => "count",
+        "mismatch" => "MISMATCH",
+        "unsupported" => "-",
+        "unavailable" => "n/a",
+        other => panic!("{other}"),
+    };
+    for (n, row) in rows.iter().enumerate() {
+        assert_eq!(row["n"], n);
+        assert_eq!(row["solutions"].as_u64(), Some(common::A000170[n] as u64));
+        assert_eq!(row["agree"], true);
+        // The same cells as the text's row, subject by subject.
+        let text_row: Vec<&str> = text
+            .lines()
+            .nth(n + 1)
+            .unwrap()
+            .split_whitespace()
+            .collect();
+        assert_eq!(text_row[0], n.to_string());
+        assert_eq!(text_row[1], row["solutions"].to_string());
+        assert_eq!(text_row[2], row["classes"].to_string());
+        let checks = row["checks"].as_array().unwrap();
+        assert_eq!(checks.len(), header.len() - 3);
+        for (at, check) in checks.iter().enumerate() {
+            assert_eq!(check["subject"], header[at + 3]);
+            assert_eq!(word(check["result"].as_str().unwrap()), text_row[at + 3]);
+        }
+    }
+    // Other formats list solutions; --verify lists none.
+    let err = common::refusal(["--verify", "--format", "columns"]);
+    assert!(err.contains("only --format json does"), "{err}");
+}

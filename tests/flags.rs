@@ -48,16 +48,36 @@ fn given(flag: &str) -> &'static [&'static str] {
 
 #[test]
 fn kernels_takes_nothing_else() {
-    for flag in SOLVE_FLAGS.iter().chain(&[&["--verify"][..], &["20"]]) {
+    // --format json (issue 47) is the one flag it takes.
+    let others = SOLVE_FLAGS.iter().filter(|f| f[0] != "--format");
+    for flag in others.chain(&[&["--verify"][..], &["20"]]) {
         let mut args = vec!["--kernels"];
         args.extend_from_slice(flag);
         refused(&args, "--kernels takes no");
     }
+    for format in ["board", "columns", "hex"] {
+        refused(
+            &["--kernels", "--format", format],
+            &format!("--format {format} does not apply to --kernels; only --format json does"),
+        );
+        refused(
+            &["--verify", "--max-n", "3", "--format", format],
+            &format!("--format {format} does not apply to --verify; only --format json does"),
+        );
+    }
+    queens()
+        .args(["--kernels", "--format", "json"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("{\"kernels\":[{\"name\":"));
 }
 
 #[test]
 fn verify_takes_max_n_only() {
-    for flag in SOLVE_FLAGS.iter().filter(|f| f[0] != "--max-n") {
+    let others = SOLVE_FLAGS
+        .iter()
+        .filter(|f| !["--max-n", "--format"].contains(&f[0]));
+    for flag in others {
         let mut args = vec!["--verify", "--max-n", "3"];
         args.extend_from_slice(flag);
         refused(&args, "does not apply to --verify");
@@ -72,6 +92,11 @@ fn verify_takes_max_n_only() {
         .assert()
         .success()
         .stdout(predicate::str::contains("all kernels agree for N = 0 to 3"));
+    queens()
+        .args(["--verify", "--max-n", "3", "--format", "json"])
+        .assert()
+        .success()
+        .stdout(predicate::str::ends_with(",\"agree\":true}\n"));
 }
 
 #[test]
@@ -523,6 +548,16 @@ fn no_pair_of_flags_is_silently_dropped() {
                 }
             }
         }
+    }
+    // Issue 47: --format json applies to the tables of --kernels and
+    // --verify; the sweep ran those pairs (the same words, so `run` gives
+    // what the sweep saw) and found them honoured.
+    for words in [
+        &["--format", "json", "--kernels"][..],
+        &["--format", "json", "--verify", "--max-n", "3"],
+        &["--format", "json", "--max-n", "4", "--verify"],
+    ] {
+        assert_eq!(run(words).0, Some(0), "{words:?}");
     }
     assert!(dropped.is_empty(), "accepted and dropped: {dropped:#?}");
     // The sweep tries what it says: most pairs that make sense run.

@@ -42,8 +42,8 @@ pub fn check(bytes: &[u8]) {
 
 fn check_request(request: &Request) {
     match request {
-        Request::Kernels => {}
-        Request::Verify { max_n } => assert!(*max_n <= queens_simd::verify::MAX_VERIFY_N),
+        Request::Kernels { .. } => {}
+        Request::Verify { max_n, .. } => assert!(*max_n <= queens_simd::verify::MAX_VERIFY_N),
         Request::Merge(merge) => {
             assert!(!merge.files.is_empty());
             if let Some(recount) = &merge.recount {

@@ -52,7 +52,8 @@ pub struct Args {
     pub unique: bool,
 
     /// How to print each solution (default board); with --count, `json`
-    /// wraps the number in a JSON object.
+    /// wraps the number in a JSON object; with --kernels or --verify,
+    /// `json` prints the table as one JSON object.
     #[arg(long, value_enum)]
     pub format: Option<Format>,
 
@@ -61,7 +62,7 @@ pub struct Args {
     pub kernel: Option<Kernel>,
 
     /// List every kernel, whether this CPU runs it, and what auto picks.
-    /// Takes no other argument.
+    /// Takes no other argument but --format json.
     #[arg(long)]
     pub kernels: bool,
 
@@ -274,12 +275,17 @@ impl Format {
 /// What the command line asks for, its flags checked against each other.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Request {
-    /// `--kernels`.
-    Kernels,
-    /// `--verify [--max-n M]`.
+    /// `--kernels [--format json]`.
+    Kernels {
+        /// The table as one JSON object (`--format json`), not as text.
+        json: bool,
+    },
+    /// `--verify [--max-n M] [--format json]`.
     Verify {
         /// Largest N to check.
         max_n: usize,
+        /// The checks as one JSON object (`--format json`), not as text.
+        json: bool,
     },
     /// `merge FILES…`.
     Merge(Merge),
@@ -384,7 +390,8 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    match Args::try_parse_from(words) {
+    let words: Vec<OsString> = words.into_iter().map(Into::into).collect();
+    match Args::try_parse_from(&words) {
         Ok(args) => args.validate().map(Parsed::Request),
         Err(err) => {
             use clap::error::ErrorKind;
@@ -394,14 +401,16 @@ where
             ) {
                 return Ok(Parsed::Print(err.to_string()));
             }
-            Err(one_line(&err.to_string()))
+            Err(misspelt_subcommand(&words).unwrap_or_else(|| one_line(&err)))
         }
     }
 }
 
 /// clap's message is several lines (the problem, sometimes a list of the
-/// arguments concerned, then usage): keep the problem, on one line.
-fn one_line(text: &str) -> String {
+/// arguments concerned, its tips, then usage): keep the problem and the
+/// tips, on one line.
+fn one_line(err: &clap::Error) -> String {
+    let text = err.to_string();
     let problem: Vec<&str> = text
         .lines()
         .map(str::trim)
@@ -409,7 +418,73 @@ fn one_line(text: &str) -> String {
         .collect();
     let problem = problem.join(" ");
     let problem = problem.strip_prefix("error: ").unwrap_or(&problem);
-    format!("{problem} (see --help)")
+    let mut notes = clap_tips(err);
+    notes.push("see --help".to_owned());
+    format!("{problem} ({})", notes.join("; "))
+}
+
+/// The suggestions clap keeps in its error's context (a similar argument,
+/// subcommand or value; `'merge --threads' exists`), read from there
+/// rather than from its text, which spreads them over lines of their own.
+fn clap_tips(err: &clap::Error) -> Vec<String> {
+    use clap::error::{ContextKind, ContextValue};
+    let mut tips = Vec::new();
+    for (kind, what) in [
+        (ContextKind::SuggestedSubcommand, "subcommand"),
+        (ContextKind::SuggestedArg, "argument"),
+        (ContextKind::SuggestedValue, "value"),
+    ] {
+        let names: Vec<&str> = match err.get(kind) {
+            Some(ContextValue::String(name)) => vec![name],
+            Some(ContextValue::Strings(names)) => names.iter().map(String::as_str).collect(),
+            _ => continue,
+        };
+        if !names.is_empty() {
+            tips.push(similar(what, &names));
+        }
+    }
+    if let Some(ContextValue::StyledStrs(others)) = err.get(ContextKind::Suggested) {
+        // clap's "to pass '--x' as a value, use '-- --x'" is left out: no
+        // value here starts with '--' (N is a number).
+        tips.extend(
+            others
+                .iter()
+                .map(ToString::to_string)
+                .filter(|tip| !tip.starts_with("to pass ")),
+        );
+    }
+    tips
+}
+
+/// "a similar argument exists: '--threads'", "similar values exist: 'a'
+/// or 'b'".
+fn similar(what: &str, names: &[&str]) -> String {
+    let quoted = crate::vocabulary::suggest::quoted_or(names);
+    match names {
+        [_] => format!("a similar {what} exists: {quoted}"),
+        _ => format!("similar {what}s exist: {quoted}"),
+    }
+}
+
+/// A first word that is neither N nor a subcommand but close to one
+/// (`merg`): clap reads it as N, and would say only that N must be a
+/// number, or that the words after it are unexpected.
+fn misspelt_subcommand(words: &[OsString]) -> Option<String> {
+    use clap::CommandFactory;
+    let word = words.get(1)?.to_str()?;
+    if word.starts_with('-') || parse_n(word).is_ok() {
+        return None;
+    }
+    let command = Args::command();
+    if command.find_subcommand(word).is_some() {
+        return None;
+    }
+    let names = command.get_subcommands().map(|c| c.get_name());
+    let close = crate::vocabulary::suggest::closest(word, names);
+    (!close.is_empty()).then(|| {
+        let similar = similar("subcommand", &close);
+        format!("'{word}' is neither N nor a subcommand ({similar}; see --help)")
+    })
 }
 
 impl Args {
@@ -496,12 +571,17 @@ impl Args {
 
         if self.kernels {
             if let Some(n) = self.n {
-                return Err(format!("--kernels takes no N (got {n}) and no other flag"));
+                return Err(format!(
+                    "--kernels takes no N (got {n}) and no other flag but --format json"
+                ));
             }
-            if let Some(flag) = given.iter().find(|&&f| f != "--kernels") {
-                return Err(format!("--kernels takes no other flag (got {flag})"));
+            if let Some(flag) = given.iter().find(|&&f| f != "--kernels" && f != "--format") {
+                return Err(format!(
+                    "--kernels takes no other flag but --format json (got {flag})"
+                ));
             }
-            return Ok(Request::Kernels);
+            let json = self.table_as_json("--kernels")?;
+            return Ok(Request::Kernels { json });
         }
 
         if self.verify {
@@ -510,17 +590,34 @@ impl Args {
                     "--verify checks every N from 0 to --max-n; give --max-n M instead of N ({n})"
                 ));
             }
-            if let Some(flag) = given.iter().find(|&&f| f != "--verify" && f != "--max-n") {
+            if let Some(flag) = given
+                .iter()
+                .find(|&&f| !["--verify", "--max-n", "--format"].contains(&f))
+            {
                 return Err(format!("{flag} does not apply to --verify"));
             }
             return Ok(Request::Verify {
                 max_n: self.max_n.unwrap_or(DEFAULT_MAX_N),
+                json: self.table_as_json("--verify")?,
             });
         }
         if self.max_n.is_some() {
             return Err("--max-n goes with --verify".into());
         }
         self.validate_solve().map(Request::Solve)
+    }
+
+    /// Whether `--kernels` or `--verify` (`mode`) prints its table as JSON:
+    /// `--format json` applies, the formats of solutions do not.
+    fn table_as_json(&self, mode: &str) -> Result<bool, String> {
+        match self.format {
+            None => Ok(false),
+            Some(Format::Json) => Ok(true),
+            Some(other) => Err(format!(
+                "{} does not apply to {mode}; only --format json does",
+                other.flag()
+            )),
+        }
     }
 
     /// The checks of a request to solve N.
@@ -870,7 +967,25 @@ mod tests {
             (solve.n, solve.task, solve.kernel, solve.format),
             (8, Task::Enumerate, Kernel::Auto, Format::Board)
         );
-        assert_eq!(parse("--verify"), Ok(Request::Verify { max_n: 12 }));
+        assert_eq!(
+            parse("--verify"),
+            Ok(Request::Verify {
+                max_n: 12,
+                json: false
+            })
+        );
+        assert_eq!(parse("--kernels"), Ok(Request::Kernels { json: false }));
+        assert_eq!(
+            parse("--kernels --format json"),
+            Ok(Request::Kernels { json: true })
+        );
+        assert_eq!(
+            parse("--verify --max-n 3 --format json"),
+            Ok(Request::Verify {
+                max_n: 3,
+                json: true
+            })
+        );
     }
 
     #[test]
@@ -933,6 +1048,29 @@ mod tests {
     }
 
     #[test]
+    fn clap_tips_stay_on_the_line() {
+        for (words, tip) in [
+            (
+                "8 --thread 2",
+                "(a similar argument exists: '--threads'; see --help)",
+            ),
+            ("8 --formt json", "a similar argument exists: '--format'"),
+            ("8 --format jsn", "a similar value exists: 'json'"),
+            ("merg a.json", "a similar subcommand exists: 'merge'"),
+            ("mrege", "'mrege' is neither N nor a subcommand"),
+            ("merge a.json --recount 2 --thread 2", "'--threads'"),
+        ] {
+            let line = parse(words).expect_err(words);
+            assert!(line.contains(tip), "{words}: {line}");
+            assert!(!line.contains('\n'), "{words}: {line}");
+            assert!(!line.contains("to pass"), "{words}: {line}");
+        }
+        // No tip where nothing is close.
+        let line = parse("8 --zzz").unwrap_err();
+        assert!(line.ends_with("found (see --help)"), "{line}");
+    }
+
+    #[test]
     fn every_flag_that_needs_another_is_refused_without_it() {
         for words in [
             "8 --count --max-n 5",
@@ -943,6 +1081,8 @@ mod tests {
             "--verify --threads 3",
             "20 --verify",
             "--verify --kernel sse41",
+            "--kernels --format board",
+            "--verify --format columns",
             "8 --threads 2",
             "8 --quiet",
             "8 --shard 0/2",

@@ -27,6 +27,7 @@ mod output;
 mod plural;
 pub mod records;
 mod report;
+mod report_json;
 mod sample;
 pub mod script;
 mod split;
@@ -200,8 +201,10 @@ impl From<io::Error> for Failure {
 
 fn serve(request: &Request, out: &mut impl Write, messages: &Messages) -> Result<Status, Failure> {
     match request {
-        Request::Kernels => report::kernels(out)?,
-        Request::Verify { max_n } => return report::verify(out, *max_n),
+        Request::Kernels { json: false } => report::kernels(out)?,
+        Request::Kernels { json: true } => report_json::kernels(out)?,
+        Request::Verify { max_n, json: false } => return report::verify(out, *max_n),
+        Request::Verify { max_n, json: true } => return report_json::verify(out, *max_n),
         Request::Merge(merge) => merge::merge(merge, out, messages)?,
         Request::Solve(solve) => self::solve(solve, out, messages)?,
         Request::Script(campaign) => script::write(campaign, out)?,

@@ -1,4 +1,5 @@
-//! The two tables: `--kernels` and `--verify`.
+//! The two tables: `--kernels` and `--verify`, as text; the facts they
+//! are made of, which `report_json` writes as JSON.
 
 use std::io::Write;
 
@@ -45,17 +46,12 @@ pub fn kernels(out: &mut impl Write) -> Result<(), Failure> {
     ] {
         writeln!(out, "{label}: {}", auto_choices(task))?;
     }
-    let threads = std::thread::available_parallelism().map_or(1, usize::from);
-    let splitting: Vec<&str> = Kernel::ALL
-        .iter()
-        .filter(|k| k.splits() && k.is_available())
-        .map(|k| k.name())
-        .collect();
     writeln!(
         out,
-        "counts on threads, in shards and with checkpoints: {} (through their plans; N {}-{MAX_N} on {threads} threads by default, every N in shards)",
-        splitting.join(", "),
-        crate::plan::SPLIT_FROM
+        "counts on threads, in shards and with checkpoints: {} (through their plans; N {}-{MAX_N} on {} threads by default, every N in shards)",
+        splitting_kernels().join(", "),
+        crate::plan::SPLIT_FROM,
+        default_threads()
     )?;
     writeln!(out, "auto shards with: {}", auto_plans())?;
     match Kernel::Asm.unavailable_because() {
@@ -72,34 +68,64 @@ pub fn kernels(out: &mut impl Write) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The kernels that count on threads, in shards and with checkpoints
+/// here: those that split and run.
+pub(super) fn splitting_kernels() -> Vec<&'static str> {
+    Kernel::ALL
+        .iter()
+        .filter(|k| k.splits() && k.is_available())
+        .map(|k| k.name())
+        .collect()
+}
+
+/// The threads a count through a plan takes by default: every core.
+pub(super) fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+/// What counts `auto`'s plan of some N: the kernel and the plan's method,
+/// or why there is none.
+pub(super) type PlanChoice = Result<(Kernel, crate::kernel::Method), String>;
+
 /// The kernel that counts `auto`'s plan of each N (in shards, with
-/// checkpoints, on threads), with the sizes it serves and the plan's
-/// method: "symmetric-bmi for N 0-13 (symmetric plan), join-avx512 for
-/// N 14-32 (join plan)".
-fn auto_plans() -> String {
-    // (kernel, what follows the sizes, first N, last N)
-    let mut choices = Vec::<(String, String, usize, usize)>::new();
+/// checkpoints, on threads) and the plan's method, with the first and last
+/// N each serves.
+pub(super) fn plan_ranges() -> Vec<(PlanChoice, usize, usize)> {
+    let mut choices = Vec::<(PlanChoice, usize, usize)>::new();
     for n in 0..=MAX_N {
-        let choice = crate::dispatch::plan_method(n, Kernel::Auto).and_then(|method| {
-            let kernel = crate::dispatch::counting_kernel(method, Kernel::Auto)?;
-            Ok((kernel.to_string(), format!("({method} plan)")))
-        });
-        let (kernel, note) = choice.unwrap_or_else(|e| ("none".to_owned(), format!("({e})")));
+        let choice = crate::dispatch::plan_method(n, Kernel::Auto)
+            .and_then(|method| {
+                let kernel = crate::dispatch::counting_kernel(method, Kernel::Auto)?;
+                Ok((kernel, method))
+            })
+            .map_err(|e| e.to_string());
         match choices.last_mut() {
-            Some((k, m, _, last)) if *k == kernel && *m == note => *last = n,
-            _ => choices.push((kernel, note, n, n)),
+            Some((c, _, last)) if *c == choice => *last = n,
+            _ => choices.push((choice, n, n)),
         }
     }
     choices
+}
+
+/// [`plan_ranges`] in words: "symmetric-bmi for N 0-13 (symmetric plan),
+/// join-avx512 for N 14-32 (join plan)".
+fn auto_plans() -> String {
+    plan_ranges()
         .iter()
-        .map(|(kernel, note, first, last)| format!("{kernel} for {} {note}", sizes(*first, *last)))
+        .map(|(choice, first, last)| {
+            let (kernel, note) = match choice {
+                Ok((kernel, method)) => (kernel.name(), format!("({method} plan)")),
+                Err(e) => ("none", format!("({e})")),
+            };
+            format!("{kernel} for {} {note}", sizes(*first, *last))
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }
 
-/// The kernel `auto` resolves to for `task`, with the sizes it serves:
-/// "portable for N 0-9, symmetric-bmi for N 10-32".
-fn auto_choices(task: Task) -> String {
+/// The kernel `auto` resolves to for `task`, with the first and last N
+/// each serves.
+pub(super) fn auto_ranges(task: Task) -> Vec<(Kernel, usize, usize)> {
     let mut choices = Vec::<(Kernel, usize, usize)>::new();
     for n in 0..=MAX_N {
         let kernel = crate::dispatch::resolve_for(Kernel::Auto, n, task);
@@ -109,6 +135,12 @@ fn auto_choices(task: Task) -> String {
         }
     }
     choices
+}
+
+/// [`auto_ranges`] in words: "portable for N 0-9, symmetric-bmi for N
+/// 10-32".
+fn auto_choices(task: Task) -> String {
+    auto_ranges(task)
         .iter()
         .map(|(k, first, last)| format!("{k} for {}", sizes(*first, *last)))
         .collect::<Vec<_>>()
@@ -127,14 +159,8 @@ fn sizes(first: usize, last: usize) -> String {
 /// `--verify`: one row per N, one column per subject, streamed as each row is
 /// done. Exit status 3 on any disagreement ([`Status::Disagreement`]).
 pub fn verify(out: &mut impl Write, max_n: usize) -> Result<Status, Failure> {
-    // Before the header: a check that cannot fit is refused, not started.
-    let needed = |n| {
-        let solutions = crate::dispatch::count(crate::Kernel::Auto, n).ok()?;
-        Some(verify::memory_needed(n, solutions))
-    };
-    let limits = super::memory::Limits::of_this_process(None);
-    super::memory::check_verify(max_n, &needed, &limits).map_err(Failure::Refused)?;
-    let labels: Vec<String> = verify::subjects().iter().map(|s| s.label()).collect();
+    check_verify_memory(max_n)?;
+    let labels = subject_labels();
     let widths: Vec<usize> = labels.iter().map(|l| l.len().max(5)).collect();
     let mut header = format!("{:>3} {:>10} {:>8}", "N", "solutions", "classes");
     for (label, width) in labels.iter().zip(&widths) {
@@ -143,14 +169,74 @@ pub fn verify(out: &mut impl Write, max_n: usize) -> Result<Status, Failure> {
     writeln!(out, "{}", header.trim_end())?;
     out.flush()?;
 
-    let mut problems = Vec::new();
     let mut io_result = Ok(());
-    let mut checked = None;
-    let mut stopped = None;
-    let run = verify::run(max_n, |row: &Row| {
+    let verdict = run_checks(max_n, |row: &Row| {
         if io_result.is_ok() {
             io_result = write_row(out, row, &widths);
         }
+    });
+    io_result?;
+    let verdict = verdict?;
+
+    writeln!(
+        out,
+        "\nok = same solution set and count as the portable kernel; count = same count (the kernel only counts); - = N not supported; n/a = not available on this CPU"
+    )?;
+    if verdict.agree() {
+        writeln!(out, "verify: all kernels agree for N = 0 to {max_n}")?;
+        Ok(Status::Success)
+    } else {
+        for problem in &verdict.problems {
+            writeln!(out, "MISMATCH {problem}")?;
+        }
+        if let Some(stopped) = &verdict.stopped {
+            writeln!(out, "{stopped}")?;
+        }
+        writeln!(out, "verify: {} disagreement(s)", verdict.problems.len())?;
+        Ok(Status::Disagreement)
+    }
+}
+
+/// Before any output: a check that cannot fit is refused, not started.
+pub(super) fn check_verify_memory(max_n: usize) -> Result<(), Failure> {
+    let needed = |n| {
+        let solutions = crate::dispatch::count(crate::Kernel::Auto, n).ok()?;
+        Some(verify::memory_needed(n, solutions))
+    };
+    let limits = super::memory::Limits::of_this_process(None);
+    super::memory::check_verify(max_n, &needed, &limits).map_err(Failure::Refused)
+}
+
+/// The subjects' names, one per column (cell) of a row.
+pub(super) fn subject_labels() -> Vec<String> {
+    verify::subjects().iter().map(|s| s.label()).collect()
+}
+
+/// What `--verify` found, once every row is done.
+pub(super) struct Verdict {
+    /// Each disagreement: "N = 5, blocks: ...".
+    pub problems: Vec<String>,
+    /// Why the checks stopped before `--max-n` (memory ran out after a
+    /// disagreement), if they did.
+    pub stopped: Option<String>,
+}
+
+impl Verdict {
+    /// Whether every check ran and agreed.
+    pub fn agree(&self) -> bool {
+        self.problems.is_empty() && self.stopped.is_none()
+    }
+}
+
+/// Runs the checks of N = 0 to `max_n`, handing each row to `on_row` as
+/// it is done. Memory that runs out before any disagreement is a failure
+/// of its own (status 4), not a disagreement.
+pub(super) fn run_checks(max_n: usize, mut on_row: impl FnMut(&Row)) -> Result<Verdict, Failure> {
+    let labels = subject_labels();
+    let mut problems = Vec::new();
+    let mut checked = None;
+    let run = verify::run(max_n, |row: &Row| {
+        on_row(row);
         checked = Some(row.n);
         for (label, cell) in labels.iter().zip(&row.cells) {
             if let Cell::Disagree(why) = cell {
@@ -158,8 +244,7 @@ pub fn verify(out: &mut impl Write, max_n: usize) -> Result<Status, Failure> {
             }
         }
     });
-    io_result?;
-    let all_agree = match run {
+    let stopped = match run {
         // A check that could not allocate checked nothing: status 4, not
         // 3, unless an earlier N disagreed.
         Err(e @ crate::Error::OutOfMemory { .. }) if problems.is_empty() => {
@@ -174,29 +259,14 @@ pub fn verify(out: &mut impl Write, max_n: usize) -> Result<Status, Failure> {
         }
         Err(e @ crate::Error::OutOfMemory { .. }) => {
             let n = checked.map_or(0, |n| n + 1);
-            stopped = Some(format!("verify: stopped at N = {n}: {e}"));
-            false
+            Some(format!("verify: stopped at N = {n}: {e}"))
         }
-        run => run?,
+        run => {
+            run?;
+            None
+        }
     };
-
-    writeln!(
-        out,
-        "\nok = same solution set and count as the portable kernel; count = same count (the kernel only counts); - = N not supported; n/a = not available on this CPU"
-    )?;
-    if all_agree {
-        writeln!(out, "verify: all kernels agree for N = 0 to {max_n}")?;
-        Ok(Status::Success)
-    } else {
-        for problem in &problems {
-            writeln!(out, "MISMATCH {problem}")?;
-        }
-        if let Some(stopped) = stopped {
-            writeln!(out, "{stopped}")?;
-        }
-        writeln!(out, "verify: {} disagreement(s)", problems.len())?;
-        Ok(Status::Disagreement)
-    }
+    Ok(Verdict { problems, stopped })
 }
 
 fn write_row(out: &mut impl Write, row: &Row, widths: &[usize]) -> Result<(), Failure> {

@@ -48,6 +48,13 @@ impl Feature {
         all
     };
 
+    /// Its name in `#[target_feature(enable = ...)]`: `sse4.1`, `avx2`
+    /// (`--kernels --format json` lists them).
+    #[cfg(feature = "cli")]
+    pub(crate) const fn name(self) -> &'static str {
+        NAMES[self as usize].1
+    }
+
     /// This feature's bit in a set of features.
     #[cfg(all(x86_kernels, any(not(feature = "std"), test)))]
     const fn bit(self) -> u32 {

@@ -112,6 +112,17 @@ impl fmt::Display for Error {
             ),
             #[cfg(feature = "alloc")]
             Error::UnknownKernel(name) => {
+                let names = Kernel::ALIASES.iter().chain(Kernel::ALL).map(|k| k.name());
+                let close = super::suggest::closest(name, names);
+                // A near miss gets the names it nearly is; anything else
+                // the whole list.
+                if !close.is_empty() {
+                    let close = super::suggest::quoted_or(&close);
+                    return write!(
+                        f,
+                        "unknown kernel '{name}' (did you mean {close}? --kernels lists them all)"
+                    );
+                }
                 write!(f, "unknown kernel '{name}' (known: ")?;
                 for (i, k) in Kernel::ALIASES.iter().chain(Kernel::ALL).enumerate() {
                     write!(f, "{}{k}", if i == 0 { "" } else { ", " })?;
