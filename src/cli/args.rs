@@ -34,7 +34,7 @@ pub const MAX_THREADS: usize = 4096;
 #[derive(Debug, Parser)]
 #[command(name = "queens-simd", version, about, long_about = None)]
 pub struct Args {
-    /// `merge`, or none to solve N.
+    /// `merge`, `status`, or none to solve N.
     #[command(subcommand)]
     pub command: Option<Command>,
 
@@ -158,6 +158,62 @@ pub enum Command {
         #[arg(long, value_name = "SIZE", value_parser = parse_max_memory, allow_hyphen_values = true)]
         max_memory: Option<u64>,
     },
+
+    /// A campaign folder at a glance: reads every record and checkpoint
+    /// (`*.json`) in DIR and its subfolders and prints the shards done,
+    /// running, stalled and missing, the solutions so far, the core-hours
+    /// spent and left, an ETA, and every file it refuses, with why.
+    Status {
+        /// The campaign's folder.
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+
+        /// `text` (default) or `json`: one JSON object.
+        #[arg(long, value_enum)]
+        format: Option<StatusFormat>,
+
+        /// A checkpoint modified within this many seconds is a running
+        /// shard's, an older one a stalled shard's (default 3600).
+        #[arg(long, value_name = "SECONDS", value_parser = parse_fresh, allow_negative_numbers = true)]
+        fresh: Option<Duration>,
+    },
+}
+
+/// How `status` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StatusFormat {
+    /// Lines for a person.
+    Text,
+    /// One JSON object.
+    Json,
+}
+
+/// `--fresh` when none is given: an hour.
+pub const DEFAULT_FRESH: Duration = Duration::from_secs(3600);
+
+/// Longest `--fresh`: 30 days.
+const MAX_FRESH_SECONDS: f64 = 30.0 * 86_400.0;
+
+fn parse_fresh(text: &str) -> Result<Duration, String> {
+    let seconds: Option<f64> = text.parse().ok();
+    match seconds {
+        // `contains` is false for NaN, and "inf" is past the end.
+        Some(s) if (0.0..=MAX_FRESH_SECONDS).contains(&s) => Ok(Duration::from_secs_f64(s)),
+        _ => Err(format!(
+            "--fresh must be a number of seconds from 0 to {MAX_FRESH_SECONDS}"
+        )),
+    }
+}
+
+/// `status DIR [--format json] [--fresh SECONDS]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CampaignStatus {
+    /// The campaign's folder.
+    pub dir: PathBuf,
+    /// Text or JSON.
+    pub format: StatusFormat,
+    /// How recent a running shard's checkpoint is.
+    pub fresh: Duration,
 }
 
 /// Output formats for listed solutions.
@@ -196,6 +252,8 @@ pub enum Request {
     },
     /// `merge FILES…`.
     Merge(Merge),
+    /// `status DIR`.
+    Status(CampaignStatus),
     /// Count or list the solutions of N.
     Solve(Solve),
 }
@@ -386,6 +444,24 @@ impl Args {
                 (None, None, None, None) => None,
             };
             return Ok(Request::Merge(Merge { files, recount }));
+        }
+
+        if let Some(Command::Status { dir, format, fresh }) = self.command {
+            if let Some(n) = self.n {
+                return Err(format!(
+                    "status takes a campaign's folder, not N ({n}): queens-simd status DIR (see --help)"
+                ));
+            }
+            if let Some(flag) = given.first() {
+                return Err(format!(
+                    "{flag} does not apply to status; status's own options come after it (see --help)"
+                ));
+            }
+            return Ok(Request::Status(CampaignStatus {
+                dir,
+                format: format.unwrap_or(StatusFormat::Text),
+                fresh: fresh.unwrap_or(DEFAULT_FRESH),
+            }));
         }
 
         if self.kernels {

@@ -20,6 +20,7 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod args;
+mod campaign;
 pub mod files;
 pub mod memory;
 mod merge;
@@ -169,6 +170,7 @@ fn serve(request: &Request, out: &mut impl Write, messages: &Messages) -> Result
         Request::Kernels => report::kernels(out)?,
         Request::Verify { max_n } => return report::verify(out, *max_n),
         Request::Merge(merge) => merge::merge(merge, out, messages)?,
+        Request::Status(request) => campaign::status(request, out)?,
         Request::Solve(solve) => self::solve(solve, out, messages)?,
     }
     Ok(Status::Success)
