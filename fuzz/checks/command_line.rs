@@ -51,6 +51,10 @@ fn check_request(request: &Request) {
                 assert!(recount.max_memory.is_none_or(|m| m > 0));
             }
         }
+        Request::Status(status) => {
+            // --fresh is bounded (30 days), as its parser says.
+            assert!(status.fresh <= std::time::Duration::from_secs(30 * 86_400));
+        }
         Request::Solve(solve) => {
             assert!(solve.n <= queens_simd::MAX_N);
             if solve.format == Format::Hex {

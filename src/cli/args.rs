@@ -205,6 +205,32 @@ fn parse_fresh(text: &str) -> Result<Duration, String> {
     }
 }
 
+/// `status DIR`, its own options checked: no N, and no flag of a solve
+/// before it.
+fn status_request(
+    n: Option<usize>,
+    given: &[&str],
+    dir: PathBuf,
+    format: Option<StatusFormat>,
+    fresh: Option<Duration>,
+) -> Result<Request, String> {
+    if let Some(n) = n {
+        return Err(format!(
+            "status takes a campaign's folder, not N ({n}): queens-simd status DIR (see --help)"
+        ));
+    }
+    if let Some(flag) = given.first() {
+        return Err(format!(
+            "{flag} does not apply to status; status's own options come after it (see --help)"
+        ));
+    }
+    Ok(Request::Status(CampaignStatus {
+        dir,
+        format: format.unwrap_or(StatusFormat::Text),
+        fresh: fresh.unwrap_or(DEFAULT_FRESH),
+    }))
+}
+
 /// `status DIR [--format json] [--fresh SECONDS]`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CampaignStatus {
@@ -447,21 +473,7 @@ impl Args {
         }
 
         if let Some(Command::Status { dir, format, fresh }) = self.command {
-            if let Some(n) = self.n {
-                return Err(format!(
-                    "status takes a campaign's folder, not N ({n}): queens-simd status DIR (see --help)"
-                ));
-            }
-            if let Some(flag) = given.first() {
-                return Err(format!(
-                    "{flag} does not apply to status; status's own options come after it (see --help)"
-                ));
-            }
-            return Ok(Request::Status(CampaignStatus {
-                dir,
-                format: format.unwrap_or(StatusFormat::Text),
-                fresh: fresh.unwrap_or(DEFAULT_FRESH),
-            }));
+            return status_request(self.n, &given, dir, format, fresh);
         }
 
         if self.kernels {

@@ -27,41 +27,7 @@ pub fn text(out: &mut impl Write, dir: &Path, summary: &Summary) -> io::Result<(
         counted(s.files, "file", "files"),
         s.refused.len()
     )?;
-    let disputed = if s.disputed.0 > 0 {
-        format!("{} disputed, ", s.disputed.0)
-    } else {
-        String::new()
-    };
-    writeln!(
-        out,
-        "shards: {} done, {disputed}{} running, {} stalled, {} missing",
-        s.done, s.running.0, s.stalled.0, s.missing.0
-    )?;
-    for (name, group) in [("running", &s.running), ("stalled", &s.stalled)] {
-        if group.0 > 0 {
-            let named: Vec<String> = group.1.iter().map(|p| partial(p, s.shards)).collect();
-            writeln!(out, "{name}: {}", listed(named, group.0))?;
-        }
-    }
-    if s.missing.0 > 0 {
-        let named = s
-            .missing
-            .1
-            .iter()
-            .map(|i| format!("{i}/{}", s.shards))
-            .collect();
-        writeln!(out, "missing: {}", listed(named, s.missing.0))?;
-    }
-    for line in &s.disputed.1 {
-        writeln!(out, "disputed: {line}")?;
-    }
-    if s.disputed.0 > s.disputed.1.len() {
-        writeln!(
-            out,
-            "disputed: and {} more",
-            s.disputed.0 - s.disputed.1.len()
-        )?;
-    }
+    shards(out, s)?;
     writeln!(
         out,
         "subproblems: {} of {} done ({:.1}%), {:.1}% of the plan's estimate",
@@ -95,6 +61,46 @@ pub fn text(out: &mut impl Write, dir: &Path, summary: &Summary) -> io::Result<(
             out,
             "refused: and {} more",
             s.refused.len() - REFUSALS_NAMED
+        )?;
+    }
+    Ok(())
+}
+
+/// The state of the shards, and the first of each group but the done.
+fn shards(out: &mut impl Write, s: &Summary) -> io::Result<()> {
+    let disputed = if s.disputed.0 > 0 {
+        format!("{} disputed, ", s.disputed.0)
+    } else {
+        String::new()
+    };
+    writeln!(
+        out,
+        "shards: {} done, {disputed}{} running, {} stalled, {} missing",
+        s.done, s.running.0, s.stalled.0, s.missing.0
+    )?;
+    for (name, group) in [("running", &s.running), ("stalled", &s.stalled)] {
+        if group.0 > 0 {
+            let named: Vec<String> = group.1.iter().map(|p| partial(p, s.shards)).collect();
+            writeln!(out, "{name}: {}", listed(named, group.0))?;
+        }
+    }
+    if s.missing.0 > 0 {
+        let named = s
+            .missing
+            .1
+            .iter()
+            .map(|i| format!("{i}/{}", s.shards))
+            .collect();
+        writeln!(out, "missing: {}", listed(named, s.missing.0))?;
+    }
+    for line in &s.disputed.1 {
+        writeln!(out, "disputed: {line}")?;
+    }
+    if s.disputed.0 > s.disputed.1.len() {
+        writeln!(
+            out,
+            "disputed: and {} more",
+            s.disputed.0 - s.disputed.1.len()
         )?;
     }
     Ok(())
