@@ -350,3 +350,43 @@ fn a_folder_without_a_campaign_is_refused_in_one_line() {
         "{err}"
     );
 }
+
+#[test]
+fn what_cannot_be_told_yet_is_unknown() {
+    let dir = common::scratch("campaign-unknown");
+    // A shard just started: nothing counted, nothing to go by.
+    checkpoint(&dir, 0, 2, 0, Duration::ZERO);
+    let text = status(&[dir.to_str().unwrap()]);
+    assert_eq!(
+        line(&text, "shards: "),
+        "shards: 0 done, 1 running, 0 stalled, 1 missing"
+    );
+    assert!(
+        line(&text, "core-hours: ")
+            .ends_with("; unknown left (no record has counted any of the estimate yet)"),
+        "{text}"
+    );
+    assert_eq!(
+        line(&text, "eta: "),
+        "eta: unknown (too little is done to tell)"
+    );
+    let read = json(&dir);
+    assert!(
+        read["core_hours_left"].is_null() && read["eta_seconds"].is_null(),
+        "{read}"
+    );
+    // Some of it counted: a pace, still no record's core-hours.
+    checkpoint(&dir, 0, 2, 4, Duration::ZERO);
+    let text = status(&[dir.to_str().unwrap()]);
+    assert!(line(&text, "eta: ").starts_with("eta: about "), "{text}");
+    assert!(
+        line(&text, "core-hours: ").contains("unknown left"),
+        "{text}"
+    );
+    assert!(
+        line(&text, "core-hours: ").starts_with(
+            "core-hours: 0.000 spent in 0 records, and 0.001 wall-hours in 1 checkpoint"
+        ),
+        "{text}"
+    );
+}

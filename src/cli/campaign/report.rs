@@ -301,3 +301,22 @@ pub fn json(out: &mut impl Write, dir: &Path, summary: &Summary) -> io::Result<(
     serde_json::to_writer(&mut *out, &json).map_err(io::Error::other)?;
     out.write_all(b"\n")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_read_at_a_glance() {
+        assert_eq!(duration(0.4), "0 s");
+        assert_eq!(duration(119.0), "119 s");
+        assert_eq!(duration(150.0), "2 min");
+        assert_eq!(duration(3.0 * 3600.0), "3.0 hours");
+        assert_eq!(duration(5.0 * 86_400.0), "5.0 days");
+        assert_eq!(hours(1.8), "0.001");
+        assert_eq!(hours(5400.0), "1.5");
+        assert_eq!(hours(400.0 * 3600.0), "400");
+        assert_eq!(count_text(None), "more than 2^128");
+        assert_eq!(listed(vec!["1/9".into()], 3), "1/9, and 2 more");
+    }
+}
