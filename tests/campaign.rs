@@ -390,3 +390,53 @@ fn what_cannot_be_told_yet_is_unknown() {
         "{text}"
     );
 }
+
+/// More shards than subproblems: most records are of empty shards, each a
+/// valid record, and only the first five missing are named.
+#[test]
+fn many_shards_most_of_them_empty() {
+    let dir = common::scratch("campaign-many");
+    let plan = dispatch::plan_for(8, Kernel::Auto).unwrap();
+    let m = 1000;
+    let skipped: Vec<usize> = (0..m).filter(|i| i % 97 == 5).collect();
+    let mut solutions = 0;
+    for i in (0..m).filter(|i| !skipped.contains(i)) {
+        let shard = Shard::new(i, m).unwrap();
+        let mut tally = Tally::empty(plan.len());
+        for index in plan.shard(shard) {
+            let count = dispatch::count_subproblem(plan.get(index).unwrap(), Kernel::Auto).unwrap();
+            assert!(tally.insert(index, count));
+        }
+        let record = ShardRecord {
+            plan: PlanId::of(&plan),
+            shard,
+            count: tally.total().unwrap(),
+            tally,
+            kernel: "auto".into(),
+            threads: 1,
+            seconds: 0.0,
+        };
+        solutions += record.count;
+        fs::write(dir.join(format!("{i}.json")), record.to_bytes()).unwrap();
+    }
+    let text = status(&[dir.to_str().unwrap()]);
+    assert_eq!(
+        line(&text, "shards: "),
+        format!(
+            "shards: {} done, 0 running, 0 stalled, {} missing",
+            m - skipped.len(),
+            skipped.len()
+        )
+    );
+    assert_eq!(
+        line(&text, "missing: "),
+        format!(
+            "missing: 5/{m}, 102/{m}, 199/{m}, 296/{m}, 393/{m}, and {} more",
+            skipped.len() - 5
+        )
+    );
+    assert!(line(&text, "solutions: ").starts_with(&format!("solutions: {solutions} in ")));
+    let read = json(&dir);
+    assert_eq!(read["missing"], skipped.len());
+    assert_eq!(read["missing_first"].as_array().unwrap().len(), 5);
+}

@@ -159,10 +159,12 @@ pub enum Command {
         max_memory: Option<u64>,
     },
 
-    /// A campaign folder at a glance: reads every record and checkpoint
-    /// (`*.json`) in DIR and its subfolders and prints the shards done,
-    /// running, stalled and missing, the solutions so far, the core-hours
-    /// spent and left, an ETA, and every file it refuses, with why.
+    /// Show a campaign's folder at a glance: its shards done, running and
+    /// missing, solutions so far, core-hours, ETA and refused files.
+    ///
+    /// Reads every record and checkpoint (`*.json`) in DIR and its
+    /// subfolders, with merge's checks; exits 0 whenever DIR holds a valid
+    /// one (a refused file is a line of the report), 2 otherwise.
     Status {
         /// The campaign's folder.
         #[arg(value_name = "DIR")]
