@@ -130,6 +130,58 @@ fn merge_takes_its_own_options_only() {
 }
 
 #[test]
+fn status_takes_its_own_options_only() {
+    for flag in SOLVE_FLAGS {
+        let mut args: Vec<&str> = flag.to_vec();
+        args.extend(["status", "campaign"]);
+        refused(&args, "does not apply to status");
+    }
+    refused(
+        &["12", "status", "campaign"],
+        "status takes a campaign's folder, not N",
+    );
+    for (words, why) in [
+        (&["--count"][..], "unexpected argument '--count'"),
+        (&["--recount", "2"], "unexpected argument '--recount'"),
+        (&["--threads", "2"], "unexpected argument '--threads'"),
+        (&["--fresh", "-1"], "--fresh must be a number of seconds"),
+        (&["--fresh", "nan"], "--fresh must be a number of seconds"),
+        (&["--fresh", "1e9"], "--fresh must be a number of seconds"),
+        (&["--format", "board"], "invalid value 'board'"),
+        (&["other"], "unexpected argument 'other'"),
+    ] {
+        let args = [&["status", "campaign"][..], words].concat();
+        refused(&args, why);
+    }
+    refused(&["status"], "required");
+    // Each of its options changes what it prints: none is dropped.
+    let dir = common::scratch("flags-status");
+    common::shard_files(&dir, 8, 2);
+    let dir = dir.to_str().unwrap();
+    let plain = common::stdout_of(&["status", dir]);
+    let json = common::stdout_of(&["status", dir, "--format", "json"]);
+    assert_eq!(
+        common::stdout_of(&["status", dir, "--format", "text"]),
+        plain
+    );
+    assert!(
+        plain.starts_with("campaign ") && json.starts_with('{'),
+        "{plain}{json}"
+    );
+    let checkpoint = std::path::Path::new(dir).join("c.json");
+    queens()
+        .args(["8", "--count", "--shard", "0/2", "--checkpoint"])
+        .arg(&checkpoint)
+        .assert()
+        .success();
+    std::fs::remove_file(std::path::Path::new(dir).join("shard-0-of-2.json")).unwrap();
+    let fresh = common::stdout_of(&["status", dir]);
+    let stale = common::stdout_of(&["status", dir, "--fresh", "0"]);
+    assert!(fresh.contains("1 running, 0 stalled"), "{fresh}");
+    assert!(stale.contains("0 running, 1 stalled"), "{stale}");
+}
+
+#[test]
 fn counting_flags_need_count() {
     for flag in [
         "--threads",

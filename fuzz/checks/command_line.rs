@@ -58,6 +58,10 @@ fn check_request(request: &Request) {
             assert!(campaign.time >= queens_simd::cli::script::SHORTEST);
             assert!(campaign.max_array_size >= 1);
         }
+        Request::Status(status) => {
+            // --fresh is bounded (30 days), as its parser says.
+            assert!(status.fresh <= std::time::Duration::from_secs(30 * 86_400));
+        }
         Request::Solve(solve) => {
             assert!(solve.n <= queens_simd::MAX_N);
             if solve.format == Format::Hex {

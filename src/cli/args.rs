@@ -34,7 +34,7 @@ pub const MAX_THREADS: usize = 4096;
 #[derive(Debug, Parser)]
 #[command(name = "queens-simd", version, about, long_about = None)]
 pub struct Args {
-    /// `merge`, or none to solve N.
+    /// `merge`, `status`, or none to solve N.
     #[command(subcommand)]
     pub command: Option<Command>,
 
@@ -169,6 +169,27 @@ pub enum Command {
     /// each with a checkpoint and its record written whole, as a Slurm array
     /// job or a GNU parallel run (on stdout; see docs/plan.md).
     Script(ScriptArgs),
+
+    /// Show a campaign's folder at a glance: its shards done, running and
+    /// missing, solutions so far, core-hours, ETA and refused files.
+    ///
+    /// Reads every record and checkpoint (`*.json`) in DIR and its
+    /// subfolders, with merge's checks; exits 0 whenever DIR holds a valid
+    /// one (a refused file is a line of the report), 2 otherwise.
+    Status {
+        /// The campaign's folder.
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+
+        /// `text` (default) or `json`: one JSON object.
+        #[arg(long, value_enum)]
+        format: Option<StatusFormat>,
+
+        /// A checkpoint modified within this many seconds is a running
+        /// shard's, an older one a stalled shard's (default 3600).
+        #[arg(long, value_name = "SECONDS", value_parser = parse_fresh, allow_negative_numbers = true)]
+        fresh: Option<Duration>,
+    },
 }
 
 /// `script ENGINE N --shards M …`: the words as given; checked by
@@ -248,6 +269,69 @@ pub enum Engine {
     Parallel,
 }
 
+/// How `status` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StatusFormat {
+    /// Lines for a person.
+    Text,
+    /// One JSON object.
+    Json,
+}
+
+/// `--fresh` when none is given: an hour.
+pub const DEFAULT_FRESH: Duration = Duration::from_secs(3600);
+
+/// Longest `--fresh`: 30 days.
+const MAX_FRESH_SECONDS: f64 = 30.0 * 86_400.0;
+
+fn parse_fresh(text: &str) -> Result<Duration, String> {
+    let seconds: Option<f64> = text.parse().ok();
+    match seconds {
+        // `contains` is false for NaN, and "inf" is past the end.
+        Some(s) if (0.0..=MAX_FRESH_SECONDS).contains(&s) => Ok(Duration::from_secs_f64(s)),
+        _ => Err(format!(
+            "--fresh must be a number of seconds from 0 to {MAX_FRESH_SECONDS}"
+        )),
+    }
+}
+
+/// `status DIR`, its own options checked: no N, and no flag of a solve
+/// before it.
+fn status_request(
+    n: Option<usize>,
+    given: &[&str],
+    dir: PathBuf,
+    format: Option<StatusFormat>,
+    fresh: Option<Duration>,
+) -> Result<Request, String> {
+    if let Some(n) = n {
+        return Err(format!(
+            "status takes a campaign's folder, not N ({n}): queens-simd status DIR (see --help)"
+        ));
+    }
+    if let Some(flag) = given.first() {
+        return Err(format!(
+            "{flag} does not apply to status; status's own options come after it (see --help)"
+        ));
+    }
+    Ok(Request::Status(CampaignStatus {
+        dir,
+        format: format.unwrap_or(StatusFormat::Text),
+        fresh: fresh.unwrap_or(DEFAULT_FRESH),
+    }))
+}
+
+/// `status DIR [--format json] [--fresh SECONDS]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CampaignStatus {
+    /// The campaign's folder.
+    pub dir: PathBuf,
+    /// Text or JSON.
+    pub format: StatusFormat,
+    /// How recent a running shard's checkpoint is.
+    pub fresh: Duration,
+}
+
 /// Output formats for listed solutions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -289,6 +373,8 @@ pub enum Request {
     },
     /// `merge FILES…`.
     Merge(Merge),
+    /// `status DIR`.
+    Status(CampaignStatus),
     /// Count or list the solutions of N.
     Solve(Solve),
     /// `script ENGINE N --shards M …`.
@@ -567,6 +653,10 @@ impl Args {
                 (None, None, None, None) => None,
             };
             return Ok(Request::Merge(Merge { files, recount }));
+        }
+
+        if let Some(Command::Status { dir, format, fresh }) = self.command {
+            return status_request(self.n, &given, dir, format, fresh);
         }
 
         if self.kernels {

@@ -20,6 +20,7 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod args;
+mod campaign;
 pub mod files;
 pub mod memory;
 mod merge;
@@ -206,6 +207,7 @@ fn serve(request: &Request, out: &mut impl Write, messages: &Messages) -> Result
         Request::Verify { max_n, json: false } => return report::verify(out, *max_n),
         Request::Verify { max_n, json: true } => return report_json::verify(out, *max_n),
         Request::Merge(merge) => merge::merge(merge, out, messages)?,
+        Request::Status(request) => campaign::status(request, out)?,
         Request::Solve(solve) => self::solve(solve, out, messages)?,
         Request::Script(campaign) => script::write(campaign, out)?,
     }

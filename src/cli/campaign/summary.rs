@@ -1,0 +1,327 @@
+//! What a campaign's files add up to: its plan and shard count (those of
+//! most files), each shard's state, the progress, the solutions, the time
+//! spent and left.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime};
+
+use crate::Count;
+use crate::plan::Plan;
+
+use super::super::files::path_text;
+use super::super::records::PlanId;
+use super::read::{Entry, Files, Kind};
+
+/// How many shards of each state, or refused files, are named.
+pub const NAMED: usize = 5;
+
+/// A shard with a checkpoint and no record.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Partial {
+    pub shard: usize,
+    /// Subproblems done.
+    pub done: usize,
+    /// Subproblems in the shard.
+    pub size: usize,
+}
+
+/// The campaign as its files show it.
+#[derive(Debug)]
+pub struct Summary {
+    pub plan: PlanId,
+    /// How many shards.
+    pub shards: usize,
+    /// Files of the campaign read (refused ones aside).
+    pub files: usize,
+    /// Shards with a record (all of their records agreeing).
+    pub done: usize,
+    /// Shards with a fresh checkpoint and no record: how many, the first.
+    pub running: (usize, Vec<Partial>),
+    /// Shards with an older checkpoint and no record.
+    pub stalled: (usize, Vec<Partial>),
+    /// Shards with neither: how many, the first.
+    pub missing: (usize, Vec<usize>),
+    /// Shards whose records disagree: how many, and a line for the first.
+    pub disputed: (usize, Vec<String>),
+    /// Shards with more than one record, all agreeing.
+    pub cross_checked: usize,
+    /// Subproblems done, by the records of done shards and the others'
+    /// checkpoints.
+    pub subproblems_done: usize,
+    /// The share of the plan's estimate they are.
+    pub estimate_done: f64,
+    /// The solutions of the done shards (`None`: past 128 bits).
+    pub solutions: Option<Count>,
+    /// The solutions so far of the checkpoints counted.
+    pub checkpoint_solutions: Option<Count>,
+    /// Records of done shards, and checkpoints of running or stalled ones.
+    pub records: usize,
+    pub checkpoints: usize,
+    /// Record files of the campaign, copies and disputed ones included.
+    pub record_files: usize,
+    /// Core-seconds of all of them (seconds × threads).
+    pub core_seconds: f64,
+    /// Wall-clock seconds of the checkpoints counted (they do not say
+    /// their threads).
+    pub checkpoint_seconds: f64,
+    /// Core-seconds left: the records' core-seconds per unit of estimate,
+    /// times the estimate left; `None` where no record's estimate says.
+    pub core_seconds_left: Option<f64>,
+    /// Seconds until done at the pace so far; `None` where too little is
+    /// done to tell.
+    pub eta_seconds: Option<f64>,
+    /// Every file refused, with why, in the order of their paths.
+    pub refused: Vec<(PathBuf, String)>,
+}
+
+/// The files of one shard.
+#[derive(Default)]
+struct ShardFiles<'a> {
+    records: Vec<&'a Entry>,
+    /// The newest checkpoint.
+    checkpoint: Option<&'a Entry>,
+}
+
+impl Summary {
+    /// Adds up `files` as of `now`: `None` if none passed its checks. A
+    /// file of another plan or shard count than most is refused here.
+    pub fn of(mut files: Files, now: SystemTime, fresh: Duration) -> Option<Summary> {
+        let (plan_at, shards) = majority(&files.entries)?;
+        let id = files.plans[plan_at].clone();
+        let (ours, others): (Vec<Entry>, Vec<Entry>) = std::mem::take(&mut files.entries)
+            .into_iter()
+            .partition(|e| e.plan == plan_at && e.shard.count() == shards);
+        for other in others {
+            let line = format!(
+                "{} is for {}, shard {}, but most files here are for {id} in {shards} shards",
+                path_text(&other.path),
+                files.plans[other.plan],
+                other.shard
+            );
+            files.refused.push((other.path, line));
+        }
+        files.refused.sort();
+        let plan = files
+            .built
+            .get(id.n, id.method)
+            .expect("built when its files were read");
+        let mut by_shard: BTreeMap<usize, ShardFiles<'_>> = BTreeMap::new();
+        for entry in &ours {
+            let slot = by_shard.entry(entry.shard.index()).or_default();
+            match entry.kind {
+                Kind::Record { .. } => slot.records.push(entry),
+                Kind::Checkpoint => {
+                    if slot.checkpoint.is_none_or(|c| c.modified < entry.modified) {
+                        slot.checkpoint = Some(entry);
+                    }
+                }
+            }
+        }
+        let mut summary = Summary::empty(id, shards, ours.len(), files.refused);
+        let estimate_done = summary.add_shards(&by_shard, now, fresh);
+        summary.missing = missing(&by_shard, shards);
+        summary.size_partials(plan);
+        summary.add_times(plan, estimate_done, &ours, now);
+        Some(summary)
+    }
+
+    fn empty(
+        plan: PlanId,
+        shards: usize,
+        files: usize,
+        refused: Vec<(PathBuf, String)>,
+    ) -> Summary {
+        Summary {
+            plan,
+            shards,
+            files,
+            done: 0,
+            running: (0, Vec::new()),
+            stalled: (0, Vec::new()),
+            missing: (0, Vec::new()),
+            disputed: (0, Vec::new()),
+            cross_checked: 0,
+            subproblems_done: 0,
+            estimate_done: 0.0,
+            solutions: Some(0),
+            checkpoint_solutions: Some(0),
+            records: 0,
+            checkpoints: 0,
+            record_files: 0,
+            core_seconds: 0.0,
+            checkpoint_seconds: 0.0,
+            core_seconds_left: None,
+            eta_seconds: None,
+            refused,
+        }
+    }
+
+    /// Each shard's state, and what its files add to the progress and the
+    /// solutions; returns the estimate done, in the estimate's units.
+    fn add_shards(
+        &mut self,
+        by_shard: &BTreeMap<usize, ShardFiles<'_>>,
+        now: SystemTime,
+        fresh: Duration,
+    ) -> u128 {
+        let mut estimate: u128 = 0;
+        for (&shard, files) in by_shard {
+            if let Some(first) = files.records.first() {
+                if let Some(line) = disagreement(shard, self.shards, &files.records) {
+                    note(&mut self.disputed, line);
+                    continue;
+                }
+                self.done += 1;
+                self.cross_checked += usize::from(files.records.len() > 1);
+                self.records += 1;
+                self.subproblems_done += first.subproblems;
+                estimate += first.estimate;
+                self.solutions = self.solutions.and_then(|s| s.checked_add(first.count));
+            } else if let Some(checkpoint) = files.checkpoint {
+                let age = checkpoint
+                    .modified
+                    .map(|m| now.duration_since(m).unwrap_or_default());
+                let partial = Partial {
+                    shard,
+                    done: checkpoint.subproblems,
+                    size: 0,
+                };
+                if age.is_some_and(|age| age <= fresh) {
+                    note(&mut self.running, partial);
+                } else {
+                    note(&mut self.stalled, partial);
+                }
+                self.checkpoints += 1;
+                self.subproblems_done += checkpoint.subproblems;
+                estimate += checkpoint.estimate;
+                self.checkpoint_seconds += checkpoint.seconds;
+                self.checkpoint_solutions = self
+                    .checkpoint_solutions
+                    .and_then(|s| s.checked_add(checkpoint.count));
+            }
+        }
+        estimate
+    }
+
+    /// The sizes of the running and stalled shards named: one pass over
+    /// the plan's owners, whatever the number of shards.
+    fn size_partials(&mut self, plan: &Plan) {
+        let owners = plan.owners(self.shards);
+        for &owner in owners.iter() {
+            for partial in self.running.1.iter_mut().chain(self.stalled.1.iter_mut()) {
+                partial.size += usize::from(partial.shard == owner);
+            }
+        }
+    }
+
+    /// Core-seconds spent and left, and the ETA, from the records' times
+    /// and the files' dates; the estimate done as a share of the plan's.
+    fn add_times(&mut self, plan: &Plan, estimate_done: u128, ours: &[Entry], now: SystemTime) {
+        let total: u128 = plan
+            .subproblems()
+            .iter()
+            .map(|s| u128::from(s.estimate()))
+            .sum();
+        let done = estimate_done as f64;
+        let left = total.saturating_sub(estimate_done) as f64;
+        self.estimate_done = if total == 0 { 1.0 } else { done / total as f64 };
+        let mut records_estimate = 0.0;
+        for entry in ours {
+            if let Kind::Record { threads, .. } = entry.kind {
+                self.record_files += 1;
+                self.core_seconds += entry.seconds * threads as f64;
+                records_estimate += entry.estimate as f64;
+            }
+        }
+        let finished = self.done == self.shards;
+        self.core_seconds_left = if finished {
+            Some(0.0)
+        } else if records_estimate > 0.0 {
+            Some(self.core_seconds / records_estimate * left)
+        } else {
+            None
+        };
+        // The campaign began when its earliest file's count began: its
+        // date less its seconds.
+        let began = ours
+            .iter()
+            .filter_map(|e| {
+                e.modified?
+                    .checked_sub(Duration::try_from_secs_f64(e.seconds).ok()?)
+            })
+            .min();
+        let elapsed = began
+            .and_then(|b| now.duration_since(b).ok())
+            .map(|d| d.as_secs_f64());
+        self.eta_seconds = match elapsed {
+            _ if finished => Some(0.0),
+            Some(elapsed) if done > 0.0 && elapsed > 0.0 => Some(elapsed * left / done),
+            _ => None,
+        };
+    }
+}
+
+/// Counts `item` in `group`, and keeps it if fewer than [`NAMED`] are.
+fn note<T>(group: &mut (usize, Vec<T>), item: T) {
+    group.0 += 1;
+    if group.1.len() < NAMED {
+        group.1.push(item);
+    }
+}
+
+/// The plan and shard count of most files (ties: the first file's of
+/// them), if any file passed.
+fn majority(entries: &[Entry]) -> Option<(usize, usize)> {
+    let mut votes: Vec<((usize, usize), usize, usize)> = Vec::new();
+    for (at, entry) in entries.iter().enumerate() {
+        let key = (entry.plan, entry.shard.count());
+        match votes.iter_mut().find(|(k, _, _)| *k == key) {
+            Some((_, count, _)) => *count += 1,
+            None => votes.push((key, 1, at)),
+        }
+    }
+    votes
+        .into_iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.2.cmp(&a.2)))
+        .map(|(key, _, _)| key)
+}
+
+/// How many of the `shards` have no file, and the first of them: the
+/// walk skips the shards that have one, so it stops after at most
+/// `by_shard.len() + NAMED` steps, whatever the number of shards.
+fn missing(by_shard: &BTreeMap<usize, ShardFiles<'_>>, shards: usize) -> (usize, Vec<usize>) {
+    let first = (0..shards)
+        .filter(|i| !by_shard.contains_key(i))
+        .take(NAMED)
+        .collect();
+    (shards - by_shard.len(), first)
+}
+
+/// The line that names two records of shard `shard` that disagree, if
+/// two do.
+fn disagreement(shard: usize, shards: usize, records: &[&Entry]) -> Option<String> {
+    let key = |e: &Entry| match e.kind {
+        Kind::Record { digest, .. } => (e.count, digest),
+        Kind::Checkpoint => (e.count, 0),
+    };
+    let first = records[0];
+    let other = records[1..].iter().find(|r| key(r) != key(first))?;
+    let said = if other.count == first.count {
+        format!(
+            "{} and {} both say {} solutions, but not for the same subproblems",
+            path_text(&first.path),
+            path_text(&other.path),
+            first.count
+        )
+    } else {
+        format!(
+            "{} says {} solutions, {} says {}",
+            path_text(&first.path),
+            first.count,
+            path_text(&other.path),
+            other.count
+        )
+    };
+    Some(format!("shard {shard}/{shards}: {said}"))
+}

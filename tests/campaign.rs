@@ -1,0 +1,442 @@
+//! `queens-simd status DIR`: a campaign's folder at a glance, midway, at the
+//! end, and among hostile files.
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use common::{A000170, queens, stdout_of};
+use queens_simd::cli::records::{Checkpoint, PlanId, Plans, ShardRecord, Tally};
+use queens_simd::plan::Shard;
+use queens_simd::{Count, Kernel, dispatch};
+
+/// `queens-simd 14 --count --shard I/M`, written to `DIR/records/shard-I.json`.
+fn record(dir: &Path, i: usize, m: usize) -> PathBuf {
+    let records = dir.join("records");
+    fs::create_dir_all(&records).unwrap();
+    let path = records.join(format!("shard-{i}.json"));
+    fs::write(
+        &path,
+        stdout_of(&["14", "--count", "--shard", &format!("{i}/{m}")]),
+    )
+    .unwrap();
+    path
+}
+
+fn read_record(path: &Path) -> ShardRecord {
+    ShardRecord::parse(&fs::read(path).unwrap(), &mut Plans::default()).unwrap()
+}
+
+/// A checkpoint of shard `i/m` of N = 14 with its first `done` subproblems
+/// counted, written through the library to `DIR/checkpoints/ckpt-I.json`
+/// and dated `age` ago.
+fn checkpoint(dir: &Path, i: usize, m: usize, done: usize, age: Duration) -> Checkpoint {
+    let plan = dispatch::plan_for(14, Kernel::Auto).unwrap();
+    let shard = Shard::new(i, m).unwrap();
+    let mut tally = Tally::empty(plan.len());
+    for index in plan.shard(shard).into_iter().take(done) {
+        let count = dispatch::count_subproblem(plan.get(index).unwrap(), Kernel::Auto).unwrap();
+        assert!(tally.insert(index, count));
+    }
+    let checkpoint = Checkpoint {
+        plan: PlanId::of(&plan),
+        shard,
+        count: tally.total().unwrap(),
+        tally,
+        seconds: 2.5,
+    };
+    let folder = dir.join("checkpoints");
+    fs::create_dir_all(&folder).unwrap();
+    let path = folder.join(format!("ckpt-{i}.json"));
+    fs::write(&path, checkpoint.to_bytes()).unwrap();
+    let file = fs::File::options().write(true).open(&path).unwrap();
+    file.set_modified(SystemTime::now() - age).unwrap();
+    checkpoint
+}
+
+/// `status ARGS…`: its stdout, which must be all it prints, with status 0.
+fn status(args: &[&str]) -> String {
+    let out = queens()
+        .arg("status")
+        .args(args)
+        .assert()
+        .success()
+        .stderr("")
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+fn json(dir: &Path) -> serde_json::Value {
+    let text = status(&[dir.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The line of `text` that starts with `start`.
+fn line<'a>(text: &'a str, start: &str) -> &'a str {
+    text.lines()
+        .find(|l| l.starts_with(start))
+        .unwrap_or_else(|| panic!("no '{start}' line in:\n{text}"))
+}
+
+#[test]
+fn a_campaign_midway() {
+    let dir = common::scratch("campaign-midway");
+    let records: Vec<ShardRecord> = (0..2).map(|i| read_record(&record(&dir, i, 6))).collect();
+    let running = checkpoint(&dir, 2, 6, 3, Duration::ZERO);
+    let stalled = checkpoint(&dir, 3, 6, 1, Duration::from_secs(7200));
+    // Left by runs, and not the campaign's: skipped without a word.
+    fs::write(dir.join("checkpoints/ckpt-2.json.lock"), "").unwrap();
+    fs::write(dir.join("records/shard-4.json.part"), "{\"format\": ").unwrap();
+    fs::write(dir.join("checkpoints/.ckpt-2.json.x1y2.tmp"), "{").unwrap();
+    fs::create_dir_all(dir.join("logs")).unwrap();
+    fs::write(dir.join("logs/slurm-1_4.out"), "killed").unwrap();
+
+    let text = status(&[dir.to_str().unwrap()]);
+    assert_eq!(
+        line(&text, "shards: "),
+        "shards: 2 done, 1 running, 1 stalled, 2 missing"
+    );
+    assert!(line(&text, "campaign ").ends_with("6 shards; 4 files read, 0 refused"));
+    let plan = dispatch::plan_for(14, Kernel::Auto).unwrap();
+    let size = |i| plan.shard(Shard::new(i, 6).unwrap()).len();
+    assert_eq!(
+        line(&text, "running: "),
+        format!("running: 2/6 (3 of {} subproblems)", size(2))
+    );
+    assert_eq!(
+        line(&text, "stalled: "),
+        format!("stalled: 3/6 (1 of {} subproblems)", size(3))
+    );
+    assert_eq!(line(&text, "missing: "), "missing: 4/6, 5/6");
+    let solutions: Count = records.iter().map(|r| r.count).sum();
+    let partial = running.count + stalled.count;
+    assert_eq!(
+        line(&text, "solutions: "),
+        format!("solutions: {solutions} in 2 records, and {partial} so far in 2 checkpoints")
+    );
+    let done = records.iter().map(|r| r.tally.len()).sum::<usize>() + 3 + 1;
+    assert!(
+        line(&text, "subproblems: ")
+            .starts_with(&format!("subproblems: {done} of {} done (", plan.len())),
+        "{text}"
+    );
+    assert!(!text.contains("refused: "), "{text}");
+    assert!(!text.contains("unknown"), "{text}");
+
+    // The same numbers as JSON.
+    let read = json(&dir);
+    for (key, value) in [
+        ("done", 2),
+        ("running", 1),
+        ("stalled", 1),
+        ("missing", 2),
+        ("disputed", 0),
+        ("shards", 6),
+        ("n", 14),
+        ("subproblems_done", done),
+        ("subproblems_in_plan", plan.len()),
+    ] {
+        assert_eq!(read[key], value, "{key} in {read}");
+    }
+    assert_eq!(read["solutions_text"], solutions.to_string());
+    assert_eq!(read["checkpoint_solutions_text"], partial.to_string());
+    assert_eq!(read["missing_first"], serde_json::json!(["4/6", "5/6"]));
+    assert_eq!(read["running_first"][0]["shard"], "2/6");
+    assert_eq!(read["stalled_first"][0]["subproblems_done"], 1);
+    assert!(read["core_hours_left"].as_f64().unwrap() > 0.0, "{read}");
+    assert!(read["eta_seconds"].as_f64().unwrap() > 0.0, "{read}");
+    assert_eq!(read["refused"], serde_json::json!([]));
+
+    // --fresh decides what is running.
+    let text = status(&[dir.to_str().unwrap(), "--fresh", "86400"]);
+    assert_eq!(
+        line(&text, "shards: "),
+        "shards: 2 done, 2 running, 0 stalled, 2 missing"
+    );
+    let text = status(&[dir.to_str().unwrap(), "--fresh", "0"]);
+    assert!(line(&text, "shards: ").ends_with("0 running, 2 stalled, 2 missing"));
+}
+
+#[test]
+fn the_end_adds_up_to_the_count() {
+    let dir = common::scratch("campaign-end");
+    let files: Vec<PathBuf> = (0..4).map(|i| record(&dir, i, 4)).collect();
+    // A finished shard's checkpoint stays: its record wins.
+    checkpoint(&dir, 1, 4, 2, Duration::ZERO);
+    let text = status(&[dir.to_str().unwrap()]);
+    assert_eq!(
+        line(&text, "shards: "),
+        "shards: 4 done, 0 running, 0 stalled, 0 missing"
+    );
+    let q14 = A000170[14];
+    assert_eq!(
+        line(&text, "solutions: "),
+        format!("solutions: {q14} in 4 records, and 0 so far in 0 checkpoints")
+    );
+    assert!(line(&text, "subproblems: ").ends_with("done (100.0%), 100.0% of the plan's estimate"));
+    assert!(line(&text, "core-hours: ").ends_with("; about 0.000 left"));
+    assert_eq!(line(&text, "eta: "), "eta: none: every shard is done");
+    let read = json(&dir);
+    assert_eq!(read["solutions_text"], q14.to_string());
+    assert_eq!(read["solutions"], q14 as u64);
+    assert_eq!(read["core_hours_left"], 0.0);
+    assert_eq!(read["eta_seconds"], 0.0);
+
+    // A cross-check: a copy of shard 2's record, from another machine.
+    fs::create_dir_all(dir.join("check")).unwrap();
+    fs::copy(&files[2], dir.join("check/shard-2.check.json")).unwrap();
+    let text = status(&[dir.to_str().unwrap()]);
+    assert_eq!(
+        line(&text, "shards: "),
+        "shards: 4 done, 0 running, 0 stalled, 0 missing"
+    );
+    assert_eq!(
+        line(&text, "cross-checked: "),
+        "cross-checked: 1 shard, whose records agree"
+    );
+    assert!(line(&text, "solutions: ").starts_with(&format!("solutions: {q14} in 4 records")));
+    assert!(line(&text, "core-hours: ").contains(" spent in 5 records"));
+
+    // A record of shard 3 whose arithmetic holds and whose counts differ:
+    // the shard is disputed, neither record counts.
+    let mut forged = read_record(&files[3]);
+    let (index, count) = forged.tally.iter().next().unwrap();
+    let mut tally = Tally::empty(forged.plan.subproblems);
+    for (i, c) in forged.tally.iter() {
+        assert!(tally.insert(i, if i == index { c + 1 } else { c }));
+    }
+    forged.tally = tally;
+    forged.count += 1;
+    fs::write(dir.join("check/shard-3.check.json"), forged.to_bytes()).unwrap();
+    let text = status(&[dir.to_str().unwrap()]);
+    assert_eq!(
+        line(&text, "shards: "),
+        "shards: 3 done, 1 disputed, 0 running, 0 stalled, 0 missing"
+    );
+    let honest = read_record(&files[3]).count;
+    assert_eq!(
+        line(&text, "disputed: "),
+        format!(
+            "disputed: shard 3/4: {} says {} solutions, {} says {honest}",
+            dir.join("check/shard-3.check.json").display(),
+            forged.count,
+            files[3].display()
+        )
+    );
+    assert_eq!(
+        line(&text, "solutions: "),
+        format!(
+            "solutions: {} in 3 records, and 0 so far in 0 checkpoints",
+            q14 - honest
+        )
+    );
+    assert!(!text.contains("eta: none"), "{text}");
+    let read = json(&dir);
+    assert_eq!(
+        (read["done"].clone(), read["disputed"].clone()),
+        (3.into(), 1.into())
+    );
+    assert_eq!(count + 1, forged.tally.get(index).unwrap());
+}
+
+#[cfg(unix)]
+#[test]
+fn hostile_files_are_reported_as_merge_reports_them() {
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::fs::symlink;
+
+    let dir = common::scratch("campaign-hostile");
+    let good = record(&dir, 0, 2);
+    record(&dir, 1, 2);
+    let bad = dir.join("bad");
+    fs::create_dir_all(&bad).unwrap();
+    let text = fs::read_to_string(&good).unwrap();
+    fs::write(
+        bad.join("edited.json"),
+        text.replacen("\"count\": \"", "\"count\": \"1", 1),
+    )
+    .unwrap();
+    fs::write(bad.join("truncated.json"), &text[..text.len() / 2]).unwrap();
+    fs::File::create(bad.join("huge.json"))
+        .unwrap()
+        .set_len(17 << 20)
+        .unwrap();
+    let fifo = bad.join("fifo.json");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    symlink(bad.join("loop-b.json"), bad.join("loop-a.json")).unwrap();
+    symlink(bad.join("loop-a.json"), bad.join("loop-b.json")).unwrap();
+    fs::create_dir_all(bad.join("folder.json")).unwrap();
+    let odd = bad.join(std::ffi::OsStr::from_bytes(b"odd-\xff\nname.json"));
+    fs::write(&odd, &text[..10]).unwrap();
+    fs::write(
+        bad.join("other-n.json"),
+        stdout_of(&["12", "--count", "--shard", "0/2"]),
+    )
+    .unwrap();
+    // A link to the folder above: a loop, never followed.
+    symlink(&dir, bad.join("up")).unwrap();
+
+    let out = status(&[dir.to_str().unwrap()]);
+    assert_eq!(
+        line(&out, "shards: "),
+        "shards: 2 done, 0 running, 0 stalled, 0 missing"
+    );
+    assert!(
+        line(&out, "campaign ").ends_with("2 files read, 9 refused"),
+        "{out}"
+    );
+    let refused: Vec<&str> = out.lines().filter(|l| l.starts_with("refused: ")).collect();
+    assert_eq!(refused.len(), 9, "{out}");
+    let said = |name: &str, why: &str| {
+        assert!(
+            refused.iter().any(|l| l.contains(name) && l.contains(why)),
+            "{name}: {why} in {out}"
+        );
+    };
+    said("edited.json", "does not match its checksum");
+    said("truncated.json", "is not a JSON record: EOF");
+    said("huge.json", "over the 16777216 a record can have");
+    said("fifo.json", "is not a regular file (a FIFO)");
+    said("loop-a.json", "cannot read");
+    said("loop-b.json", "cannot read");
+    said("folder.json", "is not a regular file (a directory)");
+    said("odd-\u{fffd}\\nname.json", "is not a JSON record");
+    said("other-n.json", "is for N = 12");
+    let read = json(&dir);
+    assert_eq!(read["refused"].as_array().unwrap().len(), 9);
+    assert_eq!(read["done"], 2);
+    assert_eq!(read["solutions_text"], A000170[14].to_string());
+
+    // The text names ten, and says how many more.
+    for i in 0..5 {
+        fs::write(bad.join(format!("empty-{i}.json")), "").unwrap();
+    }
+    let out = status(&[dir.to_str().unwrap()]);
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("refused: ")).count(),
+        11
+    );
+    assert_eq!(line(&out, "refused: and"), "refused: and 4 more");
+    assert_eq!(json(&dir)["refused"].as_array().unwrap().len(), 14);
+}
+
+#[test]
+fn a_folder_without_a_campaign_is_refused_in_one_line() {
+    let dir = common::scratch("campaign-none");
+    let err = common::refusal(["status", dir.to_str().unwrap()]);
+    assert!(err.contains("holds no *.json file"), "{err}");
+    let file = dir.join("shard-0.json");
+    fs::write(&file, stdout_of(&["8", "--count", "--shard", "0/1"])).unwrap();
+    let err = common::refusal(["status", file.to_str().unwrap()]);
+    assert!(err.contains("is not a directory"), "{err}");
+    let err = common::refusal(["status", dir.join("nothing").to_str().unwrap()]);
+    assert!(err.contains("cannot read"), "{err}");
+    // Only files that fail their checks: nothing to report on.
+    fs::write(&file, "{}").unwrap();
+    let err = common::refusal(["status", dir.to_str().unwrap(), "--format", "json"]);
+    assert!(
+        err.contains("holds no valid record or checkpoint: 1 file refused, the first: "),
+        "{err}"
+    );
+}
+
+#[test]
+fn what_cannot_be_told_yet_is_unknown() {
+    let dir = common::scratch("campaign-unknown");
+    // A shard just started: nothing counted, nothing to go by.
+    checkpoint(&dir, 0, 2, 0, Duration::ZERO);
+    let text = status(&[dir.to_str().unwrap()]);
+    assert_eq!(
+        line(&text, "shards: "),
+        "shards: 0 done, 1 running, 0 stalled, 1 missing"
+    );
+    assert!(
+        line(&text, "core-hours: ")
+            .ends_with("; unknown left (no record has counted any of the estimate yet)"),
+        "{text}"
+    );
+    assert_eq!(
+        line(&text, "eta: "),
+        "eta: unknown (too little is done to tell)"
+    );
+    let read = json(&dir);
+    assert!(
+        read["core_hours_left"].is_null() && read["eta_seconds"].is_null(),
+        "{read}"
+    );
+    // Some of it counted: a pace, still no record's core-hours.
+    checkpoint(&dir, 0, 2, 4, Duration::ZERO);
+    let text = status(&[dir.to_str().unwrap()]);
+    assert!(line(&text, "eta: ").starts_with("eta: about "), "{text}");
+    assert!(
+        line(&text, "core-hours: ").contains("unknown left"),
+        "{text}"
+    );
+    assert!(
+        line(&text, "core-hours: ").starts_with(
+            "core-hours: 0.000 spent in 0 records, and 0.001 wall-hours in 1 checkpoint"
+        ),
+        "{text}"
+    );
+}
+
+/// More shards than subproblems: most records are of empty shards, each a
+/// valid record, and only the first five missing are named.
+#[test]
+fn many_shards_most_of_them_empty() {
+    let dir = common::scratch("campaign-many");
+    let plan = dispatch::plan_for(8, Kernel::Auto).unwrap();
+    let m = 1000;
+    let skipped: Vec<usize> = (0..m).filter(|i| i % 97 == 5).collect();
+    let mut solutions = 0;
+    for i in (0..m).filter(|i| !skipped.contains(i)) {
+        let shard = Shard::new(i, m).unwrap();
+        let mut tally = Tally::empty(plan.len());
+        for index in plan.shard(shard) {
+            let count = dispatch::count_subproblem(plan.get(index).unwrap(), Kernel::Auto).unwrap();
+            assert!(tally.insert(index, count));
+        }
+        let record = ShardRecord {
+            plan: PlanId::of(&plan),
+            shard,
+            count: tally.total().unwrap(),
+            tally,
+            kernel: "auto".into(),
+            threads: 1,
+            seconds: 0.0,
+        };
+        solutions += record.count;
+        fs::write(dir.join(format!("{i}.json")), record.to_bytes()).unwrap();
+    }
+    let text = status(&[dir.to_str().unwrap()]);
+    assert_eq!(
+        line(&text, "shards: "),
+        format!(
+            "shards: {} done, 0 running, 0 stalled, {} missing",
+            m - skipped.len(),
+            skipped.len()
+        )
+    );
+    assert_eq!(
+        line(&text, "missing: "),
+        format!(
+            "missing: 5/{m}, 102/{m}, 199/{m}, 296/{m}, 393/{m}, and {} more",
+            skipped.len() - 5
+        )
+    );
+    assert!(line(&text, "solutions: ").starts_with(&format!("solutions: {solutions} in ")));
+    let read = json(&dir);
+    assert_eq!(read["missing"], skipped.len());
+    assert_eq!(read["missing_first"].as_array().unwrap().len(), 5);
+}
