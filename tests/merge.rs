@@ -74,15 +74,22 @@ fn one_line_error(assert: assert_cmd::assert::Assert, code: i32) -> String {
 }
 
 /// The error line of a recount that fails with `code`: the last line on
-/// stderr, after what the recount said it would do; nothing on stdout.
+/// stderr, after what the recount said it would do (and what the
+/// cross-checks found, if any); nothing on stdout.
 fn recount_error(assert: assert_cmd::assert::Assert, code: i32) -> String {
     let out = assert.code(code).stdout("").get_output().clone();
     let err = String::from_utf8(out.stderr).unwrap();
     let lines: Vec<&str> = err.lines().collect();
-    assert_eq!(lines.len(), 2, "{err}");
-    assert!(lines[0].starts_with("queens-simd: recounting "), "{err}");
-    assert!(lines[1].starts_with("queens-simd: error: "), "{err}");
-    format!("{}\n", lines[1])
+    let [before @ .., recounting, error] = &lines[..] else {
+        panic!("{err}")
+    };
+    assert!(
+        before.iter().all(|l| l.contains("counted twice")) && before.len() <= 1,
+        "{err}"
+    );
+    assert!(recounting.starts_with("queens-simd: recounting "), "{err}");
+    assert!(error.starts_with("queens-simd: error: "), "{err}");
+    format!("{error}\n")
 }
 
 fn read(path: &Path) -> ShardRecord {
@@ -239,7 +246,7 @@ fn one_record_read_twice_is_no_cross_check() {
     assert_eq!(
         err,
         format!(
-            "queens-simd: error: {} is the same record as {} (the same counts, kernel, threads and seconds, so the same checksum): a copy, where a cross-check of shard 1/3 needs a second count\n",
+            "queens-simd: error: {} is the same record as {} (the same shard, counts, kernel, threads and seconds): a copy, where a cross-check of shard 1/3 needs a second count\n",
             copy.display(),
             files[1].display()
         )
@@ -365,6 +372,22 @@ fn a_recount_by_search_agrees_with_honest_records_and_catches_a_forgery() {
             files[0].display(),
             count - 1
         )
+    );
+    // A second record of the shard, forged alike: the cross-check passes,
+    // the recount says that both are wrong.
+    let twin = record(&again(&dir), "join", "0/3");
+    forge(read(&twin), index, -1, &twin);
+    let with_twin = [files.clone(), vec![twin]].concat();
+    let err = recount_error(
+        merge(
+            &with_twin,
+            &["--recount", "100000", "--recount-by", "search"],
+        ),
+        2,
+    );
+    assert!(
+        err.ends_with("; the 1 other record of shard 0/3 says the same\n"),
+        "{err}"
     );
     // The plan's kernel finds it too.
     let err = recount_error(merge(&files, &["--recount", "100000"]), 2);

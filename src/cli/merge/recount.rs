@@ -81,9 +81,10 @@ pub(super) fn spot_check(
     if let Some((index, count)) = wrong {
         let (path, record) = &records[owners.get(index).expect("checked above")];
         return Err(Failure::Refused(format!(
-            "{} says subproblem {index} has {} solutions, but it has {count} (recounted here{how} with --seed {seed})",
+            "{} says subproblem {index} has {} solutions, but it has {count} (recounted here{how} with --seed {seed}){}",
             path_text(path),
-            record.tally.get(index).unwrap_or_default()
+            record.tally.get(index).unwrap_or_default(),
+            same_shard(records, record)
         )));
     }
     messages.say(format_args!(
@@ -99,6 +100,28 @@ pub(super) fn spot_check(
         seed,
         by: recount.by,
     })
+}
+
+/// `"; the 1 other record of shard 1/3 says the same"` where `record`'s
+/// shard was cross-checked (its records agree, so all of them are wrong).
+fn same_shard(records: &[(&Path, ShardRecord)], record: &ShardRecord) -> String {
+    let others = records
+        .iter()
+        .filter(|(_, other)| other.shard == record.shard)
+        .count()
+        - 1;
+    if others == 0 {
+        return String::new();
+    }
+    let shard = record.shard;
+    format!(
+        "; the {} the same",
+        counted(
+            others,
+            &format!("other record of shard {shard} says"),
+            &format!("other records of shard {shard} say")
+        )
+    )
 }
 
 /// The options of a recount by the records' own method: its `auto`

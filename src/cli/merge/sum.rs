@@ -203,7 +203,7 @@ impl<'a> Sum<'a> {
                 )
             } else {
                 format!(
-                    "{} is the same record as {} (the same counts, kernel, threads and seconds, so the same checksum): a copy, where a cross-check of shard {} needs a second count",
+                    "{} is the same record as {} (the same shard, counts, kernel, threads and seconds): a copy, where a cross-check of shard {} needs a second count",
                     path_text(path),
                     path_text(first_path),
                     record.shard
