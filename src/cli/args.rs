@@ -242,7 +242,8 @@ pub enum Request {
     Solve(Solve),
 }
 
-/// `merge FILES… [--recount K [--seed S] [--threads T]]`.
+/// `merge FILES… [--recount K [--seed S] [--threads T] [--recount-by M]]
+/// [--format json]`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Merge {
     /// The shard records.
@@ -253,7 +254,8 @@ pub struct Merge {
     pub format: MergeFormat,
 }
 
-/// `--recount K [--seed S] [--threads T]`.
+/// `--recount K [--seed S] [--threads T] [--max-memory SIZE] [--recount-by
+/// METHOD]`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Recount {
     /// How many subproblems to recount.
