@@ -127,6 +127,27 @@ fn merge_takes_its_own_options_only() {
         "unexpected argument '--count'",
     );
     refused(&["merge"], "required");
+    refused(
+        &["merge", "a.json", "--recount-by", "search"],
+        "--recount-by goes with --recount",
+    );
+    refused(
+        &["merge", "a.json", "--format", "board"],
+        "invalid value 'board' for '--format <FORMAT>'",
+    );
+    refused(
+        &[
+            "merge",
+            "a.json",
+            "--recount",
+            "2",
+            "--recount-by",
+            "search",
+            "--max-memory",
+            "1G",
+        ],
+        "--recount-by search allocates nothing",
+    );
 }
 
 #[test]
@@ -832,4 +853,130 @@ fn help_and_version_exit_0() {
         .assert()
         .success()
         .stdout(predicate::str::starts_with("queens-simd "));
+}
+
+/// Each of merge's own flags, as [`PAIR_FLAGS`] gives the others.
+const MERGE_PAIR_FLAGS: &[Flag] = &[
+    Flag {
+        words: &["--recount", "2"],
+        needs: &[],
+        seen: Seen::Value("3"),
+    },
+    Flag {
+        words: &["--seed", "3"],
+        needs: &[&["--recount", "2"]],
+        seen: Seen::Value("4"),
+    },
+    Flag {
+        words: &["--threads", "2"],
+        needs: &[&["--recount", "2"]],
+        seen: Seen::Unseen,
+    },
+    Flag {
+        words: &["--max-memory", "1G"],
+        needs: &[&["--recount", "2"]],
+        seen: Seen::Value("1"),
+    },
+    Flag {
+        words: &["--recount-by", "search"],
+        needs: &[&["--recount", "2"]],
+        seen: Seen::Value("plan"),
+    },
+    Flag {
+        words: &["--format", "json"],
+        needs: &[],
+        seen: Seen::Value("text"),
+    },
+];
+
+/// Every pair of merge's own flags on the two shards of N = 14's join
+/// plan, each with the flags it needs: refused with status 2 and one line,
+/// or each flag of it honoured ([`Seen`]), as for the other flags.
+#[test]
+fn no_pair_of_merge_flags_is_silently_dropped() {
+    use clap::CommandFactory;
+    let command = queens_simd::cli::args::Args::command();
+    let merge = command.find_subcommand("merge").unwrap();
+    for argument in merge.get_arguments() {
+        if let Some(long) = argument.get_long().filter(|l| *l != "help") {
+            let flag = format!("--{long}");
+            assert!(
+                MERGE_PAIR_FLAGS.iter().any(|f| f.words[0] == flag),
+                "{flag} is not in MERGE_PAIR_FLAGS"
+            );
+        }
+    }
+    let dir = common::scratch("merge-flag-pairs");
+    for i in 0..2 {
+        let json = common::stdout_of(&["14", "--count", "--shard", &format!("{i}/2")]);
+        std::fs::write(dir.join(format!("s{i}.json")), json).unwrap();
+    }
+    let run = |words: &[&str]| -> (Option<i32>, String, String) {
+        let out = queens()
+            .current_dir(&dir)
+            .args(["merge", "s0.json", "s1.json"])
+            .args(words)
+            .output()
+            .unwrap();
+        // A seed drawn afresh is no difference.
+        let fresh = !words.contains(&"--seed");
+        (
+            out.status.code(),
+            without_fresh_seed(&out.stdout, fresh),
+            without_fresh_seed(&out.stderr, fresh),
+        )
+    };
+    let (mut dropped, mut honoured) = (Vec::new(), 0);
+    for (at, a) in MERGE_PAIR_FLAGS.iter().enumerate() {
+        for b in &MERGE_PAIR_FLAGS[at + 1..] {
+            let mut words: Vec<&str> = Vec::new();
+            for needed in [a.words, b.words]
+                .into_iter()
+                .chain(a.needs.iter().copied())
+                .chain(b.needs.iter().copied())
+            {
+                if !words.contains(&needed[0]) {
+                    words.extend_from_slice(needed);
+                }
+            }
+            let out = run(&words);
+            if out.0 == Some(2) {
+                assert_eq!(out.2.lines().count(), 1, "{words:?}: {}", out.2);
+                continue;
+            }
+            assert_eq!(out.0, Some(0), "{words:?}: {out:?}");
+            honoured += 1;
+            for flag in [a, b] {
+                let other = match flag.seen {
+                    Seen::Removed => without(&words, flag.words[0], None),
+                    Seen::Value(value) => without(&words, flag.words[0], Some(value)),
+                    Seen::Unseen => continue,
+                };
+                if run(&other) == out {
+                    dropped.push(format!("{} in {words:?}", flag.words[0]));
+                }
+            }
+        }
+    }
+    assert!(dropped.is_empty(), "accepted and dropped: {dropped:#?}");
+    assert!(honoured >= 10, "only {honoured} pairs were honoured");
+}
+
+/// `text` with the digits of a seed that merge drew itself (`--seed N` on
+/// stderr, `"seed":N` and `"seed_text":"N"` in JSON) as `#`, where `fresh`.
+fn without_fresh_seed(text: &[u8], fresh: bool) -> String {
+    let mut text = String::from_utf8_lossy(text).into_owned();
+    if !fresh {
+        return text;
+    }
+    for before in ["--seed ", "\"seed\":", "\"seed_text\":\""] {
+        let mut from = 0;
+        while let Some(at) = text[from..].find(before) {
+            let start = from + at + before.len();
+            let digits = text[start..].bytes().take_while(u8::is_ascii_digit).count();
+            text.replace_range(start..start + digits, "#");
+            from = start + 1;
+        }
+    }
+    text
 }

@@ -218,14 +218,19 @@ fn a_record_must_cover_its_shard_exactly() {
 fn a_file_wrong_in_itself_is_named_before_an_overlap() {
     // merge adds each record up as it reads it, and keeps no more counts
     // once two records overlap, but reads every file first: a damaged
-    // file is named whatever its place, an overlap only if none is.
+    // file is named whatever its place, an overlap (or a file named
+    // twice) only if none is.
     let dir = scratch("overlap-then-damage");
     let files = shard_files(&dir, 12, 3);
     let twice = [&files[0], &files[1], &files[0], &files[2]].map(PathBuf::clone);
-    merge_refuses(&twice, &files[0], "is counted twice");
-    merge_refuses(&twice, &files[0], "(shard 0/3) and by");
+    merge_refuses(&twice, &files[0], "is named twice");
+    let other = shard_files(&scratch("overlap-then-damage-4"), 12, 4);
+    let overlap = [&files[0], &files[1], &other[0], &files[2]].map(PathBuf::clone);
+    merge_refuses(&overlap, &other[0], "is counted twice");
+    merge_refuses(&overlap, &other[0], "(shard 0/4)");
     edit_text(&files[2], "\"count\": \"", "\"count\": \"1");
     merge_refuses(&twice, &files[2], "does not match its checksum");
+    merge_refuses(&overlap, &files[2], "does not match its checksum");
 }
 
 #[test]
@@ -936,8 +941,8 @@ fn merges_memory_does_not_grow_with_hostile_files() {
         "{err}"
     );
     // A valid record padded with 15 MiB of spaces (which its checksum
-    // does not cover): all twenty read, the overlap named at the end,
-    // the memory of one.
+    // does not cover): all twenty read, the same file named twice (as
+    // links) said at the end, the memory of one.
     let padded = dir.join("padded.json");
     let spaces = " ".repeat((15 << 20) - honest.len());
     fs::write(
@@ -951,7 +956,7 @@ fn merges_memory_does_not_grow_with_hostile_files() {
     let links = twenty(&padded);
     let (code, err) = merge_within_bound(&links);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("is counted twice"), "{err}");
+    assert!(err.contains("is named twice"), "{err}");
     // A file just under the limit of eight million tiny JSON values: the
     // first look at its format skips them without building them (a
     // `serde_json::Value` of it took 282 MB).

@@ -90,7 +90,7 @@ fn a_missing_or_repeated_shard_is_refused() {
     merge(&twice)
         .code(2)
         .stdout("")
-        .stderr(predicate::str::contains("counted twice"));
+        .stderr(predicate::str::contains("is named twice"));
     // Shards of another N, a file that is not a record, a missing file.
     let other = shard_files(&scratch("other-shards"), 13, 3);
     merge(&[files[0].clone(), files[1].clone(), other[2].clone()])

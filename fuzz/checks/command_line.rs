@@ -4,7 +4,7 @@
 
 use std::ffi::OsString;
 
-use queens_simd::cli::args::{Format, Parsed, Request, parse_from};
+use queens_simd::cli::args::{Format, Parsed, RecountBy, Request, parse_from};
 use queens_simd::kernel::Task;
 use queens_simd::plan::Method;
 
@@ -49,6 +49,10 @@ fn check_request(request: &Request) {
             if let Some(recount) = &merge.recount {
                 assert!(recount.subproblems >= 1);
                 assert!(recount.max_memory.is_none_or(|m| m > 0));
+                // A search allocates nothing: no limit applies to it.
+                if recount.by == RecountBy::Search {
+                    assert!(recount.max_memory.is_none());
+                }
             }
         }
         Request::Script(campaign) => {

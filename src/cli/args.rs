@@ -164,6 +164,18 @@ pub enum Command {
         /// than SIZE (default: the memory available); needs --recount.
         #[arg(long, value_name = "SIZE", value_parser = parse_max_memory, allow_hyphen_values = true)]
         max_memory: Option<u64>,
+
+        /// How --recount recounts (default plan): `plan`, with a kernel of
+        /// the records' own method; `search`, each join piece by a plain
+        /// search that places queens row by row (slow: keep K small).
+        #[arg(long, value_enum, value_name = "METHOD")]
+        recount_by: Option<RecountBy>,
+
+        /// How to print the result (default text: the total alone); `json`:
+        /// one JSON object with the plan, the shards, the cross-checks and
+        /// the recount.
+        #[arg(long, value_enum)]
+        format: Option<MergeFormat>,
     },
     /// Write the batch script of a campaign: N counted in --shards shards,
     /// each with a checkpoint and its record written whole, as a Slurm array
@@ -332,6 +344,36 @@ pub struct CampaignStatus {
     pub fresh: Duration,
 }
 
+/// What `merge --recount` recounts the chosen subproblems with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum RecountBy {
+    /// The fastest kernel here of the records' plan's method.
+    #[default]
+    Plan,
+    /// A plain search that places queens row by row (join pieces only).
+    Search,
+}
+
+impl RecountBy {
+    /// As `--recount-by` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            RecountBy::Plan => "plan",
+            RecountBy::Search => "search",
+        }
+    }
+}
+
+/// What `merge` prints on stdout.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum MergeFormat {
+    /// The total alone, one line.
+    #[default]
+    Text,
+    /// One JSON object.
+    Json,
+}
+
 /// Output formats for listed solutions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -381,16 +423,20 @@ pub enum Request {
     Script(super::script::Campaign),
 }
 
-/// `merge FILES… [--recount K [--seed S] [--threads T]]`.
+/// `merge FILES… [--recount K [--seed S] [--threads T] [--recount-by M]]
+/// [--format json]`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Merge {
     /// The shard records.
     pub files: Vec<PathBuf>,
     /// The spot check, if asked for.
     pub recount: Option<Recount>,
+    /// What is printed (`--format`).
+    pub format: MergeFormat,
 }
 
-/// `--recount K [--seed S] [--threads T]`.
+/// `--recount K [--seed S] [--threads T] [--max-memory SIZE] [--recount-by
+/// METHOD]`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Recount {
     /// How many subproblems to recount.
@@ -402,6 +448,8 @@ pub struct Recount {
     /// The most memory a recount with a join kernel may take
     /// (`--max-memory`), if given; else the memory available.
     pub max_memory: Option<u64>,
+    /// How (`--recount-by`).
+    pub by: RecountBy,
 }
 
 /// Solving N: listing, counting, or counting through a plan.
@@ -626,6 +674,8 @@ impl Args {
             seed,
             threads,
             max_memory,
+            recount_by,
+            format,
         }) = self.command
         {
             if let Some(n) = self.n {
@@ -639,20 +689,33 @@ impl Args {
                 ));
             }
             let recount = match (recount, seed, threads, max_memory) {
+                (Some(_), _, _, Some(_)) if recount_by == Some(RecountBy::Search) => {
+                    return Err(
+                        "--max-memory limits a recount by the plan's kernels; --recount-by search allocates nothing".into(),
+                    );
+                }
                 (Some(subproblems), seed, threads, max_memory) => Some(Recount {
                     subproblems,
                     seed,
                     threads,
                     max_memory,
+                    by: recount_by.unwrap_or_default(),
                 }),
                 (None, Some(_), _, _) => return Err("--seed goes with --recount".into()),
                 (None, None, Some(_), _) => return Err("--threads goes with --recount".into()),
                 (None, None, None, Some(_)) => {
                     return Err("--max-memory goes with --recount".into());
                 }
+                (None, None, None, None) if recount_by.is_some() => {
+                    return Err("--recount-by goes with --recount".into());
+                }
                 (None, None, None, None) => None,
             };
-            return Ok(Request::Merge(Merge { files, recount }));
+            return Ok(Request::Merge(Merge {
+                files,
+                recount,
+                format: format.unwrap_or_default(),
+            }));
         }
 
         if let Some(Command::Status { dir, format, fresh }) = self.command {
@@ -1190,6 +1253,8 @@ mod tests {
             "9 --format hex",
             "merge a.json --seed 3",
             "merge a.json --threads 2",
+            "merge a.json --recount-by search",
+            "merge a.json --format board",
             "--count merge a.json",
             "12 merge a.json",
         ] {

@@ -30,7 +30,9 @@ pub enum Status {
     /// a malformed flag, a file that fails its checks, a count over
     /// `--max-memory`. One line on stderr says why.
     Refused = 2,
-    /// `--verify` found a kernel that disagrees with the portable one.
+    /// `--verify` found a kernel that disagrees with the portable one,
+    /// `--sample K --check` a row set whose join and search differ, or
+    /// `merge` two records of one shard whose counts differ.
     Disagreement = 3,
     /// The system refused memory that a count needed (an address-space
     /// limit, `ulimit -v`): the count stopped, nothing was printed.

@@ -82,7 +82,7 @@ pub use options::Options;
 #[cfg(feature = "std")]
 pub use plans::{
     check_pieces, count_on_threads, count_partial_board, count_subproblem, counting_kernel,
-    counts_through_plan, plan_for, plan_method,
+    counts_through_plan, plan_for, plan_method, search_subproblem,
 };
 pub use policy::{
     BLOCKS_ENUMERATION_FROM, BLOCKS_FROM, JOIN_FROM, LANES_FROM, SPLIT_512_LANES_AVX2_UP_TO,

@@ -157,6 +157,36 @@ pub fn check_pieces(
     plan.run_check(counter, draws, seed)
 }
 
+/// `subproblem`'s share of the total counted by a plain search that places
+/// queens row by row, if it is a join plan's piece (`None` for a symmetric
+/// subproblem): the count a join kernel gives it ([`count_subproblem`]),
+/// found without the join's quarter-boards, half-boards, sieve or
+/// matcher. The two share only the piece's folding (which of its row sets
+/// are counted, and what each stands for), so a kernel that miscounts a
+/// piece, or a record that lies about one, shows as a difference
+/// (`queens-simd merge --recount K --recount-by search`). It allocates
+/// nothing, and takes about as long as a plain search of the piece's
+/// boards: far longer than a join kernel for a large piece.
+///
+/// ```
+/// use queens_simd::Kernel;
+/// use queens_simd::dispatch::{count_subproblem, search_subproblem};
+/// use queens_simd::plan::{Method, Plan};
+///
+/// let plan = Plan::with_method(12, Method::Join)?;
+/// let piece = plan.get(3).unwrap();
+/// assert_eq!(search_subproblem(piece), Some(count_subproblem(piece, Kernel::Join)?));
+/// let symmetric = Plan::with_method(12, Method::Symmetric)?;
+/// assert_eq!(search_subproblem(symmetric.get(0).unwrap()), None);
+/// # Ok::<(), queens_simd::Error>(())
+/// ```
+pub fn search_subproblem(subproblem: &Subproblem) -> Option<Count> {
+    match subproblem.piece() {
+        Piece::Join { n, piece } => Some(crate::kernel::join::check::search_piece(*n, piece)),
+        Piece::Symmetric(_) => None,
+    }
+}
+
 /// The kernel that counts `method`'s plans when `kernel` is asked:
 /// `kernel` if it counts them and runs here; for `auto`, the fastest
 /// kernel of that method this CPU runs.

@@ -18,6 +18,7 @@ use super::band::Band;
 use super::pieces::Piece;
 use super::quarters::HeldQuarters;
 use super::sample::{draw, list_of, piece_weights};
+use super::split::LongDiagonals;
 use super::split::{Chunk, Split};
 use super::{Joiner, Scratch};
 use crate::{Count, Error, MAX_N};
@@ -139,6 +140,139 @@ fn place(allowed: &[u32], columns: u32, falling: u64, rising: u64) -> Count {
     count
 }
 
+/// The solutions a join plan's `piece` of an `n`x`n` board accounts for,
+/// counted by a plain search that places queens row by row: what the
+/// join counts for it, found another way (`merge --recount-by search`).
+///
+/// It shares with the join only the split's folding: which row sets of
+/// the piece are counted and how many each stands for (`Chunk::for_each_row_set`),
+/// the split's weight, the squares the transpose closes (`Split::open`) and
+/// how the long diagonals weigh a solution (`transpose.rs`). Each row
+/// set's solutions are then found square by square, without the quarters,
+/// the half-boards, the crossing bits, the sieve or the matcher that a
+/// join kernel counts them with.
+pub(crate) fn search_piece(n: usize, piece: &Piece) -> Count {
+    let split = piece.split(n);
+    if split.weight == 0 {
+        return 0;
+    }
+    let mut total: Count = 0;
+    piece.chunk.for_each_row_set(&split, |rows, images| {
+        total += Count::from(images * split.weight) * search_folded(&split, rows);
+    });
+    total
+}
+
+/// The solutions of `split` (folded) whose west queens are in rows `rows`,
+/// each weighed by the long diagonals as the matcher weighs its pairs.
+fn search_folded(split: &Split, rows: u32) -> Count {
+    let n = split.n;
+    let mut allowed = [0u32; MAX_N];
+    for (row, columns) in allowed.iter_mut().enumerate().take(n) {
+        let west = rows >> row & 1 != 0;
+        let side = if west { 0..split.west } else { split.east..n };
+        *columns = side
+            .filter(|&column| split.open[column] >> row & 1 != 0)
+            .fold(0, |mask, column| mask | 1 << column);
+    }
+    for (row, column) in split.band.queens(n) {
+        allowed[row] = 1 << column;
+    }
+    let weigh = Weighing::of(split);
+    let mut placed = [0u8; MAX_N];
+    place_weighed(&allowed[..n], &mut placed, 0, [0, 0, 0], &|columns| {
+        weigh.weight(columns)
+    })
+}
+
+/// How a solution of a folded split counts, by its queens on the board's
+/// two long diagonals (see `transpose.rs` and [`LongDiagonals`]).
+struct Weighing {
+    n: usize,
+    /// The west half's columns: `0..west`.
+    west: usize,
+    diagonals: LongDiagonals,
+    /// For [`LongDiagonals::One`]: the weighed diagonal is the main one
+    /// (`row == column`), not the anti-diagonal.
+    main_weighed: bool,
+}
+
+impl Weighing {
+    fn of(split: &Split) -> Weighing {
+        let n = split.n;
+        // The band holds the other diagonal's queen: the main one is
+        // weighed when the band holds none on it.
+        let main_weighed = !split.band.queens(n).any(|(row, column)| row == column);
+        Weighing {
+            n,
+            west: split.west,
+            diagonals: split.diagonals,
+            main_weighed,
+        }
+    }
+
+    /// The weight of the solution with its queen of row `r` in column
+    /// `columns[r]`: 2 if one half holds both long diagonals' queens, 0 if
+    /// each half holds one, 1 otherwise (both weighed); 2 with a queen on
+    /// the weighed diagonal, else 1 (one weighed).
+    fn weight(&self, columns: &[u8]) -> Count {
+        let n = self.n;
+        let on = |anti: bool| {
+            (0..n)
+                .find(|&row| usize::from(columns[row]) == if anti { n - 1 - row } else { row })
+                .map(|row| usize::from(columns[row]) < self.west)
+        };
+        match self.diagonals {
+            LongDiagonals::Unweighed => 1,
+            LongDiagonals::One => {
+                if on(!self.main_weighed).is_some() {
+                    2
+                } else {
+                    1
+                }
+            }
+            LongDiagonals::Both => match (on(false), on(true)) {
+                (Some(main), Some(anti)) if main == anti => 2,
+                (Some(_), Some(_)) => 0,
+                _ => 1,
+            },
+        }
+    }
+}
+
+/// The placements of one queen per row of `allowed` from `row` on (each
+/// row's in its columns) that no other attacks, given the columns, the
+/// falling and the rising diagonals taken (`taken`, as the squares of the
+/// next row they attack), each counted `weigh(columns)` times.
+fn place_weighed(
+    allowed: &[u32],
+    placed: &mut [u8; MAX_N],
+    row: usize,
+    taken: [u64; 3],
+    weigh: &dyn Fn(&[u8]) -> Count,
+) -> Count {
+    let Some(&columns) = allowed.get(row) else {
+        return weigh(&placed[..allowed.len()]);
+    };
+    let [column_bits, falling, rising] = taken;
+    let mut free = columns & !(column_bits as u32) & !(falling as u32) & !(rising as u32);
+    let mut count = 0;
+    while free != 0 {
+        let bit = free & free.wrapping_neg();
+        free &= free - 1;
+        placed[row] = bit.trailing_zeros() as u8;
+        let bit = u64::from(bit);
+        count += place_weighed(
+            allowed,
+            placed,
+            row + 1,
+            [column_bits | bit, (falling | bit) << 1, (rising | bit) >> 1],
+            weigh,
+        );
+    }
+    count
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,6 +316,27 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// A join plan's pieces, each counted by the search on its folded
+    /// split, add up to every solution, and each agrees with the join.
+    #[test]
+    fn the_search_counts_each_piece_as_the_join_does() {
+        let mut scratch = Scratch::default();
+        for n in 1..=12 {
+            let mut total = 0;
+            for piece in super::super::pieces::pieces(n) {
+                let searched = search_piece(n, &piece);
+                let split = piece.split(n);
+                let mut quarters = HeldQuarters::new(0);
+                let joined = super::super::Join(())
+                    .count_chunk(&split, &mut quarters, &piece.chunk, &mut scratch)
+                    .unwrap();
+                assert_eq!(searched, joined, "n = {n}, {piece:?}");
+                total += searched;
+            }
+            assert_eq!(total, crate::kernel::portable::oracle_count(n), "n = {n}");
         }
     }
 }

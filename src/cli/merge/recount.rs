@@ -1,0 +1,210 @@
+//! `merge --recount K [--recount-by plan|search]`: K subproblems chosen at
+//! random, recounted here and compared with the records that count them,
+//! to catch a machine (or a kernel) that counted wrong.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::Count;
+use crate::dispatch::Options;
+use crate::plan::{Counted, Method, Plan};
+
+use super::super::Failure;
+use super::super::args::{Recount, RecountBy};
+use super::super::files::path_text;
+use super::super::memory;
+use super::super::plural::counted;
+use super::super::records::ShardRecord;
+use super::super::status::Messages;
+use super::sum::Owners;
+
+/// What a recount did, all of it agreeing with the records.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Recounted {
+    /// How many subproblems were recounted.
+    pub(super) subproblems: usize,
+    /// The seed they were chosen with.
+    pub(super) seed: u64,
+    /// How.
+    pub(super) by: RecountBy,
+}
+
+/// Recounts `recount.subproblems` subproblems chosen at random (all of them
+/// if there are no more) and compares each with the record that counts it.
+/// The seed is printed on stderr, so that the same check can be repeated.
+pub(super) fn spot_check(
+    plan: &Plan,
+    recount: &Recount,
+    records: &[(&Path, ShardRecord)],
+    owners: &Owners,
+    messages: &Messages,
+) -> Result<Recounted, Failure> {
+    let threads = recount
+        .threads
+        .unwrap_or_else(|| Options::default().threads);
+    if recount.by == RecountBy::Search && plan.method() != Method::Join {
+        return Err(Failure::Refused(format!(
+            "--recount-by search recounts the pieces of a join plan, but these records are of N = {}'s {} plan (--recount-by plan recounts them)",
+            plan.n(),
+            plan.method()
+        )));
+    }
+    let recount_here = match recount.by {
+        RecountBy::Plan => Some(checked_options(plan, recount, threads)?),
+        RecountBy::Search => None,
+    };
+    let seed = recount
+        .seed
+        .unwrap_or_else(crate::support::random::fresh_seed);
+    let chosen = choose(plan.len(), recount.subproblems, seed);
+    let how = match recount.by {
+        RecountBy::Plan => String::new(),
+        RecountBy::Search => " by a plain search".to_owned(),
+    };
+    messages.say(format_args!(
+        "recounting {} of the {} subproblems{how}, chosen with --seed {seed}",
+        chosen.len(),
+        plan.len()
+    ));
+    let mut wrong: Option<(usize, Count)> = None;
+    let mut compare = |index: usize, count: Count| {
+        let (_, record) = &records[owners.get(index).expect("every subproblem has an owner")];
+        if record.tally.get(index) != Some(count) && wrong.is_none() {
+            wrong = Some((index, count));
+        }
+    };
+    let ran = match recount_here {
+        Some(options) => options.count_reporting(plan, &chosen, compare)?,
+        None => search(plan, &chosen, threads, &mut compare),
+    };
+    super::super::warn_of_refused_threads(messages, &ran, threads);
+    if let Some((index, count)) = wrong {
+        let (path, record) = &records[owners.get(index).expect("checked above")];
+        return Err(Failure::Refused(format!(
+            "{} says subproblem {index} has {} solutions, but it has {count} (recounted here{how} with --seed {seed}){}",
+            path_text(path),
+            record.tally.get(index).unwrap_or_default(),
+            same_shard(records, record)
+        )));
+    }
+    messages.say(format_args!(
+        "the {} with the records",
+        counted(
+            chosen.len(),
+            "recounted subproblem agrees",
+            "recounted subproblems agree"
+        )
+    ));
+    Ok(Recounted {
+        subproblems: chosen.len(),
+        seed,
+        by: recount.by,
+    })
+}
+
+/// `"; the 1 other record of shard 1/3 says the same"` where `record`'s
+/// shard was cross-checked (its records agree, so all of them are wrong).
+fn same_shard(records: &[(&Path, ShardRecord)], record: &ShardRecord) -> String {
+    let others = records
+        .iter()
+        .filter(|(_, other)| other.shard == record.shard)
+        .count()
+        - 1;
+    if others == 0 {
+        return String::new();
+    }
+    let shard = record.shard;
+    format!(
+        "; the {} the same",
+        counted(
+            others,
+            &format!("other record of shard {shard} says"),
+            &format!("other records of shard {shard} say")
+        )
+    )
+}
+
+/// The options of a recount by the records' own method: its `auto`
+/// kernel, on `threads`, once a join kernel's memory is checked.
+fn checked_options(plan: &Plan, recount: &Recount, threads: usize) -> Result<Options, Failure> {
+    let options = Options {
+        threads,
+        ..Options::default()
+    };
+    // The records' plan decides the kernel (`auto` of its method), and a
+    // join kernel's memory is checked before anything is recounted.
+    let kernel = options.counting_kernel(plan.method())?;
+    // The plan is built already (the records were checked against it):
+    // what is left to check is its count's.
+    let needed = |threads| plan.memory_estimate(threads);
+    let limits = memory::Limits::of_this_process(recount.max_memory);
+    // A recount is no shard: its advice is threads and memory only.
+    memory::check(plan.n(), kernel, options.threads, false, &needed, &limits)
+        .map_err(Failure::Refused)?;
+    Ok(options)
+}
+
+/// The join pieces numbered `chosen`, each counted by a plain search
+/// ([`crate::dispatch::search_subproblem`]) on `threads` threads, to
+/// `compare` as each is done. It allocates nothing, so no memory is
+/// checked.
+fn search(
+    plan: &Plan,
+    chosen: &[usize],
+    threads: usize,
+    compare: &mut dyn FnMut(usize, Count),
+) -> Counted {
+    let next = AtomicUsize::new(0);
+    let ran = crate::support::workers::run(
+        threads.clamp(1, chosen.len().max(1)),
+        |send: &mut dyn FnMut((usize, Count))| {
+            while let Some(&index) = chosen.get(next.fetch_add(1, Ordering::Relaxed)) {
+                let piece = plan.get(index).expect("chosen from the plan");
+                let count = crate::dispatch::search_subproblem(piece)
+                    .expect("a join plan's subproblems are join pieces");
+                send((index, count));
+            }
+        },
+        &mut |(index, count)| compare(index, count),
+    );
+    Counted {
+        count: 0,
+        threads: ran.threads,
+        refused: ran.refused,
+    }
+}
+
+/// `k` distinct numbers from `0..len` (all of them if `k >= len`), chosen
+/// by a partial Fisher-Yates shuffle driven by SplitMix64 from `seed`:
+/// the same on every machine for the same seed.
+pub(in crate::cli) fn choose(len: usize, k: usize, seed: u64) -> Vec<usize> {
+    let all: Vec<usize> = (0..len).collect();
+    crate::support::random::SplitMix64::new(seed).choose(&all, k)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+
+    #[test]
+    fn choices_are_distinct_repeatable_and_spread() {
+        let a = choose(1000, 50, 7);
+        assert_eq!(a, choose(1000, 50, 7));
+        assert_ne!(a, choose(1000, 50, 8));
+        let distinct: BTreeSet<usize> = a.iter().copied().collect();
+        assert_eq!(distinct.len(), 50);
+        assert!(a.iter().all(|&i| i < 1000));
+        assert_eq!(choose(5, 9, 1).len(), 5);
+        assert!(choose(0, 3, 1).is_empty());
+        // Every number gets chosen sometimes.
+        let mut seen = [false; 20];
+        for seed in 0..200 {
+            for i in choose(20, 2, seed) {
+                seen[i] = true;
+            }
+        }
+        assert!(seen.iter().all(|&s| s));
+    }
+}
