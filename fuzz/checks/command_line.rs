@@ -59,7 +59,7 @@ fn check_request(request: &Request) {
             assert!(campaign.n <= queens_simd::MAX_N);
             assert!(campaign.shards >= 1 && campaign.cores >= 1);
             assert!(campaign.cross_check <= campaign.shards);
-            assert!(campaign.time >= queens_simd::cli::script::SHORTEST);
+            assert!(campaign.time >= queens_simd::cli::time_limit::SHORTEST);
             assert!(campaign.max_array_size >= 1);
         }
         Request::Status(status) => {

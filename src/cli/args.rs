@@ -12,6 +12,8 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use super::time_limit::TimeLimit;
+
 use crate::kernel::Task;
 use crate::plan::{Method, Shard};
 use crate::{Kernel, MAX_N};
@@ -272,6 +274,114 @@ pub struct ScriptArgs {
     pub seed: Option<u64>,
 }
 
+/// Slurm's default MaxArraySize: array indices go up to one less.
+pub const DEFAULT_MAX_ARRAY_SIZE: usize = 1001;
+
+/// A campaign's time limit when `--time` is not given.
+const DEFAULT_TIME: TimeLimit = TimeLimit(12 * 3600);
+
+/// GNU parallel's hosts when `--hosts` is not given.
+const DEFAULT_HOSTS: &str = "1/host1,1/host2";
+
+/// A `script` request, its flags checked against each other.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Campaign {
+    /// The batch system.
+    pub engine: Engine,
+    /// Board size.
+    pub n: usize,
+    /// Shards N is counted in.
+    pub shards: usize,
+    /// Cores a task counts on (at most, with `memory`).
+    pub cores: usize,
+    /// Memory a task may take, if given.
+    pub memory: Option<u64>,
+    /// Slurm: a task's time limit.
+    pub time: TimeLimit,
+    /// Slurm: the cluster's MaxArraySize.
+    pub max_array_size: usize,
+    /// Slurm: tasks running at once, at most, if given.
+    pub max_running: Option<usize>,
+    /// GNU parallel: the hosts.
+    pub hosts: String,
+    /// The kernel of every shard's count.
+    pub kernel: Kernel,
+    /// Shards counted twice.
+    pub cross_check: usize,
+    /// The kernel of the second counts, if given.
+    pub cross_kernel: Option<Kernel>,
+    /// The seed of the cross-checked shards' choice, if given.
+    pub seed: Option<u64>,
+}
+
+impl Campaign {
+    /// Checks the words of `script` against each other: what applies to
+    /// one engine only is refused with the other, and what needs
+    /// `--cross-check` without it.
+    pub fn new(args: &ScriptArgs) -> Result<Campaign, String> {
+        let slurm_only = [
+            (args.time.is_some(), "--time"),
+            (args.max_array_size.is_some(), "--max-array-size"),
+            (args.max_running.is_some(), "--max-running"),
+        ];
+        let parallel_only = [(args.hosts.is_some(), "--hosts")];
+        let (wrong, engine): (&[(bool, &str)], _) = match args.engine {
+            Engine::Slurm => (&parallel_only, "slurm"),
+            Engine::Parallel => (&slurm_only, "parallel"),
+        };
+        if let Some((_, flag)) = wrong.iter().find(|(given, _)| *given) {
+            return Err(format!("{flag} does not apply to script {engine}"));
+        }
+        if args.cross_check.is_none() {
+            if args.cross_kernel.is_some() {
+                return Err("--cross-kernel goes with --cross-check".into());
+            }
+            if args.seed.is_some() {
+                return Err("--seed goes with --cross-check".into());
+            }
+        }
+        if let Some(k) = args.cross_check
+            && k > args.shards
+        {
+            return Err(format!(
+                "--cross-check {k} asks for more shards than the {} there are",
+                args.shards
+            ));
+        }
+        if let Some(hosts) = &args.hosts
+            && (hosts.is_empty() || !hosts.chars().all(is_host_char))
+        {
+            return Err(format!(
+                "--hosts {hosts:?} is not a list of hosts as parallel -S takes them (letters, digits and . _ - @ : / , + only)"
+            ));
+        }
+        let time = match &args.time {
+            Some(text) => TimeLimit::parse(text)?,
+            None => DEFAULT_TIME,
+        };
+        Ok(Campaign {
+            engine: args.engine,
+            n: args.n,
+            shards: args.shards,
+            cores: args.cores.unwrap_or(1),
+            memory: args.memory,
+            time,
+            max_array_size: args.max_array_size.unwrap_or(DEFAULT_MAX_ARRAY_SIZE),
+            max_running: args.max_running,
+            hosts: args.hosts.clone().unwrap_or_else(|| DEFAULT_HOSTS.into()),
+            kernel: args.kernel.unwrap_or(Kernel::Auto),
+            cross_check: args.cross_check.unwrap_or(0),
+            cross_kernel: args.cross_kernel,
+            seed: args.seed,
+        })
+    }
+}
+
+/// A character of parallel's `-S` list that needs no quoting in a shell.
+fn is_host_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "._-@:/,+".contains(c)
+}
+
 /// The batch systems `script` writes for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Engine {
@@ -307,6 +417,47 @@ fn parse_fresh(text: &str) -> Result<Duration, String> {
     }
 }
 
+/// Refuses a flag of a solve given before subcommand `name`: it would
+/// mean nothing there.
+fn no_flag_before(name: &str, given: &[&str]) -> Result<(), String> {
+    match given.first() {
+        Some(flag) => Err(format!(
+            "{flag} does not apply to {name}; {name}'s own options come after it (see --help)"
+        )),
+        None => Ok(()),
+    }
+}
+
+/// `merge`'s `--recount K` and the flags that need it.
+fn recount_request(
+    recount: Option<usize>,
+    seed: Option<u64>,
+    threads: Option<usize>,
+    max_memory: Option<u64>,
+    recount_by: Option<RecountBy>,
+) -> Result<Option<Recount>, String> {
+    match (recount, seed, threads, max_memory) {
+        (Some(_), _, _, Some(_)) if recount_by == Some(RecountBy::Search) => Err(
+            "--max-memory limits a recount by the plan's kernels; --recount-by search allocates nothing"
+                .into(),
+        ),
+        (Some(subproblems), seed, threads, max_memory) => Ok(Some(Recount {
+            subproblems,
+            seed,
+            threads,
+            max_memory,
+            by: recount_by.unwrap_or_default(),
+        })),
+        (None, Some(_), _, _) => Err("--seed goes with --recount".into()),
+        (None, None, Some(_), _) => Err("--threads goes with --recount".into()),
+        (None, None, None, Some(_)) => Err("--max-memory goes with --recount".into()),
+        (None, None, None, None) if recount_by.is_some() => {
+            Err("--recount-by goes with --recount".into())
+        }
+        (None, None, None, None) => Ok(None),
+    }
+}
+
 /// `status DIR`, its own options checked: no N, and no flag of a solve
 /// before it.
 fn status_request(
@@ -321,11 +472,7 @@ fn status_request(
             "status takes a campaign's folder, not N ({n}): queens-simd status DIR (see --help)"
         ));
     }
-    if let Some(flag) = given.first() {
-        return Err(format!(
-            "{flag} does not apply to status; status's own options come after it (see --help)"
-        ));
-    }
+    no_flag_before("status", given)?;
     Ok(Request::Status(CampaignStatus {
         dir,
         format: format.unwrap_or(StatusFormat::Text),
@@ -420,7 +567,7 @@ pub enum Request {
     /// Count or list the solutions of N.
     Solve(Solve),
     /// `script ENGINE N --shards M …`.
-    Script(super::script::Campaign),
+    Script(Campaign),
 }
 
 /// `merge FILES… [--recount K [--seed S] [--threads T] [--recount-by M]]
@@ -661,12 +808,8 @@ impl Args {
                     "script takes N after the engine, not before (got {n}): queens-simd script slurm N --shards M (see --help)"
                 ));
             }
-            if let Some(flag) = given.first() {
-                return Err(format!(
-                    "{flag} does not apply to script; script's own options come after it (see --help)"
-                ));
-            }
-            return super::script::Campaign::new(&script).map(Request::Script);
+            no_flag_before("script", &given)?;
+            return Campaign::new(&script).map(Request::Script);
         }
         if let Some(Command::Merge {
             files,
@@ -683,45 +826,29 @@ impl Args {
                     "merge takes shard records, not N ({n}): queens-simd merge FILES... (see --help)"
                 ));
             }
-            if let Some(flag) = given.first() {
-                return Err(format!(
-                    "{flag} does not apply to merge; merge's own options come after it (see --help)"
-                ));
-            }
-            let recount = match (recount, seed, threads, max_memory) {
-                (Some(_), _, _, Some(_)) if recount_by == Some(RecountBy::Search) => {
-                    return Err(
-                        "--max-memory limits a recount by the plan's kernels; --recount-by search allocates nothing".into(),
-                    );
-                }
-                (Some(subproblems), seed, threads, max_memory) => Some(Recount {
-                    subproblems,
-                    seed,
-                    threads,
-                    max_memory,
-                    by: recount_by.unwrap_or_default(),
-                }),
-                (None, Some(_), _, _) => return Err("--seed goes with --recount".into()),
-                (None, None, Some(_), _) => return Err("--threads goes with --recount".into()),
-                (None, None, None, Some(_)) => {
-                    return Err("--max-memory goes with --recount".into());
-                }
-                (None, None, None, None) if recount_by.is_some() => {
-                    return Err("--recount-by goes with --recount".into());
-                }
-                (None, None, None, None) => None,
-            };
+            no_flag_before("merge", &given)?;
+            let recount = recount_request(recount, seed, threads, max_memory, recount_by)?;
             return Ok(Request::Merge(Merge {
                 files,
                 recount,
                 format: format.unwrap_or_default(),
             }));
         }
-
         if let Some(Command::Status { dir, format, fresh }) = self.command {
             return status_request(self.n, &given, dir, format, fresh);
         }
+        if self.kernels || self.verify {
+            return self.validate_table(&given);
+        }
+        if self.max_n.is_some() {
+            return Err("--max-n goes with --verify".into());
+        }
+        self.validate_solve().map(Request::Solve)
+    }
 
+    /// `--kernels` or `--verify [--max-n M]`, each with `--format json` at
+    /// most.
+    fn validate_table(&self, given: &[&str]) -> Result<Request, String> {
         if self.kernels {
             if let Some(n) = self.n {
                 return Err(format!(
@@ -736,28 +863,21 @@ impl Args {
             let json = self.table_as_json("--kernels")?;
             return Ok(Request::Kernels { json });
         }
-
-        if self.verify {
-            if let Some(n) = self.n {
-                return Err(format!(
-                    "--verify checks every N from 0 to --max-n; give --max-n M instead of N ({n})"
-                ));
-            }
-            if let Some(flag) = given
-                .iter()
-                .find(|&&f| !["--verify", "--max-n", "--format"].contains(&f))
-            {
-                return Err(format!("{flag} does not apply to --verify"));
-            }
-            return Ok(Request::Verify {
-                max_n: self.max_n.unwrap_or(DEFAULT_MAX_N),
-                json: self.table_as_json("--verify")?,
-            });
+        if let Some(n) = self.n {
+            return Err(format!(
+                "--verify checks every N from 0 to --max-n; give --max-n M instead of N ({n})"
+            ));
         }
-        if self.max_n.is_some() {
-            return Err("--max-n goes with --verify".into());
+        if let Some(flag) = given
+            .iter()
+            .find(|&&f| !["--verify", "--max-n", "--format"].contains(&f))
+        {
+            return Err(format!("{flag} does not apply to --verify"));
         }
-        self.validate_solve().map(Request::Solve)
+        Ok(Request::Verify {
+            max_n: self.max_n.unwrap_or(DEFAULT_MAX_N),
+            json: self.table_as_json("--verify")?,
+        })
     }
 
     /// Whether `--kernels` or `--verify` (`mode`) prints its table as JSON:

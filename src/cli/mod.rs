@@ -30,10 +30,11 @@ pub mod records;
 mod report;
 mod report_json;
 mod sample;
-pub mod script;
+mod script;
 mod split;
 pub mod status;
 mod streams;
+pub mod time_limit;
 mod timing;
 
 use std::ffi::OsString;

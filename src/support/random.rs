@@ -15,6 +15,15 @@ pub(crate) fn fresh_seed() -> u64 {
 }
 
 /// Sebastiano Vigna's SplitMix64 generator.
+/// `k` distinct numbers from `0..len` (all of them if `k >= len`), chosen
+/// by a partial Fisher-Yates shuffle driven by SplitMix64 from `seed`:
+/// the same on every machine for the same seed (`merge --recount`'s
+/// subproblems, `script --cross-check`'s shards).
+pub(crate) fn choose_indices(len: usize, k: usize, seed: u64) -> Vec<usize> {
+    let all: Vec<usize> = (0..len).collect();
+    SplitMix64::new(seed).choose(&all, k)
+}
+
 pub(crate) struct SplitMix64 {
     state: u64,
 }

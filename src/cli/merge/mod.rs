@@ -9,9 +9,6 @@ mod json;
 mod recount;
 mod sum;
 
-// The random choice `script --cross-check` makes too.
-pub(super) use recount::choose;
-
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::Path;

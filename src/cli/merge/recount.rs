@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use crate::Count;
 use crate::dispatch::Options;
 use crate::plan::{Counted, Method, Plan};
+use crate::support::random::choose_indices as choose;
 
 use super::super::Failure;
 use super::super::args::{Recount, RecountBy};
@@ -172,14 +173,6 @@ fn search(
         threads: ran.threads,
         refused: ran.refused,
     }
-}
-
-/// `k` distinct numbers from `0..len` (all of them if `k >= len`), chosen
-/// by a partial Fisher-Yates shuffle driven by SplitMix64 from `seed`:
-/// the same on every machine for the same seed.
-pub(in crate::cli) fn choose(len: usize, k: usize, seed: u64) -> Vec<usize> {
-    let all: Vec<usize> = (0..len).collect();
-    crate::support::random::SplitMix64::new(seed).choose(&all, k)
 }
 
 #[cfg(test)]

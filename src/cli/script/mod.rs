@@ -17,7 +17,6 @@
 
 mod parallel;
 mod slurm;
-mod time_limit;
 
 use std::io::Write;
 
@@ -25,117 +24,12 @@ use crate::Kernel;
 use crate::plan::{MemoryNeeds, Method, Plan};
 
 use super::Failure;
-use super::args::{Engine, ScriptArgs};
+use super::args::{Campaign, DEFAULT_MAX_ARRAY_SIZE, Engine};
 use super::memory;
-
-pub use time_limit::{SHORTEST, TimeLimit};
-
-/// Slurm's default MaxArraySize: array indices go up to one less.
-const DEFAULT_MAX_ARRAY_SIZE: usize = 1001;
-
-/// The time limit when `--time` is not given.
-const DEFAULT_TIME: TimeLimit = TimeLimit(12 * 3600);
-
-/// GNU parallel's hosts when `--hosts` is not given.
-const DEFAULT_HOSTS: &str = "1/host1,1/host2";
 
 /// Memory asked beyond the estimate when `--memory` is not given: a
 /// quarter more, and this much for the process itself.
 const MEMORY_MARGIN: u64 = 256 << 20;
-
-/// A `script` request, its flags checked against each other.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Campaign {
-    /// The batch system.
-    pub engine: Engine,
-    /// Board size.
-    pub n: usize,
-    /// Shards N is counted in.
-    pub shards: usize,
-    /// Cores a task counts on (at most, with `memory`).
-    pub cores: usize,
-    /// Memory a task may take, if given.
-    pub memory: Option<u64>,
-    /// Slurm: a task's time limit.
-    pub time: TimeLimit,
-    /// Slurm: the cluster's MaxArraySize.
-    pub max_array_size: usize,
-    /// Slurm: tasks running at once, at most, if given.
-    pub max_running: Option<usize>,
-    /// GNU parallel: the hosts.
-    pub hosts: String,
-    /// The kernel of every shard's count.
-    pub kernel: Kernel,
-    /// Shards counted twice.
-    pub cross_check: usize,
-    /// The kernel of the second counts, if given.
-    pub cross_kernel: Option<Kernel>,
-    /// The seed of the cross-checked shards' choice, if given.
-    pub seed: Option<u64>,
-}
-
-impl Campaign {
-    /// Checks the words of `script` against each other: what applies to
-    /// one engine only is refused with the other, and what needs
-    /// `--cross-check` without it.
-    pub fn new(args: &ScriptArgs) -> Result<Campaign, String> {
-        let slurm_only = [
-            (args.time.is_some(), "--time"),
-            (args.max_array_size.is_some(), "--max-array-size"),
-            (args.max_running.is_some(), "--max-running"),
-        ];
-        let parallel_only = [(args.hosts.is_some(), "--hosts")];
-        let (wrong, engine): (&[(bool, &str)], _) = match args.engine {
-            Engine::Slurm => (&parallel_only, "slurm"),
-            Engine::Parallel => (&slurm_only, "parallel"),
-        };
-        if let Some((_, flag)) = wrong.iter().find(|(given, _)| *given) {
-            return Err(format!("{flag} does not apply to script {engine}"));
-        }
-        if args.cross_check.is_none() {
-            if args.cross_kernel.is_some() {
-                return Err("--cross-kernel goes with --cross-check".into());
-            }
-            if args.seed.is_some() {
-                return Err("--seed goes with --cross-check".into());
-            }
-        }
-        if let Some(k) = args.cross_check
-            && k > args.shards
-        {
-            return Err(format!(
-                "--cross-check {k} asks for more shards than the {} there are",
-                args.shards
-            ));
-        }
-        if let Some(hosts) = &args.hosts
-            && (hosts.is_empty() || !hosts.chars().all(is_host_char))
-        {
-            return Err(format!(
-                "--hosts {hosts:?} is not a list of hosts as parallel -S takes them (letters, digits and . _ - @ : / , + only)"
-            ));
-        }
-        let time = match &args.time {
-            Some(text) => TimeLimit::parse(text)?,
-            None => DEFAULT_TIME,
-        };
-        Ok(Campaign {
-            engine: args.engine,
-            n: args.n,
-            shards: args.shards,
-            cores: args.cores.unwrap_or(1),
-            memory: args.memory,
-            time,
-            max_array_size: args.max_array_size.unwrap_or(DEFAULT_MAX_ARRAY_SIZE),
-            max_running: args.max_running,
-            hosts: args.hosts.clone().unwrap_or_else(|| DEFAULT_HOSTS.into()),
-            kernel: args.kernel.unwrap_or(Kernel::Auto),
-            cross_check: args.cross_check.unwrap_or(0),
-            cross_kernel: args.cross_kernel,
-            seed: args.seed,
-        })
-    }
-}
 
 /// What a script says, derived from a [`Campaign`].
 #[derive(Debug)]
@@ -185,7 +79,8 @@ fn derive(campaign: &Campaign) -> Result<Derived, String> {
     let seed = campaign
         .seed
         .unwrap_or_else(crate::support::random::fresh_seed);
-    let mut cross = super::merge::choose(campaign.shards, campaign.cross_check, seed);
+    let mut cross =
+        crate::support::random::choose_indices(campaign.shards, campaign.cross_check, seed);
     cross.sort_unstable();
     Ok(Derived {
         method,
@@ -299,11 +194,6 @@ fn size_text(bytes: u64) -> String {
         b if b % (1 << 20) == 0 => format!("{}M", b >> 20),
         b => b.to_string(),
     }
-}
-
-/// A character of parallel's `-S` list that needs no quoting in a shell.
-fn is_host_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || "._-@:/,+".contains(c)
 }
 
 /// The shell's single-quoted form of `text`.

@@ -23,22 +23,27 @@ pub fn script(campaign: &Campaign, derived: &Derived) -> String {
     let _ = writeln!(text, "#   {}", super::command_line(campaign, derived));
     let _ = writeln!(
         text,
-        "# The {} plan of N = {n} ({:016x}): {} subproblems in {} shards, one job each,\n\
-         # on {} (the estimate: {}); every host runs queens-simd {}\n\
-         # (QUEENS_SIMD=/path/to/it if it is not on the PATH) and rsync.",
+        concat!(
+            "# The {} plan of N = {n} ({:016x}): {} subproblems in {} shards, one job each,\n",
+            "# on {} (the estimate: {}); every host runs queens-simd {}\n",
+            "# (QUEENS_SIMD=/path/to/it if it is not on the PATH) and rsync."
+        ),
         derived.method,
         derived.fingerprint,
         derived.subproblems,
         campaign.shards,
         memory::threads_text(derived.threads),
         memory::show(derived.estimate),
-        env!("CARGO_PKG_VERSION")
+        env!("CARGO_PKG_VERSION"),
+        n = n,
     );
     if !derived.cross.is_empty() {
         let _ = writeln!(
             text,
-            "# {} shards, chosen with --seed {}, are counted a second time by {}\n\
-             # (records/shard-I.check.json), for merge to compare.",
+            concat!(
+                "# {} shards, chosen with --seed {}, are counted a second time by {}\n",
+                "# (records/shard-I.check.json), for merge to compare."
+            ),
             derived.cross.len(),
             derived.seed,
             derived.cross_kernel
@@ -46,11 +51,13 @@ pub fn script(campaign: &Campaign, derived: &Derived) -> String {
     }
     let _ = writeln!(
         text,
-        "# A job's record comes back to records/ (--return) only once whole\n\
-         # (--output); parallel.joblog holds every job's exit status, and running\n\
-         # this script again runs only the jobs that failed or never ran\n\
-         # (--resume-failed). A job's checkpoint stays on its host: a job rerun on\n\
-         # the same host resumes from it, on another it starts again."
+        concat!(
+            "# A job's record comes back to records/ (--return) only once whole\n",
+            "# (--output); parallel.joblog holds every job's exit status, and running\n",
+            "# this script again runs only the jobs that failed or never ran\n",
+            "# (--resume-failed). A job's checkpoint stays on its host: a job rerun on\n",
+            "# the same host resumes from it, on another it starts again."
+        )
     );
     let cross: Vec<String> = derived.cross.iter().map(usize::to_string).collect();
     let _ = write!(

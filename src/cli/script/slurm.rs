@@ -13,7 +13,8 @@ use crate::cli::memory;
 pub fn script(campaign: &Campaign, derived: &Derived) -> String {
     let layout = Layout::of(campaign, derived);
     let mut text = String::new();
-    header(&mut text, campaign, derived, &layout);
+    header(&mut text, campaign, derived);
+    how_tasks_run(&mut text, campaign, derived, &layout);
     directives(&mut text, campaign, derived, &layout);
     body(&mut text, campaign, derived, &layout);
     text
@@ -42,7 +43,7 @@ impl Layout {
 }
 
 /// The comment that says what the script is, and how it was derived.
-fn header(text: &mut String, campaign: &Campaign, derived: &Derived, layout: &Layout) {
+fn header(text: &mut String, campaign: &Campaign, derived: &Derived) {
     let n = campaign.n;
     let _ = writeln!(text, "#!/bin/bash");
     let _ = writeln!(
@@ -55,10 +56,12 @@ fn header(text: &mut String, campaign: &Campaign, derived: &Derived, layout: &La
     let _ = writeln!(text, "#   {}", super::command_line(campaign, derived));
     let _ = writeln!(
         text,
-        "# Write it again with that command rather than edit it: its numbers are\n\
-         # derived from each other. Run it with sbatch from the campaign's directory,\n\
-         # on a file system every node shares (the records and checkpoints go there),\n\
-         # with queens-simd {} on every node's PATH (or QUEENS_SIMD=/path/to/it).",
+        concat!(
+            "# Write it again with that command rather than edit it: its numbers are\n",
+            "# derived from each other. Run it with sbatch from the campaign's directory,\n",
+            "# on a file system every node shares (the records and checkpoints go there),\n",
+            "# with queens-simd {} on every node's PATH (or QUEENS_SIMD=/path/to/it)."
+        ),
         env!("CARGO_PKG_VERSION")
     );
     let _ = writeln!(
@@ -69,13 +72,20 @@ fn header(text: &mut String, campaign: &Campaign, derived: &Derived, layout: &La
     if !derived.cross.is_empty() {
         let _ = writeln!(
             text,
-            "# {} of them, chosen with --seed {}, are counted a second time by {}\n\
-             # (records/shard-I.check.json), for merge to compare.",
+            concat!(
+                "# {} of them, chosen with --seed {}, are counted a second time by {}\n",
+                "# (records/shard-I.check.json), for merge to compare."
+            ),
             derived.cross.len(),
             derived.seed,
             derived.cross_kernel
         );
     }
+}
+
+/// The comment lines that say how the tasks run: how many, on what, and
+/// what happens before their time limit.
+fn how_tasks_run(text: &mut String, campaign: &Campaign, derived: &Derived, layout: &Layout) {
     let per = if layout.per_task == 1 {
         "1 count per task".to_owned()
     } else {
@@ -98,9 +108,11 @@ fn header(text: &mut String, campaign: &Campaign, derived: &Derived, layout: &La
     );
     let _ = writeln!(
         text,
-        "# {} s before its time limit Slurm sends USR1: the task stops its count,\n\
-         # whose checkpoint is at most half a second old, and requeues itself to\n\
-         # resume from it (--requeue alone covers preemption, not the time limit).",
+        concat!(
+            "# {} s before its time limit Slurm sends USR1: the task stops its count,\n",
+            "# whose checkpoint is at most half a second old, and requeues itself to\n",
+            "# resume from it (--requeue alone covers preemption, not the time limit)."
+        ),
         campaign.time.warning()
     );
 }
