@@ -207,7 +207,7 @@ pub enum Command {
 }
 
 /// `script ENGINE N --shards M …`: the words as given; checked by
-/// [`ScriptArgs::validate`].
+/// [`Campaign::new`].
 #[derive(Debug, clap::Args)]
 pub struct ScriptArgs {
     /// The batch system: slurm (an sbatch array script) or parallel (a GNU

@@ -199,12 +199,15 @@ fn temporary_beside(path: &Path) -> io::Result<tempfile::NamedTempFile> {
     builder.tempfile_in(directory_of(path))
 }
 
-/// The file a `--checkpoint` path names ([`writable_file`]).
+/// The file a `--checkpoint` path names: a regular file, or a new name in
+/// an existing directory (a link resolved to its file), checked before
+/// anything is created.
 pub fn checkpoint_file(path: &Path) -> Result<PathBuf, String> {
     writable_file(path, "checkpoint", "a checkpoint is a regular file")
 }
 
-/// The file a `--output` path names ([`writable_file`]).
+/// The file a `--output` path names, checked as [`checkpoint_file`] checks
+/// a checkpoint's.
 pub fn output_file(path: &Path) -> Result<PathBuf, String> {
     writable_file(
         path,
