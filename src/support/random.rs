@@ -19,6 +19,7 @@ pub(crate) fn fresh_seed() -> u64 {
 /// by a partial Fisher-Yates shuffle driven by SplitMix64 from `seed`:
 /// the same on every machine for the same seed (`merge --recount`'s
 /// subproblems, `script --cross-check`'s shards).
+#[cfg(feature = "cli")]
 pub(crate) fn choose_indices(len: usize, k: usize, seed: u64) -> Vec<usize> {
     let all: Vec<usize> = (0..len).collect();
     SplitMix64::new(seed).choose(&all, k)
