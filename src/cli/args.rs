@@ -764,7 +764,14 @@ fn misspelt_subcommand(words: &[OsString]) -> Option<String> {
     let close = crate::vocabulary::suggest::closest(word, names);
     (!close.is_empty()).then(|| {
         let similar = similar("subcommand", &close);
-        format!("'{word}' is neither N nor a subcommand ({similar}; see --help)")
+        // A word with a newline in it would split the line: quoted with
+        // escapes instead.
+        let shown = if word.chars().any(char::is_control) {
+            format!("{word:?}")
+        } else {
+            format!("'{word}'")
+        };
+        format!("{shown} is neither N nor a subcommand ({similar}; see --help)")
     })
 }
 

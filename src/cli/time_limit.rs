@@ -19,8 +19,9 @@ impl TimeLimit {
     /// `DAYS-HOURS`, `DAYS-HOURS:MINUTES` or `DAYS-HOURS:MINUTES:SECONDS`,
     /// as sbatch does; one line saying why not otherwise.
     pub fn parse(text: &str) -> Result<TimeLimit, String> {
+        // Quoted with escapes: a newline in it would split the line.
         let malformed =
-            || format!("--time '{text}' is not a Slurm time limit: MINUTES, H:MM:SS or D-HH:MM:SS");
+            || format!("--time {text:?} is not a Slurm time limit: MINUTES, H:MM:SS or D-HH:MM:SS");
         let (days, clock) = match text.split_once('-') {
             Some((days, clock)) => (Some(number(days).ok_or_else(malformed)?), clock),
             None => (None, text),
