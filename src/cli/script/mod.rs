@@ -187,6 +187,42 @@ fn command_line(campaign: &Campaign, derived: &Derived) -> String {
     words
 }
 
+/// The first lines of a script: its shell, what it counts and with what
+/// (`as` names the engine), and the command line that writes it again.
+fn title(text: &mut String, shell: &str, as_what: &str, campaign: &Campaign, derived: &Derived) {
+    use std::fmt::Write as _;
+    let _ = writeln!(text, "#!{shell}");
+    let _ = writeln!(
+        text,
+        "# Q({}) in {} shards {as_what}, written by {} {}:",
+        campaign.n,
+        campaign.shards,
+        env!("CARGO_PKG_NAME"),
+        env!("CARGO_PKG_VERSION")
+    );
+    let _ = writeln!(text, "#   {}", command_line(campaign, derived));
+}
+
+/// The comment on the second counts, if any: how many (`how_many`
+/// names them after their number), chosen how, and by which kernel.
+fn cross_check_note(text: &mut String, derived: &Derived, how_many: &str) {
+    use std::fmt::Write as _;
+    if derived.cross.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        text,
+        concat!(
+            "# {} {}, chosen with --seed {}, are counted a second time by {}\n",
+            "# (records/shard-I.check.json), for merge to compare."
+        ),
+        derived.cross.len(),
+        how_many,
+        derived.seed,
+        derived.cross_kernel
+    );
+}
+
 /// `bytes` as `--memory` reads it: in G or M where whole, else bytes.
 fn size_text(bytes: u64) -> String {
     match bytes {

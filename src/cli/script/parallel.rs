@@ -12,15 +12,7 @@ use crate::cli::memory;
 pub fn script(campaign: &Campaign, derived: &Derived) -> String {
     let n = campaign.n;
     let mut text = String::new();
-    let _ = writeln!(text, "#!/bin/sh");
-    let _ = writeln!(
-        text,
-        "# Q({n}) in {} shards with GNU parallel, written by {} {}:",
-        campaign.shards,
-        env!("CARGO_PKG_NAME"),
-        env!("CARGO_PKG_VERSION")
-    );
-    let _ = writeln!(text, "#   {}", super::command_line(campaign, derived));
+    super::title(&mut text, "/bin/sh", "with GNU parallel", campaign, derived);
     let _ = writeln!(
         text,
         concat!(
@@ -37,18 +29,7 @@ pub fn script(campaign: &Campaign, derived: &Derived) -> String {
         env!("CARGO_PKG_VERSION"),
         n = n,
     );
-    if !derived.cross.is_empty() {
-        let _ = writeln!(
-            text,
-            concat!(
-                "# {} shards, chosen with --seed {}, are counted a second time by {}\n",
-                "# (records/shard-I.check.json), for merge to compare."
-            ),
-            derived.cross.len(),
-            derived.seed,
-            derived.cross_kernel
-        );
-    }
+    super::cross_check_note(&mut text, derived, "shards");
     let _ = writeln!(
         text,
         concat!(

@@ -45,15 +45,7 @@ impl Layout {
 /// The comment that says what the script is, and how it was derived.
 fn header(text: &mut String, campaign: &Campaign, derived: &Derived) {
     let n = campaign.n;
-    let _ = writeln!(text, "#!/bin/bash");
-    let _ = writeln!(
-        text,
-        "# Q({n}) in {} shards as a Slurm array job, written by {} {}:",
-        campaign.shards,
-        env!("CARGO_PKG_NAME"),
-        env!("CARGO_PKG_VERSION")
-    );
-    let _ = writeln!(text, "#   {}", super::command_line(campaign, derived));
+    super::title(text, "/bin/bash", "as a Slurm array job", campaign, derived);
     let _ = writeln!(
         text,
         concat!(
@@ -69,18 +61,7 @@ fn header(text: &mut String, campaign: &Campaign, derived: &Derived) {
         "#\n# The {} plan of N = {n} ({:016x}): {} subproblems in {} shards.",
         derived.method, derived.fingerprint, derived.subproblems, campaign.shards
     );
-    if !derived.cross.is_empty() {
-        let _ = writeln!(
-            text,
-            concat!(
-                "# {} of them, chosen with --seed {}, are counted a second time by {}\n",
-                "# (records/shard-I.check.json), for merge to compare."
-            ),
-            derived.cross.len(),
-            derived.seed,
-            derived.cross_kernel
-        );
-    }
+    super::cross_check_note(text, derived, "of them");
 }
 
 /// The comment lines that say how the tasks run: how many, on what, and
