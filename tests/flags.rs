@@ -590,8 +590,7 @@ fn no_pair_of_flags_is_silently_dropped() {
             })
             .clone()
     };
-    let mut dropped = Vec::new();
-    let mut honoured = 0;
+    let mut verdicts = Verdicts::default();
     for (n, base) in [("6", &[][..]), ("14", &["--count"][..])] {
         // With --count always given, it is not one of the pair: without
         // it, N = 14 would list 365,596 solutions.
@@ -603,22 +602,7 @@ fn no_pair_of_flags_is_silently_dropped() {
             for b in &flags[at + 1..] {
                 let words = pair_words(n, base, a, b);
                 let out = run(&words);
-                if out.0 == Some(2) {
-                    assert_eq!(out.2.lines().count(), 1, "{words:?}: {}", out.2);
-                    continue;
-                }
-                assert_eq!(out.0, Some(0), "{words:?}: {out:?}");
-                honoured += 1;
-                for flag in [a, b] {
-                    let other = match flag.seen {
-                        Seen::Removed => without(&words, flag.words[0], None),
-                        Seen::Value(value) => without(&words, flag.words[0], Some(value)),
-                        Seen::Unseen => continue,
-                    };
-                    if run(&other) == out {
-                        dropped.push(format!("{} in {words:?}", flag.words[0]));
-                    }
-                }
+                verdicts.judge(&words, [a, b], (out.0, &out.2), &out, &mut run);
             }
         }
     }
@@ -632,9 +616,51 @@ fn no_pair_of_flags_is_silently_dropped() {
     ] {
         assert_eq!(run(words).0, Some(0), "{words:?}");
     }
+    let Verdicts { honoured, dropped } = verdicts;
     assert!(dropped.is_empty(), "accepted and dropped: {dropped:#?}");
     // The sweep tries what it says: most pairs that make sense run.
     assert!(honoured >= 60, "only {honoured} pairs were honoured");
+}
+
+/// What the pair sweeps found: the pairs run, and each flag accepted and
+/// dropped (the output the same without it).
+#[derive(Default)]
+struct Verdicts {
+    honoured: usize,
+    dropped: Vec<String>,
+}
+
+impl Verdicts {
+    /// Judges the run of a pair's `words`, whose exit status and stderr
+    /// are `shown` and whole output `out`: refused with status 2 and one
+    /// line, or run with status 0 and each flag of the pair seen ([`Seen`]),
+    /// which `run` (the same command without it) tells.
+    fn judge<T: PartialEq + std::fmt::Debug>(
+        &mut self,
+        words: &[&str],
+        pair: [&Flag; 2],
+        shown: (Option<i32>, &str),
+        out: &T,
+        mut run: impl FnMut(&[&str]) -> T,
+    ) {
+        let (status, stderr) = shown;
+        if status == Some(2) {
+            assert_eq!(stderr.lines().count(), 1, "{words:?}: {stderr}");
+            return;
+        }
+        assert_eq!(status, Some(0), "{words:?}: {out:?}");
+        self.honoured += 1;
+        for flag in pair {
+            let other = match flag.seen {
+                Seen::Removed => without(words, flag.words[0], None),
+                Seen::Value(value) => without(words, flag.words[0], Some(value)),
+                Seen::Unseen => continue,
+            };
+            if run(&other) == *out {
+                self.dropped.push(format!("{} in {words:?}", flag.words[0]));
+            }
+        }
+    }
 }
 
 /// `N BASE… A B` with what each needs, or without N and BASE for the
@@ -926,7 +952,7 @@ fn no_pair_of_merge_flags_is_silently_dropped() {
             without_fresh_seed(&out.stderr, fresh),
         )
     };
-    let (mut dropped, mut honoured) = (Vec::new(), 0);
+    let mut verdicts = Verdicts::default();
     for (at, a) in MERGE_PAIR_FLAGS.iter().enumerate() {
         for b in &MERGE_PAIR_FLAGS[at + 1..] {
             let mut words: Vec<&str> = Vec::new();
@@ -940,24 +966,10 @@ fn no_pair_of_merge_flags_is_silently_dropped() {
                 }
             }
             let out = run(&words);
-            if out.0 == Some(2) {
-                assert_eq!(out.2.lines().count(), 1, "{words:?}: {}", out.2);
-                continue;
-            }
-            assert_eq!(out.0, Some(0), "{words:?}: {out:?}");
-            honoured += 1;
-            for flag in [a, b] {
-                let other = match flag.seen {
-                    Seen::Removed => without(&words, flag.words[0], None),
-                    Seen::Value(value) => without(&words, flag.words[0], Some(value)),
-                    Seen::Unseen => continue,
-                };
-                if run(&other) == out {
-                    dropped.push(format!("{} in {words:?}", flag.words[0]));
-                }
-            }
+            verdicts.judge(&words, [a, b], (out.0, &out.2), &out, &run);
         }
     }
+    let Verdicts { honoured, dropped } = verdicts;
     assert!(dropped.is_empty(), "accepted and dropped: {dropped:#?}");
     assert!(honoured >= 10, "only {honoured} pairs were honoured");
 }
