@@ -135,3 +135,85 @@ fn the_scan_finds_a_stray_impl_and_nothing_else() {
     ));
     assert_eq!(defined.into_iter().collect::<Vec<_>>(), ["Kind", "Plan"]);
 }
+
+/// The measured times that a doc comment line of `text` quotes: a number
+/// followed by a unit of time (`8 ms`, `15 seconds`) or a speed-up (`1.6
+/// times faster`), outside code spans.
+fn quoted_timings(text: &str) -> Vec<String> {
+    const UNITS: &[&str] = &[
+        "ns", "µs", "us", "ms", "s", "sec", "second", "seconds", "minute", "minutes", "hour",
+        "hours",
+    ];
+    let mut found = Vec::new();
+    for line in text.lines() {
+        let line = line.trim_start();
+        let Some(doc) = line
+            .strip_prefix("///")
+            .or_else(|| line.strip_prefix("//!"))
+        else {
+            continue;
+        };
+        // Code spans (`40 s`, a format the docs show) are not measurements.
+        let prose: String = doc.split('`').step_by(2).collect::<Vec<_>>().join(" ");
+        let words: Vec<&str> = prose
+            .split_whitespace()
+            .map(|word| word.trim_matches(|c: char| ",.;:()".contains(c)))
+            .collect();
+        for (at, word) in words.iter().enumerate() {
+            let number = word.chars().any(|c| c.is_ascii_digit())
+                && word.chars().all(|c| c.is_ascii_digit() || ".,".contains(c));
+            let next = |k: usize| words.get(at + k).copied().unwrap_or("");
+            let speed_up = next(1) == "times"
+                && (["faster", "slower"].contains(&next(2))
+                    || next(2) == "as" && ["fast", "slow", "long"].contains(&next(3)));
+            if number && (UNITS.contains(&next(1)) || speed_up) {
+                found.push(doc.trim().to_owned());
+                break;
+            }
+        }
+    }
+    found
+}
+
+/// Timings go stale as the kernels change: BENCHMARKS.md is their home,
+/// and the library's doc comments point to its sections instead of quoting
+/// them. (The command line's doc comments are its `--help` text, which
+/// names settings such as `--time`'s warm-up, not measurements: not
+/// checked here.)
+#[test]
+fn doc_comments_quote_no_timings() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut quoting = Vec::new();
+    for path in rust_files(&src) {
+        if path.starts_with(src.join("cli")) {
+            continue;
+        }
+        for line in quoted_timings(&fs::read_to_string(&path).unwrap()) {
+            quoting.push(format!("{}: {line}", path.display()));
+        }
+    }
+    assert!(
+        quoting.is_empty(),
+        "doc comments quoting timings (link to BENCHMARKS.md instead):\n{}",
+        quoting.join("\n")
+    );
+}
+
+#[test]
+fn the_timing_scan_finds_quoted_timings_and_nothing_else() {
+    let text = "/// took 8.8 ns against 6.3\n\
+                //! up to 15 seconds (N = 32)\n\
+                /// is 1.6 to 1.8 times faster\n\
+                /// prints `40 s` or `12 min`\n\
+                /// taken some 600 times at N = 12, 3 times as fast\n\
+                // 20 ms in a plain comment\n";
+    assert_eq!(
+        quoted_timings(text),
+        [
+            "took 8.8 ns against 6.3",
+            "up to 15 seconds (N = 32)",
+            "is 1.6 to 1.8 times faster",
+            "taken some 600 times at N = 12, 3 times as fast",
+        ]
+    );
+}

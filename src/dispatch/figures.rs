@@ -86,7 +86,8 @@ pub(super) const JOIN_FIGURES: &[Figure] = &[
 /// On a CPU that runs each 512-bit instruction as two 256-bit halves, 16
 /// lanes cost about twice 8 a step, and a board this small has too few
 /// starts to keep 16 lanes busy: `lanes-avx2` leads. (On Zen 5, which runs
-/// them whole, `lanes-avx512` is 1.6 to 1.8 times faster at the same N.)
+/// them whole, `lanes-avx512` leads at the same N: BENCHMARKS.md, "Ties in
+/// lanes".)
 #[rustfmt::skip] // a table: one figure a line
 pub(super) const SPLIT_512_LARGE_N_FIGURES: &[Figure] = &[
     measured(12, Count, LanesAvx2, 363_137.0, LanesAvx512, 420_353.0, ZEN_4, COUNTING),

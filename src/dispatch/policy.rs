@@ -30,9 +30,8 @@ pub const JOIN_FROM: usize = 14;
 pub const LANES_FROM: usize = BLOCKS_UP_TO + 1;
 
 /// The smallest N for which `auto` counts with the blocks kernels: below
-/// it the portable kernel is faster (the crossover is N = 5 on Zen 3,
-/// where `blocks-bmi` takes 120 ns and `portable` 129 ns; at N = 4 47 ns
-/// against 88).
+/// it the portable kernel is faster (the crossover measured on Zen 3:
+/// BENCHMARKS.md, "The blocks kernel").
 pub const BLOCKS_FROM: usize = 5;
 
 /// The largest N of the blocks kernels, from the kernel table.
@@ -49,8 +48,9 @@ pub const SYMMETRIC_FROM: usize = 10;
 pub const SYMMETRIC_FUNDAMENTAL_FROM: usize = 7;
 
 /// The smallest N that `auto` enumerates with the blocks kernels: at N = 6
-/// `sse41` is a little ahead (382 ns against 408 ns on Zen 4), at N = 5
-/// more (191 ns against 249 ns).
+/// `sse41` is a little ahead on Zen 4, and further ahead at N = 5
+/// (BENCHMARKS.md, "`auto` enumerates N = 7 and 8 with the blocks
+/// kernels").
 pub const BLOCKS_ENUMERATION_FROM: usize = 7;
 
 /// The largest N at which the split-512 rules apply: the last that `auto`

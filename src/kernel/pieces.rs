@@ -65,8 +65,8 @@ pub(crate) fn for_each_estimated(
 }
 
 /// How many pieces [`for_each_estimated`] visits, counted without keeping
-/// them: cheap (under 0.1 s at N = 32), so that what a plan holds is known
-/// before it is built.
+/// them: cheap even at N = 32 (BENCHMARKS.md, "The memory check answers
+/// at once"), so that what a plan holds is known before it is built.
 ///
 /// # Errors
 ///

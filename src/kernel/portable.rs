@@ -50,8 +50,9 @@ const SMALL_STACK: usize = 8;
 
 /// Counts the solutions for `n` from 1 to 32, with a stack as deep as the
 /// board needs: on a small board, zeroing the 512 bytes of a 32-row stack
-/// took longer than the search (`count(1)`: 8.8 ns against 6.3 ns for
-/// davidad's machine, whose stack holds 16 rows; criterion on Zen 4).
+/// took longer than the search, and left `count(1)` behind davidad's
+/// machine, whose stack holds 16 rows (BENCHMARKS.md, "Zen 4: N = 8
+/// against the peer, and `auto`").
 #[inline(always)]
 fn count_solutions(n: usize) -> Count {
     if n <= SMALL_STACK {

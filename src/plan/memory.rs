@@ -7,8 +7,9 @@ use crate::Error;
 use crate::kernel::pieces;
 
 /// What a count of an `n`x`n` board through the plan of a method takes,
-/// found without building the plan (its pieces are counted, not kept:
-/// under 0.1 s at N = 32).
+/// found without building the plan (its pieces are counted, not kept, at
+/// once even at N = 32: BENCHMARKS.md, "The memory check answers at
+/// once").
 ///
 /// ```
 /// use queens_simd::plan::{MemoryNeeds, Method, Plan};

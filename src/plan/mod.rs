@@ -156,8 +156,8 @@ pub struct Plan {
     fingerprint: u64,
     /// The owners of the last number of shards [`Plan::owners`] dealt:
     /// `merge` checks every record's shard, all of the same number, and
-    /// dealing them again for each took 90% of a merge of 600 records of
-    /// N = 31.
+    /// dealing them again for each took most of a merge's time
+    /// (BENCHMARKS.md, "Merge's memory").
     last_owners: OwnersCache,
 }
 

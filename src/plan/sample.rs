@@ -24,8 +24,8 @@ use crate::kernel::join::sample::Drawn;
 /// in 100, if the times measured are the times the count would take.
 ///
 /// They are not quite: on a shared machine one core's speed moves by
-/// several percent from one minute to the next (20 samples of N = 20 on
-/// Zen 4 spread 8% while each printed 1.8%: BENCHMARKS.md). So the sample
+/// several percent from one minute to the next, more than each sample's
+/// own error said (BENCHMARKS.md, "Growth of the join", the yardstick). So the sample
 /// also times a fixed piece of work again and again while it runs (the
 /// join count of N = 14), and the times' errors ([`Sample::seconds`] and
 /// the others) add the spread of those times ([`Sample::machine`]) to the

@@ -22,8 +22,8 @@
 //! still costs the next state its full restart), the lazy digit-by-digit
 //! decoding, the blank field per state, the four base masks and their
 //! row-multiple shifts, the "only check when the field is not empty" test
-//! and the stop at the first threat. The article's own figure is about
-//! 350 ms for N = 8.
+//! and the stop at the first threat. The article's own timing is beside
+//! ours in BENCHMARKS.md, "Seeds".
 //!
 //! # Generalised
 //!

@@ -22,7 +22,7 @@
 //! the iterative Heap's algorithm with its counters (swap position `i` with
 //! position 0 when `i` is even, with position `counter[i]` when odd), and
 //! the diagonal-only check that stops at the first threat. The article's
-//! own figure is about 24 ms for N = 8.
+//! own timing is beside ours in BENCHMARKS.md, "Seeds".
 //!
 //! # Generalised, and one fix
 //!

@@ -181,8 +181,8 @@ pub(crate) fn has(feature: Feature) -> bool {
 /// 256-bit halves, so that 16 lanes of a zmm register cost about what two
 /// steps of 8 in a ymm register do: AMD's family 19h (Zen 4), the one core
 /// with AVX-512 we have measured so. There `lanes-avx2` counts the boards
-/// of N = 7 to 11 14% to 22% faster than `lanes-avx512` (BENCHMARKS.md,
-/// "Zen 4: N = 8 against the peer, and `auto`"), where Zen 5, which runs
+/// of N = 7 to 11 faster than `lanes-avx512` (BENCHMARKS.md, "Zen 4: N =
+/// 8 against the peer, and `auto`"), where Zen 5, which runs
 /// zmm instructions whole, favours `lanes-avx512` (and issue 29's Intel
 /// Xeon timed the two alike at N = 8). Read from CPUID once, and only on a
 /// CPU with AVX-512 F: false everywhere else.

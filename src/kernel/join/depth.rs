@@ -1,7 +1,8 @@
 //! How deep a join count's tables are cut ([`find_tables`]), found by
 //! counting: what `memory.rs`'s `FOUND` writes down for each N, and the
-//! tests that keep the two the same. Test-only: finding the depths takes up
-//! to 15 seconds (N = 32), while the memory check must answer at once.
+//! tests that keep the two the same. Test-only: finding the depths takes
+//! seconds at the largest N, while the memory check must answer at once
+//! (BENCHMARKS.md, "The memory check answers at once").
 //!
 //! The size of the tables at a depth is found by counting, not building,
 //! the placements of a quarter the size of the board's (an upper bound for
@@ -239,8 +240,7 @@ mod tests {
     use alloc::collections::BTreeSet;
 
     /// [`FOUND`] is what [`find_tables`] finds, for every N (up to 22
-    /// without optimisation, where it is slow; all in release tests, about
-    /// 20 seconds).
+    /// without optimisation, where it is slow; all in release tests).
     #[test]
     fn the_tables_found_are_those_written() {
         let largest = if cfg!(debug_assertions) { 22 } else { MAX_N };

@@ -36,9 +36,9 @@ pub(crate) struct Tables {
 impl Tables {
     /// The tables of an `n`x`n` board (`n` up to 32): the shallowest depth
     /// whose tables fit the target, or every free row if none does. Read
-    /// from [`FOUND`], which `depth.rs` computes: finding them
-    /// counts placements for up to 15 seconds (N = 32), and the memory
-    /// check must answer at once.
+    /// from [`FOUND`], which `depth.rs` computes: finding them counts
+    /// placements for seconds at the largest N, and the memory check must
+    /// answer at once.
     pub(crate) fn of(n: usize) -> Tables {
         let (depth, bytes) = FOUND[n.min(MAX_N)];
         Tables { depth, bytes }
@@ -46,8 +46,9 @@ impl Tables {
 }
 
 /// The tables of each N from 0 to [`MAX_N`], as `depth.rs` finds them:
-/// the depth and the bytes. Written down because finding them takes up to
-/// 15 seconds, and checked against the finding by its test
+/// the depth and the bytes. Written down because finding them takes
+/// seconds (BENCHMARKS.md, "The memory check answers at once"), and
+/// checked against the finding by its test
 /// `the_tables_found_are_those_written`, which prints the lines to paste
 /// here when they differ (after a change to the bands, the quarter-boards
 /// or the target).

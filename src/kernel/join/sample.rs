@@ -344,7 +344,8 @@ fn reference(joiner: &dyn Joiner) -> Result<Duration, Error> {
     Ok(fastest)
 }
 
-/// The board of [`reference`]: about 8 ms with AVX-512 on Zen 4.
+/// The board of [`reference`]: a count of milliseconds, long enough to
+/// time and short enough to repeat while the sample runs.
 const REFERENCE_N: usize = 14;
 
 /// Builds the tables that the row sets of `group` (of `split`, all with
