@@ -139,6 +139,7 @@ fn the_scan_finds_a_stray_impl_and_nothing_else() {
 /// The features a build of `Cargo.toml`'s `[features]` turns on with
 /// `default`: the closure of `default` over the features it names.
 fn default_features(manifest: &str) -> BTreeSet<String> {
+    let manifest = format!("\n{manifest}");
     let section = manifest.split("\n[features]\n").nth(1).unwrap();
     let section = &section[..section.find("\n[").unwrap_or(section.len())];
     let lists: BTreeMap<&str, Vec<String>> = section
