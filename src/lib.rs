@@ -94,15 +94,52 @@
 //!
 //! | feature | default | adds |
 //! |---|---|---|
-//! | (none) | | every kernel: counting ([`count`], [`crate::dispatch::count`]), visiting each solution ([`crate::dispatch::for_each_solution`]), holding a solver ([`crate::dispatch::solver_for`]), [`symmetry`]; CPU features read with CPUID |
-//! | `alloc` | yes | vectors of solutions ([`solutions`], [`fundamental::solutions`]), errors with text |
+//! | (none) | | every kernel but the join kernels: counting ([`count`], [`crate::dispatch::count`]), visiting each solution ([`crate::dispatch::for_each_solution`]), holding a solver ([`crate::dispatch::solver_for`]), [`symmetry`]; CPU features read with CPUID |
+//! | `alloc` | yes (by `std`) | the join kernels ([`kernel::join`]: `join`, `join-avx2`, `join-avx512`, `join-avx512bw`), which hold tables of half-boards, and `auto` counting with them from N = 14; vectors of solutions ([`solutions`], [`fundamental::solutions`]), errors with text |
 //! | `std` | yes | [`count_on_threads`], the [`plan`] of subproblems, shards and threads, [`verify`]; feature detection by the standard library |
-//! | `cli` | yes | the `queens-simd` command line ([`cli`]) and its dependencies (clap, serde, indicatif, ...) |
+//! | `trace` | | the kernels' intermediate states ([`trace`]), which the pictures in docs/ are drawn from |
+//! | `cli` | | the `queens-simd` command line ([`cli`]) and its dependencies (clap, serde, indicatif, ...) |
 //!
-//! A crate that links only the kernels depends on
-//! `queens-simd = { version = "0.1", default-features = false }` and gets
-//! `cfg-if` as its one other dependency.
-
+//! Without `alloc` the join kernels stay in [`Kernel::ALL`] (so their
+//! names parse) but are not built: [`Kernel::is_available`] is false for
+//! them, [`Kernel::unavailable_because`] says "it needs the crate's alloc
+//! feature", a count with one of them is [`Error::KernelUnavailable`], and
+//! `auto` counts every N with the fastest of the other kernels.
+//!
+//! A plain dependency, `queens-simd = "0.1"`, gets the library with `std`
+//! and `cfg-if` as its one other dependency; `default-features = false`
+//! (with `features = ["alloc"]` for the join kernels) makes it `no_std`.
+//! The command line is `cargo install queens-simd --features cli`, or
+//! `cargo run --release -- ARGS` in this repository, whose workspace turns
+//! `cli` on for the commands run at its root.
+//!
+//! (In a build without a feature, the links to what it adds lead to this
+//! table.)
+#![cfg_attr(not(feature = "alloc"), doc = "")]
+#![cfg_attr(
+    not(feature = "alloc"),
+    doc = "[`kernel::join`]: crate#features
+[`solutions`]: crate#features
+[`fundamental::solutions`]: crate#features"
+)]
+#![cfg_attr(not(feature = "std"), doc = "")]
+#![cfg_attr(
+    not(feature = "std"),
+    doc = "[`plan`]: crate#features
+[`plan::MemoryNeeds::plan`]: crate#features
+[`plan::Plan::memory_estimate`]: crate#features
+[`plan::MemoryNeeds`]: crate#features
+[`crate::dispatch::count_on_threads`]: crate#features
+[`crate::dispatch::Options::count`]: crate#features
+[`crate::dispatch::Options::sample`]: crate#features
+[`crate::dispatch::Options::count_reporting`]: crate#features
+[`count_on_threads`]: crate#features
+[`verify`]: crate#features"
+)]
+#![cfg_attr(not(feature = "trace"), doc = "")]
+#![cfg_attr(not(feature = "trace"), doc = "[`trace`]: crate#features")]
+#![cfg_attr(not(feature = "cli"), doc = "")]
+#![cfg_attr(not(feature = "cli"), doc = "[`cli`]: crate#features")]
 #![cfg_attr(not(feature = "std"), no_std)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(unsafe_op_in_unsafe_fn)]

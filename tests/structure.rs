@@ -216,4 +216,88 @@ fn the_timing_scan_finds_quoted_timings_and_nothing_else() {
             "taken some 600 times at N = 12, 3 times as fast",
         ]
     );
+/// The features a build of `Cargo.toml`'s `[features]` turns on with
+/// `default`: the closure of `default` over the features it names.
+fn default_features(manifest: &str) -> BTreeSet<String> {
+    let manifest = format!("\n{manifest}");
+    let section = manifest.split("\n[features]\n").nth(1).unwrap();
+    let section = &section[..section.find("\n[").unwrap_or(section.len())];
+    let lists: BTreeMap<&str, Vec<String>> = section
+        .split('\n')
+        .filter_map(|line| line.split_once(" = ["))
+        .map(|(name, rest)| {
+            let list = rest.split(']').next().unwrap();
+            let items = list
+                .split(',')
+                .map(|item| item.trim().trim_matches('"').to_owned());
+            (name, items.filter(|item| !item.is_empty()).collect())
+        })
+        .collect();
+    let mut on = BTreeSet::new();
+    let mut todo = vec!["default".to_owned()];
+    while let Some(feature) = todo.pop() {
+        for item in lists.get(feature.as_str()).into_iter().flatten() {
+            if !item.starts_with("dep:") && on.insert(item.clone()) {
+                todo.push(item.clone());
+            }
+        }
+    }
+    on
+}
+
+/// The features whose row of a feature table (`| `name` | default | ...`)
+/// says "yes" in its default column.
+fn defaults_in_table(text: &str) -> BTreeSet<String> {
+    text.lines()
+        .map(|line| line.trim_start_matches("//!").trim())
+        .filter_map(|line| line.strip_prefix("| `"))
+        .filter_map(|row| row.split_once("` | "))
+        .filter(|(_, rest)| rest.starts_with("yes"))
+        .map(|(name, _)| name.to_owned())
+        .collect()
+}
+
+/// A plain dependency is the lean library: the command line is not a
+/// default feature, the binary needs it, and the workspace's `cli` member
+/// turns it on for the commands at the root (`cargo run`, `cargo test`);
+/// the feature tables of src/lib.rs and README.md say what the default is.
+/// (.ci/lean checks what Cargo resolves, and the join kernels with and
+/// without `alloc`.)
+#[test]
+fn the_command_line_is_not_a_default_feature_and_the_tables_say_so() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest = fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let defaults = default_features(&manifest);
+    assert_eq!(
+        defaults,
+        BTreeSet::from(["alloc".to_owned(), "std".to_owned()])
+    );
+    let bin = manifest
+        .split("[[bin]]\nname = \"queens-simd\"\n")
+        .nth(1)
+        .unwrap();
+    assert!(
+        bin.contains("\nrequired-features = [\"cli\"]\n"),
+        "the binary needs `cli`"
+    );
+    assert!(
+        manifest
+            .contains("\n[workspace]\nmembers = [\"cli\"]\ndefault-members = [\".\", \"cli\"]\n")
+    );
+    let member = fs::read_to_string(root.join("cli/Cargo.toml")).unwrap();
+    assert!(member.contains("\nqueens-simd = { path = \"..\", features = [\"cli\"] }\n"));
+    for page in ["src/lib.rs", "README.md"] {
+        let text = fs::read_to_string(root.join(page)).unwrap();
+        assert_eq!(defaults_in_table(&text), defaults, "{page}'s feature table");
+    }
+}
+
+#[test]
+fn the_default_features_are_read_as_cargo_reads_them() {
+    let manifest =
+        "[features]\ndefault = [\"b\"]\na = []\nb = [\"a\", \"dep:x\"]\nc = [\"b\"]\n\n[x]\n";
+    let on = default_features(manifest);
+    assert_eq!(on, BTreeSet::from(["a".to_owned(), "b".to_owned()]));
+    let table = "| feature | default |\n|---|---|\n| `a` | yes (by `b`) | x |\n| `c` | | y |";
+    assert_eq!(defaults_in_table(table), BTreeSet::from(["a".to_owned()]));
 }

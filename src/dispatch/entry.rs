@@ -84,6 +84,11 @@ pub fn count(kernel: Kernel, n: usize) -> Result<Count, Error> {
 /// # Errors
 ///
 /// As [`solver_for`].
+#[cfg_attr(not(feature = "std"), doc = "")]
+#[cfg_attr(
+    not(feature = "std"),
+    doc = "[`crate::plan::Plan::memory_estimate`]: crate#features"
+)]
 pub fn memory_estimate(kernel: Kernel, n: usize) -> Result<u64, Error> {
     let kernel = solver(kernel, n)?.kernel();
     #[cfg(feature = "alloc")]

@@ -59,6 +59,15 @@
 //! assert_eq!(total, 3 * 724);
 //! # Ok::<(), queens_simd::Error>(())
 //! ```
+#![cfg_attr(not(feature = "alloc"), doc = "")]
+#![cfg_attr(not(feature = "alloc"), doc = "[`solutions`]: crate#features")]
+#![cfg_attr(not(feature = "std"), doc = "")]
+#![cfg_attr(
+    not(feature = "std"),
+    doc = "[`plan_for`]: crate#features
+[`Options`]: crate#features
+[`count_subproblem`]: crate#features"
+)]
 
 mod entry;
 mod figures;

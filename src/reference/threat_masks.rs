@@ -44,6 +44,8 @@
 //!   N rows, and the symmetries use `N - 1` where the article has `7`.
 //! * Solutions go to a visitor, which may stop the search, instead of being
 //!   collected in a list; [`fundamental`] returns [`Board`](crate::Board)s.
+#![cfg_attr(not(feature = "alloc"), doc = "")]
+#![cfg_attr(not(feature = "alloc"), doc = "[`fundamental`]: crate#features")]
 
 use core::ops::ControlFlow;
 

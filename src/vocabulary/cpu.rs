@@ -216,14 +216,29 @@ pub(crate) fn splits_512_bit_vectors() -> bool {
 #[cfg(all(x86_kernels, not(miri)))]
 #[inline(never)]
 fn is_amd_family(family: u32) -> bool {
-    use core::arch::x86_64::__cpuid;
-    let vendor = __cpuid(0);
+    let vendor = cpuid(0, 0);
     // "Auth" "enti" "cAMD" in EBX, EDX, ECX, little-endian.
     let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6E65, 0x444D_4163);
-    let eax = __cpuid(1).eax;
+    let eax = cpuid(1, 0).eax;
     let base = eax >> 8 & 0xF;
     let extended = if base == 0xF { eax >> 20 & 0xFF } else { 0 };
     amd && base + extended == family
+}
+
+/// CPUID's leaf `leaf`, subleaf `subleaf`. `__cpuid_count` is a safe
+/// function from Rust 1.94 on and `unsafe` before; the block keeps the
+/// crate building from its `rust-version` (1.89), and the lint it raises
+/// on newer compilers is allowed. Always inlined, so that the instruction
+/// stays in its caller (CI looks for it in `is_amd_family`).
+#[cfg(x86_kernels)]
+#[cfg_attr(all(miri, feature = "std", not(test)), allow(dead_code))]
+#[inline(always)]
+#[allow(unused_unsafe)]
+fn cpuid(leaf: u32, subleaf: u32) -> core::arch::x86_64::CpuidResult {
+    // SAFETY: every x86-64 CPU has the CPUID instruction (this module is
+    // built for x86-64 only); it reads no memory and only writes the four
+    // registers it returns.
+    unsafe { core::arch::x86_64::__cpuid_count(leaf, subleaf) }
 }
 
 /// [`by_cpuid`]'s answer, asked once: bit 31 marks it known.
@@ -251,21 +266,20 @@ fn cached() -> u32 {
 /// also the mask and zmm state, bits 5 to 7).
 #[cfg(all(x86_kernels, any(not(feature = "std"), test)))]
 pub(crate) fn by_cpuid() -> u32 {
-    use core::arch::x86_64::{__cpuid, __cpuid_count};
     let bit = |word: u32, at: u32| word >> at & 1 != 0;
     // Every x86-64 CPU has CPUID; leaves past the maximum it reports
     // (leaf 0 EAX, 0x8000_0000 EAX) are not asked.
-    let max_leaf = __cpuid(0).eax;
-    let max_extended = __cpuid(0x8000_0000).eax;
-    let leaf1 = __cpuid(1);
+    let max_leaf = cpuid(0, 0).eax;
+    let max_extended = cpuid(0x8000_0000, 0).eax;
+    let leaf1 = cpuid(1, 0);
     let (leaf7, leaf7_ecx) = if max_leaf >= 7 {
-        let leaf = __cpuid_count(7, 0);
+        let leaf = cpuid(7, 0);
         (leaf.ebx, leaf.ecx)
     } else {
         (0, 0)
     };
     let extended = if max_extended >= 0x8000_0001 {
-        __cpuid(0x8000_0001).ecx
+        cpuid(0x8000_0001, 0).ecx
     } else {
         0
     };

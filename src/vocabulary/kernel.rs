@@ -47,6 +47,8 @@ pub enum Role {
 /// ([`Kernel::method`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
+#[cfg_attr(not(feature = "std"), doc = "")]
+#[cfg_attr(not(feature = "std"), doc = "[`crate::plan::Plan`]: crate#features")]
 pub enum Method {
     /// The symmetric kernel's subproblems (corner, edge and tie cases,
     /// split by their first rows), counted by the symmetric and lane
@@ -73,6 +75,11 @@ impl Method {
     /// [`Kernel::method`], read from the kernel table. `None` for a kernel
     /// that counts no plan's pieces, and for `auto` and `asm`, which stand
     /// for a kernel that depends on N (see [`crate::dispatch::plan_for`]).
+    #[cfg_attr(not(feature = "std"), doc = "")]
+    #[cfg_attr(
+        not(feature = "std"),
+        doc = "[`crate::dispatch::plan_for`]: crate#features"
+    )]
     pub const fn of(kernel: Kernel) -> Option<Method> {
         kernel.method()
     }
@@ -635,6 +642,8 @@ impl Kernel {
     /// runs on several threads, in shards and from checkpoints: those with
     /// a [`Kernel::method`], and `auto`, which counts the plan of the
     /// kernel it picks for N.
+    #[cfg_attr(not(feature = "std"), doc = "")]
+    #[cfg_attr(not(feature = "std"), doc = "[`crate::plan`]: crate#features")]
     pub const fn splits(self) -> bool {
         self.facts().method.is_some() || matches!(self, Kernel::Auto)
     }
@@ -642,6 +651,11 @@ impl Kernel {
     /// Whether the kernel counts a whole board on several threads
     /// ([`crate::dispatch::count_on_threads`]): exactly those that split, through
     /// their plan.
+    #[cfg_attr(not(feature = "std"), doc = "")]
+    #[cfg_attr(
+        not(feature = "std"),
+        doc = "[`crate::dispatch::count_on_threads`]: crate#features"
+    )]
     pub const fn counts_on_threads(self) -> bool {
         self.splits()
     }

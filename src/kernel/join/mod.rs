@@ -71,6 +71,8 @@
 //! (`memory::estimate` says how much before a count starts). Those buffers
 //! grow fallibly (`grow.rs`): a refused allocation stops the count with
 //! [`Error::OutOfMemory`] rather than aborting the program that links it.
+#![cfg_attr(not(feature = "std"), doc = "")]
+#![cfg_attr(not(feature = "std"), doc = "[`crate::plan`]: crate#features")]
 
 pub(crate) mod band;
 #[cfg(feature = "std")]

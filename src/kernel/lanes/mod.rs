@@ -39,6 +39,8 @@
 //! The walk needs squares below bit 24 and rows below 32, so these kernels
 //! take N up to 24 (`walk::MAX_N`), which is beyond any board a search
 //! can count.
+#![cfg_attr(not(feature = "std"), doc = "")]
+#![cfg_attr(not(feature = "std"), doc = "[`crate::plan`]: crate#features")]
 
 use core::cell::RefCell;
 use core::ops::ControlFlow;

@@ -273,6 +273,7 @@ impl Walkers for SymmetricBmi {
 #[cfg(x86_kernels)]
 target_features!(SymmetricBmi => {
     /// [`walker::count_listed`] compiled with BMI1, BMI2, LZCNT and POPCNT.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))] // for the plan (`std`)
     fn count_listed_bmi(
         listed: Listed<'_>,
         ties: bool,
