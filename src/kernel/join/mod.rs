@@ -307,7 +307,7 @@ pub(crate) struct Scratch {
     east: Filed,
     cuts: Cuts,
     policy: cuts::Policy,
-    matcher: matcher::Scratch,
+    matcher: matcher::MatcherScratch,
 }
 
 /// The solutions of the row sets of `chunk`, and of those they stand for

@@ -59,8 +59,8 @@ mod avx512;
 
 use simd::Simd;
 use start::Start;
-use ties::Checked;
-use walk::Counted;
+use ties::TieStarts;
+use walk::CountedLeaves;
 
 /// The largest N whose whole board both lane kernels count over mirror
 /// starts rather than the symmetric subproblems (each kernel's own bound,
@@ -119,7 +119,9 @@ unsafe fn watch_board<V: Simd, W: walk::Watch>(n: usize, classes: bool, watch: &
             mirror_starts(n).map(|(id, start)| (if W::WATCHING { id } else { 0 }, start));
         // One group: a small board has too few starts to keep two busy.
         // SAFETY: the caller's CPU.
-        unsafe { walk::count::<V, false, 1, W, _>(n, &mut starts, &mut Counted, &mut add, watch) };
+        unsafe {
+            walk::count::<V, false, 1, W, _>(n, &mut starts, &mut CountedLeaves, &mut add, watch)
+        };
     } else {
         let mut listed = subproblems(n, Some(false));
         let mut listed = (&mut listed).map(|sub| (0, sub));
@@ -154,7 +156,7 @@ unsafe fn count_ties<V: Simd, S: core::borrow::Borrow<SearchRoot>>(
         walker::count_with::<true, _>(listed, classes, done);
         return;
     }
-    let mut leaves = Checked::<S>::new(n, classes);
+    let mut leaves = TieStarts::<S>::new(n, classes);
     let to_lane = |sub: S| match Start::of_tie(sub.borrow()) {
         Some(start) => Ok((start, sub)),
         None => Err(sub),
@@ -198,7 +200,7 @@ unsafe fn count_subproblems<V: Simd, S: core::borrow::Borrow<SearchRoot>, W: wal
         walk_or_fall_back::<V, S, _, W, false>(
             n,
             listed,
-            (classes, &mut Counted),
+            (classes, &mut CountedLeaves),
             to_lane,
             done,
             watch,
@@ -207,7 +209,7 @@ unsafe fn count_subproblems<V: Simd, S: core::borrow::Borrow<SearchRoot>, W: wal
 }
 
 /// Walks the subproblems of `listed` (`(id, subproblem)` pairs of an
-/// `n`x`n` board, of kind `Kind::Tie` exactly when `TIES`) in lanes of
+/// `n`x`n` board, of kind `RootKind::Tie` exactly when `TIES`) in lanes of
 /// `V`, each as `to_lane` hands it to the walk, whose leaves `leaves` score,
 /// and on a scalar walker the odd one that `to_lane` gives back; calls
 /// `done(id, solutions)` (or with `classes`, classes) as each one finishes.
@@ -422,7 +424,7 @@ lane_kernel!(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernel::symmetric::subproblem::{Kind, unsplit_subproblems};
+    use crate::kernel::symmetric::subproblem::{RootKind, unsplit_subproblems};
 
     /// Solutions (OEIS A000170) and classes (A002562) for N from 0 to 13.
     const SOLUTIONS: [Count; 14] = [1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712];
@@ -485,7 +487,7 @@ mod tests {
                         walk::count::<core::arch::x86_64::__m256i, false, 1, (), _>(
                             n,
                             &mut starts,
-                            &mut Counted,
+                            &mut CountedLeaves,
                             &mut add,
                             &mut (),
                         )
@@ -496,7 +498,7 @@ mod tests {
                         walk::count::<core::arch::x86_64::__m512i, false, 2, (), _>(
                             n,
                             &mut starts,
-                            &mut Counted,
+                            &mut CountedLeaves,
                             &mut add,
                             &mut (),
                         )
@@ -526,11 +528,11 @@ mod tests {
                     unsplit_subproblems(n).chain(subproblems(n, None)).collect();
                 for col in 0..n {
                     let fixed = [(n - 1, (col + 2) % n)];
-                    subs.extend(SearchRoot::new(n, Kind::Plain, &[], &[(0, col)], &[]));
-                    subs.extend(SearchRoot::new(n, Kind::Plain, &[col], &fixed, &[]));
+                    subs.extend(SearchRoot::new(n, RootKind::Plain, &[], &[(0, col)], &[]));
+                    subs.extend(SearchRoot::new(n, RootKind::Plain, &[col], &fixed, &[]));
                     // A tie with two pre-placed queens fits no lane.
                     let two = [(n - 1, col), (n - 3, (col + 3) % n)];
-                    subs.extend(SearchRoot::new(n, Kind::Tie { k: 1 }, &[1], &two, &[]));
+                    subs.extend(SearchRoot::new(n, RootKind::Tie { k: 1 }, &[1], &two, &[]));
                 }
                 for ties in [false, true] {
                     let subs: Vec<&SearchRoot> =
