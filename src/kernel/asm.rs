@@ -44,9 +44,8 @@ use core::arch::global_asm;
 use core::mem::offset_of;
 use core::ops::ControlFlow;
 
-use crate::kernel::{Kernel, Solver, Visit};
-use crate::vocabulary::board::{Board, BoardDefect};
-use crate::{Count, Error};
+use crate::kernel::Visit;
+use crate::{Board, BoardDefect, Count, Error, Kernel, Solver};
 
 global_asm!(include_str!("../../asm/davidad.s"));
 

@@ -44,8 +44,8 @@
 use crate::vocabulary::kernel::target_features;
 use core::ops::ControlFlow;
 
-use crate::kernel::{Kernel, Solver, Visit, kernel_type};
-use crate::{Board, Count, Error};
+use crate::kernel::{Visit, kernel_type};
+use crate::{Board, Count, Error, Kernel, Solver};
 
 /// The largest N: a block's shapes must fit one `u64`, 8 columns by 8
 /// (the kernel table's sizes for the blocks kernels).

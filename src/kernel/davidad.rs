@@ -54,8 +54,8 @@
 use core::arch::x86_64::__m128i;
 use core::ops::ControlFlow;
 
+use crate::Board;
 use crate::kernel::Visit;
-use crate::vocabulary::board::Board;
 
 /// Largest board the machine handles: one bit per column in a 16-bit word.
 pub const MAX_N: usize = 16;
@@ -291,7 +291,7 @@ macro_rules! davidad_kernel {
             }
         }
 
-        impl $crate::kernel::Solver for $Token {
+        impl $crate::Solver for $Token {
             fn kernel(&self) -> $crate::Kernel {
                 $crate::Kernel::$Token
             }

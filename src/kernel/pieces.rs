@@ -11,11 +11,11 @@
 use alloc::vec::Vec;
 use core::fmt;
 
+use super::Method;
 use super::join::{self, Joiner};
 use super::symmetric::{self, Walkers};
-use super::{Kernel, Method};
 use crate::support::workers::Ran;
-use crate::{Count, Error};
+use crate::{Count, Error, Kernel};
 
 /// One piece of a count: a share of the total, as its family cut it.
 // A plan holds pieces of one method only: boxing the large variant would

@@ -47,9 +47,9 @@
 
 use core::ops::ControlFlow;
 
-use crate::kernel::{Kernel, Solver, Visit, kernel_type};
+use crate::kernel::{Visit, kernel_type};
 use crate::reference::{count_found, visit_bitboards};
-use crate::{Count, Error};
+use crate::{Count, Error, Kernel, Solver};
 
 /// Squares no queen threatens: 1 = unthreatened, 0 = threatened.
 pub type ThreatMask = u64;

@@ -103,8 +103,8 @@ pub mod avx512bw;
 use alloc::vec::Vec;
 use core::ops::ControlFlow;
 
-use crate::kernel::{Kernel, Solver, Visit, kernel_type};
-use crate::{Count, Error};
+use crate::kernel::{Visit, kernel_type};
+use crate::{Count, Error, Kernel, Solver};
 use cuts::Cuts;
 use halves::Filed;
 #[cfg(test)]

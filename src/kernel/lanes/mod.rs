@@ -45,9 +45,9 @@ use core::ops::ControlFlow;
 
 use crate::kernel::symmetric::subproblem::{SearchRoot, subproblems};
 use crate::kernel::symmetric::{Listed, Walkers, walker};
-use crate::kernel::{Kernel, Solver, Visit, kernel_type};
+use crate::kernel::{Visit, kernel_type};
 use crate::vocabulary::kernel::target_features;
-use crate::{Count, Error};
+use crate::{Count, Error, Kernel, Solver};
 
 pub(crate) mod simd;
 mod start;

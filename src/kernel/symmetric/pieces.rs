@@ -13,9 +13,8 @@ use core::sync::atomic::{AtomicUsize, Ordering};
 
 use super::Walkers;
 use super::subproblem::{RootKind, SearchRoot, unsplit_subproblems};
-use crate::Count;
 use crate::support::workers::Ran;
-use crate::vocabulary::board::MAX_N;
+use crate::{Count, MAX_N};
 
 /// Changes whenever the way a symmetric plan splits a board changes, so
 /// that shards and checkpoints of another split are refused: the first

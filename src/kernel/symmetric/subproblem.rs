@@ -5,8 +5,7 @@
 use core::ops::ControlFlow;
 
 use super::live_squares;
-use crate::Board;
-use crate::vocabulary::board::MAX_N;
+use crate::{Board, MAX_N};
 
 /// How a subproblem's boards relate to their class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -351,8 +350,7 @@ pub(super) fn board_of(rows: &[u32]) -> Board {
 /// For a solution of a tie subproblem (one bit per row), its orbit size if
 /// it is its class's canonical form, else 0.
 pub(super) fn orbit_if_canonical(n: usize, rows: &[u32; MAX_N]) -> u32 {
-    crate::vocabulary::symmetry::canonical_orbit_size(&board_of(&rows[..n]))
-        .map_or(0, |size| size as u32)
+    crate::symmetry::canonical_orbit_size(&board_of(&rows[..n])).map_or(0, |size| size as u32)
 }
 
 /// SearchRoot number `index` of an `n`x`n` board (`n` from 4 to 32):
@@ -579,15 +577,8 @@ mod tests {
                 for (board, orbit) in classes(&sub) {
                     let cols = board.columns();
                     assert!(board.is_solution(), "N = {n}: {board:?}");
-                    assert_eq!(
-                        crate::vocabulary::symmetry::canonical(&board),
-                        board,
-                        "N = {n}"
-                    );
-                    assert_eq!(
-                        crate::vocabulary::symmetry::orbit_size(&board) as u32,
-                        orbit
-                    );
+                    assert_eq!(crate::symmetry::canonical(&board), board, "N = {n}");
+                    assert_eq!(crate::symmetry::orbit_size(&board) as u32, orbit);
                     for (row, &queen) in sub.queens[..sub.start].iter().enumerate() {
                         assert_eq!(1 << cols[row], queen, "N = {n}: {board:?} in {sub:?}");
                     }

@@ -5,8 +5,7 @@ use core::borrow::Borrow;
 
 use super::live_squares;
 use super::subproblem::{RootKind, SearchRoot, subproblems};
-use crate::Count;
-use crate::vocabulary::board::MAX_N;
+use crate::{Count, MAX_N};
 
 /// Entries of a walker's per-row arrays: a power of two, so that indices
 /// masked with `SLOTS - 1` need no bounds check, and at least `MAX_N`: a
