@@ -82,11 +82,11 @@ pub(super) fn build(kernel: Kernel) -> Option<Built> {
         }
         #[cfg(simd_kernels)]
         Kernel::LanesAvx512 => {
-            crate::kernel::lanes::LanesAvx512::new().map(|k| Built::walkers(k.as_static()))
+            crate::kernel::lanes::avx512::LanesAvx512::new().map(|k| Built::walkers(k.as_static()))
         }
         #[cfg(simd_kernels)]
         Kernel::LanesAvx2 => {
-            crate::kernel::lanes::LanesAvx2::new().map(|k| Built::walkers(k.as_static()))
+            crate::kernel::lanes::avx2::LanesAvx2::new().map(|k| Built::walkers(k.as_static()))
         }
         #[cfg(feature = "alloc")]
         Kernel::Join => Join::new().map(|k| Built::joiner(k.as_static())),

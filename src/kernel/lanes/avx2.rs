@@ -22,6 +22,14 @@ use core::arch::x86_64::{
 
 use super::simd::{LaneEntry, Simd, slot_above, slot_below};
 
+super::lane_kernel!(
+    /// The `lanes-avx2` kernel: 8 walkers in the `u32` lanes of ymm
+    /// registers. Holding one proves this CPU runs AVX2, BMI1, BMI2, LZCNT
+    /// and POPCNT (the last four for the scalar walkers of the ties).
+    LanesAvx2,
+    __m256i
+);
+
 // SAFETY (every method): inlined into the kernel's functions, which enable
 // AVX2; the callers keep the slice and pointer contracts written on the
 // trait.

@@ -22,6 +22,14 @@ use core::arch::x86_64::{
 
 use super::simd::{LaneEntry, Simd, slot_above, slot_below};
 
+super::lane_kernel!(
+    /// The `lanes-avx512` kernel: 16 walkers in the `u32` lanes of zmm
+    /// registers, sets of lanes in mask registers. Holding one proves this
+    /// CPU runs AVX-512 F and VPOPCNTDQ, BMI1, BMI2, LZCNT and POPCNT.
+    LanesAvx512,
+    __m512i
+);
+
 // SAFETY (every method): inlined into the kernel's functions, which enable
 // AVX-512 F and VPOPCNTDQ; the callers keep the slice and pointer contracts
 // written on the trait.
