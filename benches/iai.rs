@@ -19,8 +19,8 @@ use std::hint::black_box;
 
 use iai_callgrind::{library_benchmark, library_benchmark_group, main};
 
-use queens_simd::kernel::{Solver, Task};
-use queens_simd::{Count, Kernel};
+use queens_simd::kernel::Task;
+use queens_simd::{Count, Kernel, Solver};
 
 mod common;
 

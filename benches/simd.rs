@@ -55,8 +55,8 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use queens_simd::dispatch::Options;
-use queens_simd::kernel::{Solver, Task};
-use queens_simd::{Count, Kernel, fundamental};
+use queens_simd::kernel::Task;
+use queens_simd::{Count, Kernel, Solver, fundamental};
 
 mod common;
 use common::{A000170, A002562, count, enumerate, fast_kernels, solver};

@@ -298,7 +298,7 @@ fn lanes_avx2_walks_eight_lanes_in_ymm_registers() {
     };
     for function in ["count_board", "count_listed"] {
         check(
-            &format!("queens_simd::kernel::lanes::LanesAvx2::{function}::compiled"),
+            &format!("queens_simd::kernel::lanes::avx2::LanesAvx2::{function}::compiled"),
             &kernel,
         )
         .unwrap();
@@ -331,7 +331,7 @@ fn lanes_avx512_walks_sixteen_lanes_with_mask_registers() {
     };
     for function in ["count_board", "count_listed"] {
         check(
-            &format!("queens_simd::kernel::lanes::LanesAvx512::{function}::compiled"),
+            &format!("queens_simd::kernel::lanes::avx512::LanesAvx512::{function}::compiled"),
             &kernel,
         )
         .unwrap();
@@ -339,7 +339,7 @@ fn lanes_avx512_walks_sixteen_lanes_with_mask_registers() {
     // The check can fail: the AVX2 kernel has none of these.
     assert!(
         check(
-            "queens_simd::kernel::lanes::LanesAvx2::count_board::compiled",
+            "queens_simd::kernel::lanes::avx2::LanesAvx2::count_board::compiled",
             &kernel
         )
         .is_err()

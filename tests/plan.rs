@@ -36,6 +36,17 @@ fn max_join_n() -> usize {
     if cfg!(debug_assertions) { 11 } else { 15 }
 }
 
+
+/// The kernels of the table that count no plan (its `method` column
+/// empty), and the `asm` alias: each refuses a plan.
+fn unsplittable() -> impl Iterator<Item = Kernel> {
+    Kernel::ALL
+        .iter()
+        .copied()
+        .filter(|kernel| kernel.method().is_none())
+        .chain([Kernel::Asm])
+}
+
 #[test]
 fn one_and_two_threads_give_the_published_counts() {
     for kernel in counting_kernels() {
@@ -159,7 +170,7 @@ fn bad_requests_are_refused() {
         count(&[plan.len()], &Options::threads(1)),
         Err(Error::InvalidShard(_))
     ));
-    for kernel in [Kernel::Portable, Kernel::Sse41, Kernel::Asm] {
+    for kernel in unsplittable() {
         let options = Options::threads(2).with_kernel(kernel);
         assert!(
             matches!(
@@ -470,7 +481,7 @@ fn each_kernel_counts_the_plan_of_its_method_only() {
             .with_kernel(kernel)
             .count(plan, plan.all(), |_, _| {})
     };
-    for kernel in [Kernel::Symmetric, Kernel::SymmetricBmi] {
+    for kernel in Method::Symmetric.kernels() {
         let refused = count(&join, kernel);
         assert!(
             matches!(refused, Err(Error::WrongMethod { kernel: k, method: "join" }) if k == kernel),
@@ -504,12 +515,7 @@ fn each_kernel_counts_the_plan_of_its_method_only() {
             );
         }
     }
-    for kernel in [
-        Kernel::Portable,
-        Kernel::Sse41,
-        Kernel::Asm,
-        Kernel::HeapPermutations,
-    ] {
+    for kernel in unsplittable() {
         for plan in [&join, &symmetric] {
             assert!(
                 matches!(
@@ -565,21 +571,32 @@ fn each_kernel_has_the_plan_it_counts() {
             queens_simd::dispatch::plan_method(n, Kernel::Auto).unwrap()
         );
     }
-    for (kernel, method) in [
-        (Kernel::Symmetric, Method::Symmetric),
-        (Kernel::SymmetricBmi, Method::Symmetric),
-        (Kernel::Join, Method::Join),
-        (Kernel::JoinAvx2, Method::Join),
-        (Kernel::JoinAvx512, Method::Join),
-        (Kernel::JoinAvx512Bw, Method::Join),
-    ] {
+    // Every kernel of the table: the join kernels count join plans, the
+    // symmetric and lane kernels symmetric ones, the rest none.
+    for &kernel in Kernel::ALL {
+        let n = 9.min(*kernel.sizes().end());
+        let method = match kernel.name() {
+            name if name.starts_with("join") => Some(Method::Join),
+            name if name.starts_with("symmetric") || name.starts_with("lanes") => {
+                Some(Method::Symmetric)
+            }
+            _ => None,
+        };
+        assert_eq!(kernel.method(), method, "{kernel}");
+        let Some(method) = method else {
+            assert_eq!(
+                queens_simd::dispatch::plan_for(n, kernel).map(|p| p.method()),
+                Err(Error::NotSplittable(kernel))
+            );
+            continue;
+        };
         assert_eq!(
-            queens_simd::dispatch::plan_method(9, kernel),
+            queens_simd::dispatch::plan_method(n, kernel),
             Ok(method),
             "{kernel}"
         );
         assert_eq!(
-            queens_simd::dispatch::plan_for(9, kernel).unwrap().method(),
+            queens_simd::dispatch::plan_for(n, kernel).unwrap().method(),
             method
         );
     }

@@ -1,12 +1,33 @@
-//! The crate's structure, as docs/architecture.md states it: each type's
-//! own methods live in the file that defines it. An inherent `impl Type`
-//! (not `impl Trait for Type`) in another file fails here, naming both.
+//! The crate's structure, as docs/architecture.md states it:
+//! - each type's own methods live in the file that defines it: an inherent
+//!   `impl Type` (not `impl Trait for Type`) in another file fails here,
+//!   naming both, and so does one that a macro writes in the file that
+//!   invokes it;
+//! - no two types of `src/` share a name (structs, enums, unions, traits,
+//!   type aliases, those macros declare included);
+//! - each item the crate re-exports at its root is reached by one path,
+//!   `crate::Name` inside the crate and `queens_simd::Name` outside.
+//!
 //! (The layers and their imports are checked by the architecture picture,
 //! `cargo run --features trace --example pictures -- --check`.)
+
+mod structure {
+    pub mod macros;
+    pub mod paths;
+    pub mod text;
+}
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
+
+use structure::macros::{bound_in, effects, macro_rules};
+use structure::paths::{ModPath, Named, module_of, named};
+use structure::text::{code_of, definitions, inherent_impls};
+
+/// Names that two types share on purpose, each with its reason in
+/// docs/architecture.md ("One name, one thing"). None today.
+const SHARED_NAMES: &[&str] = &[];
 
 /// Every `.rs` file under `dir`, sorted.
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
@@ -26,85 +47,81 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// `text` without its `//` comments (doc comments included), so that a
-/// type named in prose is neither a definition nor an impl.
-fn without_comments(text: &str) -> String {
-    text.lines()
-        .map(|line| line.split_once("//").map_or(line, |(code, _)| code))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// The identifier that starts `text`, if any.
-fn identifier(text: &str) -> Option<&str> {
-    let end = text
-        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .unwrap_or(text.len());
-    (end > 0).then(|| &text[..end])
-}
-
-/// The names this file defines: after `struct`, `enum`, `union` or `type`
-/// (a `kernel_type!` declares its type with `struct` too).
-fn defined(code: &str) -> BTreeSet<String> {
-    let mut names = BTreeSet::new();
-    for keyword in ["struct ", "enum ", "union ", "type "] {
-        for (at, _) in code.match_indices(keyword) {
-            let before = code[..at].chars().next_back();
-            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
-                continue;
-            }
-            if let Some(name) = identifier(&code[at + keyword.len()..]) {
-                names.insert(name.to_string());
-            }
-        }
+/// The files under `dir` of the crate, relative to it, with their code
+/// (`code_of`: comments and literals out).
+fn sources(dir: &str) -> Vec<(PathBuf, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    if !root.is_dir() {
+        return Vec::new();
     }
-    names
+    rust_files(&root)
+        .into_iter()
+        .map(|path| {
+            let code = code_of(&fs::read_to_string(&path).unwrap());
+            (path.strip_prefix(&root).unwrap().to_path_buf(), code)
+        })
+        .collect()
 }
 
-/// The types this file writes inherent impls of: `impl Name {` or
-/// `impl<…> Name<…> {`, at the start of a line, not `impl Trait for`.
-fn inherent_impls(code: &str) -> Vec<String> {
-    let mut names = Vec::new();
-    for line in code.lines() {
-        let Some(rest) = line.trim_start().strip_prefix("impl") else {
-            continue;
-        };
-        let rest = match rest.strip_prefix('<') {
-            Some(generic) => generic.split_once('>').map_or("", |(_, after)| after),
-            None => rest,
-        };
-        if !rest.starts_with(' ') || rest.contains(" for ") || !rest.trim_end().ends_with('{') {
-            continue;
-        }
-        if let Some(name) = identifier(rest.trim_start())
-            && name.starts_with(char::is_uppercase)
-        {
-            names.push(name.to_string());
-        }
+/// What the files define and where they write inherent impls: each type
+/// definition (file, name), once per definition, and each inherent impl
+/// (file, name), a macro's in the file that invokes it.
+type Found = Vec<(PathBuf, String)>;
+
+fn definitions_and_impls(files: &[(PathBuf, String)]) -> (Found, Found) {
+    let mut macros = BTreeMap::new();
+    for (_, code) in files {
+        macros.extend(macro_rules(code));
     }
-    names
+    let effects = effects(&macros);
+    let (mut defined, mut impls) = (Vec::new(), Vec::new());
+    for (path, code) in files {
+        let mut own = definitions(code);
+        let mut own_impls = inherent_impls(code);
+        // A macro invoked with `struct Name` in its text (`kernel_type!`)
+        // shows its definition twice: as text and through the macro.
+        let as_text: BTreeSet<String> = own.iter().cloned().collect();
+        for (_, bound) in bound_in(code, &macros, &effects) {
+            own.extend(
+                bound
+                    .defines
+                    .into_iter()
+                    .filter(|name| !as_text.contains(name)),
+            );
+            own_impls.extend(bound.impls);
+        }
+        let named = |name: &String| !name.starts_with('$');
+        defined.extend(
+            own.into_iter()
+                .filter(named)
+                .map(|name| (path.clone(), name)),
+        );
+        impls.extend(
+            own_impls
+                .into_iter()
+                .filter(named)
+                .map(|name| (path.clone(), name)),
+        );
+    }
+    (defined, impls)
 }
 
-#[test]
-fn every_type_has_its_methods_in_its_own_file() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut homes: BTreeMap<String, BTreeSet<PathBuf>> = BTreeMap::new();
-    let mut impls = Vec::new();
-    for path in rust_files(&src) {
-        let code = without_comments(&fs::read_to_string(&path).unwrap());
-        for name in defined(&code) {
-            homes.entry(name).or_default().insert(path.clone());
-        }
-        for name in inherent_impls(&code) {
-            impls.push((path.clone(), name));
-        }
+/// The inherent impls away from their type's file, as messages.
+fn stray_impls(files: &[(PathBuf, String)]) -> Vec<String> {
+    let (defined, impls) = definitions_and_impls(files);
+    let mut homes: BTreeMap<&str, BTreeSet<&Path>> = BTreeMap::new();
+    for (path, name) in &defined {
+        homes.entry(name).or_default().insert(path);
     }
-    assert!(impls.len() > 50, "{} inherent impls found", impls.len());
-    let strays: Vec<String> = impls
+    impls
         .iter()
-        .filter(|(path, name)| homes.get(name).is_some_and(|home| !home.contains(path)))
+        .filter(|(path, name)| {
+            homes
+                .get(name.as_str())
+                .is_some_and(|home| !home.contains(path.as_path()))
+        })
         .map(|(path, name)| {
-            let home: Vec<_> = homes[name]
+            let home: Vec<_> = homes[name.as_str()]
                 .iter()
                 .map(|p| p.display().to_string())
                 .collect();
@@ -114,7 +131,40 @@ fn every_type_has_its_methods_in_its_own_file() {
                 home.join(", ")
             )
         })
-        .collect();
+        .collect()
+}
+
+/// The names defined more than once (outside `shared`), with where.
+fn shared_names(files: &[(PathBuf, String)], shared: &[&str]) -> Vec<String> {
+    let (defined, _) = definitions_and_impls(files);
+    let mut places: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for (path, name) in &defined {
+        places
+            .entry(name)
+            .or_default()
+            .push(path.display().to_string());
+    }
+    places
+        .into_iter()
+        .filter(|(name, places)| places.len() > 1 && !shared.contains(name))
+        .map(|(name, places)| format!("{name}: {}", places.join(", ")))
+        .collect()
+}
+
+#[test]
+fn every_type_has_its_methods_in_its_own_file() {
+    let src = sources("src");
+    let (_, impls) = definitions_and_impls(&src);
+    assert!(impls.len() > 50, "{} inherent impls found", impls.len());
+    let by_macro = impls
+        .iter()
+        .filter(|(path, _)| path.ends_with("join/avx2.rs"))
+        .count();
+    assert!(
+        by_macro >= 1,
+        "the impls `join_kernel!` writes in join/avx2.rs are seen"
+    );
+    let strays = stray_impls(&src);
     assert!(
         strays.is_empty(),
         "methods away from their type:\n{}",
@@ -122,18 +172,256 @@ fn every_type_has_its_methods_in_its_own_file() {
     );
 }
 
-/// The checks above see what they must: a stray impl in a text is found,
-/// a trait impl and a type named only in a comment are not.
 #[test]
-fn the_scan_finds_a_stray_impl_and_nothing_else() {
-    let code = without_comments(
-        "impl Display for Plan {\n}\n// impl Plan {\nimpl<'a> Listed<'a> {\nimpl Plan {\n",
+fn no_two_types_share_a_name() {
+    let src = sources("src");
+    let (defined, _) = definitions_and_impls(&src);
+    assert!(
+        defined.len() > 200,
+        "{} type definitions found",
+        defined.len()
     );
-    assert_eq!(inherent_impls(&code), ["Listed", "Plan"]);
-    let defined = defined(&without_comments(
-        "pub struct Plan {\n// struct Other\nenum Kind {",
-    ));
-    assert_eq!(defined.into_iter().collect::<Vec<_>>(), ["Kind", "Plan"]);
+    for kernel in ["JoinAvx2", "LanesAvx512", "Avx", "Portable"] {
+        assert!(
+            defined.iter().any(|(_, name)| name == kernel),
+            "{kernel} is seen"
+        );
+    }
+    let architecture =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/architecture.md"))
+            .unwrap();
+    for name in SHARED_NAMES {
+        assert!(
+            architecture.contains(&format!("`{name}`")),
+            "docs/architecture.md says why {name} is shared"
+        );
+    }
+    let shared = shared_names(&src, SHARED_NAMES);
+    assert!(
+        shared.is_empty(),
+        "type names defined more than once:\n{}",
+        shared.join("\n")
+    );
+}
+
+/// Paths that `use` declarations make: each (its scope and name) with
+/// the path it names.
+type Aliases = BTreeMap<ModPath, ModPath>;
+
+/// The aliases of the files (every `use` of `src/`).
+fn aliases(src: &[(PathBuf, Vec<Named>)]) -> Aliases {
+    let mut aliases = BTreeMap::new();
+    for (_, named) in src {
+        for item in named {
+            if let Some(imported) = &item.imported {
+                let mut alias = item.scope.clone();
+                alias.push(imported.clone());
+                if alias != item.path {
+                    aliases.insert(alias, item.path.clone());
+                }
+            }
+        }
+    }
+    aliases
+}
+
+/// Where `path` leads through `aliases`: the path of what it names, and
+/// the aliases it went through (each as alias, target).
+fn resolved(path: &[String], aliases: &Aliases) -> (ModPath, Vec<(ModPath, ModPath)>) {
+    let mut path = path.to_vec();
+    let mut through = Vec::new();
+    for _ in 0..16 {
+        let Some(len) = (1..=path.len())
+            .rev()
+            .find(|&len| aliases.contains_key(&path[..len]))
+        else {
+            break;
+        };
+        let alias = path[..len].to_vec();
+        let mut next = aliases[&alias].clone();
+        through.push((alias, next.clone()));
+        next.extend_from_slice(&path[len..]);
+        path = next;
+    }
+    (path, through)
+}
+
+/// The paths in `files` (each file's named paths) that reach an item the
+/// crate re-exports at its root by another path than the root's, as
+/// messages. `src` gives the aliases (every `use` of `src/`).
+fn second_paths(src: &[(PathBuf, Vec<Named>)], files: &[(PathBuf, Vec<Named>)]) -> Vec<String> {
+    let aliases = aliases(src);
+    let root_items: Vec<String> = src
+        .iter()
+        .filter(|(path, _)| path == Path::new("lib.rs"))
+        .flat_map(|(_, named)| named.iter())
+        .filter(|item| item.public_use && item.scope.is_empty())
+        .filter_map(|item| item.imported.clone())
+        .collect();
+    let chains: Vec<_> = root_items
+        .iter()
+        .map(|name| resolved(std::slice::from_ref(name), &aliases))
+        .collect();
+    // The re-exports that bring the root items to the root, and only those,
+    // may name them by their home.
+    let re_export = |item: &Named| {
+        item.public_use
+            && chains
+                .iter()
+                .flat_map(|(_, chain)| chain)
+                .any(|(alias, to)| {
+                    to[..] == item.path[..] && alias[..alias.len() - 1] == item.scope[..]
+                })
+    };
+    let mut found = Vec::new();
+    for (name, (target, _)) in root_items.iter().zip(&chains) {
+        let root = std::slice::from_ref(name);
+        for (path, named) in files {
+            for item in named {
+                let reaches = (1..=item.path.len()).any(|len| {
+                    item.path[..len] != *root && resolved(&item.path[..len], &aliases).0 == *target
+                });
+                if reaches && !re_export(item) {
+                    found.push(format!(
+                        "{}: `{}` names {name}, reached as the root's `{name}`",
+                        path.display(),
+                        item.written
+                    ));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Each file's named paths (see `paths::named`), from its module.
+fn named_in(files: &[(PathBuf, String)], root: &str) -> Vec<(PathBuf, Vec<Named>)> {
+    files
+        .iter()
+        .map(|(path, code)| {
+            let module = if root == "crate" {
+                module_of(path)
+            } else {
+                Vec::new()
+            };
+            (path.clone(), named(code, &module, root))
+        })
+        .collect()
+}
+
+#[test]
+fn each_root_item_is_reached_by_one_path() {
+    let src = named_in(&sources("src"), "crate");
+    let mut files = src.clone();
+    for dir in ["tests", "benches", "examples", "fuzz/fuzz_targets"] {
+        files.extend(
+            named_in(&sources(dir), "queens_simd")
+                .into_iter()
+                .map(|(path, named)| (Path::new(dir).join(path), named)),
+        );
+    }
+    let uses = files
+        .iter()
+        .flat_map(|(_, named)| named)
+        .filter(|n| n.path == ["Kernel"])
+        .count();
+    assert!(uses > 30, "{uses} paths to crate::Kernel seen");
+    let second = second_paths(&src, &files);
+    assert!(
+        second.is_empty(),
+        "items reached by a second path:\n{}",
+        second.join("\n")
+    );
+}
+
+/// The checks above see what they must, on planted texts: a stray impl (by
+/// hand or by a macro invoked in another file), a name defined twice, and
+/// a second path to a root item; not a trait impl, an associated type, or
+/// a type named only in a comment or a string.
+#[test]
+fn the_scans_find_what_is_planted_and_nothing_else() {
+    let file = |path: &str, text: &str| (PathBuf::from(path), code_of(text));
+    let plan = file(
+        "plan.rs",
+        "pub struct Plan {}\n// struct Other\nimpl Iterator for Plan {\n    type Item = u8;\n}\nconst S: &str = \"struct Quoted {\";\n",
+    );
+    let stray = file(
+        "stray.rs",
+        "impl Display for Plan {\n}\n// impl Plan {\nimpl<'a> Plan {\n",
+    );
+    assert_eq!(
+        stray_impls(&[plan.clone(), stray]),
+        ["impl Plan in stray.rs, defined in plan.rs"]
+    );
+    let kernel_type = file(
+        "proof.rs",
+        "macro_rules! kernel_type {\n    ($(#[$m:meta])* $vis:vis struct $name:ident = $k:expr;) => {\n        $vis struct $name(());\n        impl $name {\n        }\n    };\n}\n",
+    );
+    let family = file(
+        "family.rs",
+        "macro_rules! family {\n    ($(#[$doc:meta])* $name:ident, $v:ty) => {\n        kernel_type! { $(#[$doc])* pub struct $name = K::$name; }\n    };\n}\n",
+    );
+    let invoked = file("avx2.rs", "family!(\n    /// Doc.\n    Fast,\n    u8\n);\n");
+    let elsewhere = file("other.rs", "impl Fast {\n}\n");
+    assert_eq!(
+        stray_impls(&[
+            kernel_type.clone(),
+            family.clone(),
+            invoked.clone(),
+            elsewhere
+        ]),
+        ["impl Fast in other.rs, defined in avx2.rs"]
+    );
+    assert!(stray_impls(&[kernel_type.clone(), family.clone(), invoked.clone()]).is_empty());
+    let twice = file("twice.rs", "fn f() {\n    struct Fast;\n}\n");
+    assert_eq!(
+        shared_names(
+            &[
+                plan.clone(),
+                kernel_type.clone(),
+                family.clone(),
+                invoked.clone(),
+                twice
+            ],
+            &[]
+        ),
+        ["Fast: avx2.rs, twice.rs"]
+    );
+    assert!(shared_names(&[plan, kernel_type, family, invoked], &[]).is_empty());
+
+    let lib = file(
+        "lib.rs",
+        "mod kernel;\nmod vocabulary;\npub use kernel::Kernel;\nfn f() { crate::Kernel::Auto; }\n",
+    );
+    let kernel = file(
+        "kernel/mod.rs",
+        "pub use crate::vocabulary::kernel::{Kernel, Role};\n",
+    );
+    let vocabulary = file("vocabulary/kernel.rs", "pub enum Kernel {}\n");
+    let src = named_in(&[lib, kernel, vocabulary], "crate");
+    assert!(
+        second_paths(&src, &src).is_empty(),
+        "{:?}",
+        second_paths(&src, &src)
+    );
+    let second = file(
+        "kernel/join.rs",
+        "use crate::kernel::{Kernel, Role};\nfn f() { crate::vocabulary::kernel::Kernel::Auto; super::Kernel::Auto; crate::kernel::Role::A; }\nmod tests {\n    use super::super::Kernel;\n}\n",
+    );
+    let mut with_second = src.clone();
+    with_second.extend(named_in(&[second], "crate"));
+    let found = second_paths(&with_second, &with_second);
+    let written: Vec<_> = found.iter().map(|m| m.split('`').nth(1).unwrap()).collect();
+    assert_eq!(
+        written,
+        [
+            "crate::kernel::Kernel",
+            "super::super::Kernel",
+            "crate::vocabulary::kernel::Kernel::Auto",
+            "super::Kernel::Auto"
+        ],
+        "{found:?}"
+    );
 }
 
 /// The measured times that a doc comment line of `text` quotes: a number

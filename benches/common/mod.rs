@@ -6,8 +6,8 @@
 use std::hint::black_box;
 use std::ops::ControlFlow;
 
-use queens_simd::kernel::{Role, Solver};
-use queens_simd::{Count, Kernel};
+use queens_simd::kernel::Role;
+use queens_simd::{Count, Kernel, Solver};
 
 #[path = "../../tests/common/oracle.rs"]
 mod oracle;

@@ -3,7 +3,9 @@
 //! match of one item against a run of patterns, all read from the `join`
 //! kernel's count (`queens_simd::trace::join`).
 
-use queens_simd::trace::join::{Cut, Diagonal, Half, HalfBoard, Join, RowSet, Run, Side, join};
+use queens_simd::trace::join::{
+    Cut, Diagonal, Half, HalfBoard, RowSet, Run, Side, TracedJoin, join,
+};
 
 use crate::Picture;
 use crate::board::{self, EMPTY, QUEEN, Square};
@@ -37,7 +39,7 @@ const QUARTERS: [(Side, Half, &str, &str); 4] = [
     (Side::East, Half::South, colour::PURPLE, "SE"),
 ];
 
-fn traced() -> Result<(Join, usize), queens_simd::Error> {
+fn traced() -> Result<(TracedJoin, usize), queens_simd::Error> {
     let join = join(N)?;
     let at = join.cuts[0]
         .row_sets

@@ -67,7 +67,7 @@ struct Auto {
     fundamental: Vec<Choice>,
     /// The kernels that count `auto`'s plans (shards, checkpoints,
     /// threads).
-    plan: Vec<PlanChoice>,
+    plan: Vec<PlanChoiceJson>,
 }
 
 /// The kernel `auto` picks for N = `first_n` to `last_n`.
@@ -81,7 +81,7 @@ struct Choice {
 /// The kernel and plan `auto` shards N = `first_n` to `last_n` with, or
 /// `null`s and why not.
 #[derive(Serialize)]
-struct PlanChoice {
+struct PlanChoiceJson {
     kernel: Option<&'static str>,
     method: Option<&'static str>,
     first_n: usize,
@@ -103,7 +103,7 @@ pub fn kernels(out: &mut impl Write) -> Result<(), Failure> {
     };
     let plan = report::plan_ranges()
         .into_iter()
-        .map(|(choice, first_n, last_n)| PlanChoice {
+        .map(|(choice, first_n, last_n)| PlanChoiceJson {
             kernel: choice.as_ref().ok().map(|(kernel, _)| kernel.name()),
             method: choice.as_ref().ok().map(|(_, method)| method.name()),
             first_n,

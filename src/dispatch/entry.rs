@@ -6,9 +6,9 @@ use core::ops::ControlFlow;
 
 use super::policy::{cached_auto_kernel, resolve_for};
 use super::registry::try_solver;
-use crate::Count;
-use crate::kernel::{Kernel, Solver, Task, Visit};
-use crate::vocabulary::error::Error;
+use crate::Error;
+use crate::kernel::{Task, Visit};
+use crate::{Count, Kernel, Solver};
 
 /// The solver that counts size `n`: `Auto` resolved, availability and
 /// size checked. Short for `solver_for(kernel, n, Task::Count)`.

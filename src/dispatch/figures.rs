@@ -3,8 +3,8 @@
 //! line. The policy's tests hold every rule's list to its figures, and
 //! every figure to a section of BENCHMARKS.md.
 
-use crate::kernel::Kernel;
-use crate::kernel::Kernel::{
+use crate::Kernel;
+use crate::Kernel::{
     BlocksBmi, Join, JoinAvx2, JoinAvx512, JoinAvx512Bw, LanesAvx2, LanesAvx512, Portable, Sse41,
     SymmetricBmi,
 };

@@ -102,4 +102,4 @@ pub use policy::{
 pub use registry::best_asm;
 
 #[cfg(doc)]
-use crate::kernel::{Kernel, Solver};
+use crate::{Kernel, Solver};

@@ -6,10 +6,10 @@
 use std::num::NonZeroUsize;
 
 use super::registry::counter;
-use crate::Count;
-use crate::kernel::{Kernel, Method};
+use crate::Error;
+use crate::kernel::Method;
 use crate::plan::{Counted, Plan, Sample};
-use crate::vocabulary::error::Error;
+use crate::{Count, Kernel};
 
 /// How to count a plan, and the counting: `Options::threads(2)
 /// .count(&plan, plan.all(), |_, _| {})`.

@@ -7,11 +7,11 @@
 use super::entry::solver;
 use super::policy::resolve_for;
 use super::registry::counter;
-use crate::Count;
+use crate::Error;
 use crate::kernel::pieces::{Piece, PieceCounter};
-use crate::kernel::{Kernel, Method, Task};
+use crate::kernel::{Method, Task};
 use crate::plan::{Checked, PartialBoard, Plan, SPLIT_FROM, Subproblem};
-use crate::vocabulary::error::Error;
+use crate::{Count, Kernel};
 use core::num::NonZeroUsize;
 
 /// Whether a count of size `n` by `kernel` goes through a plan when no

@@ -11,10 +11,10 @@
 use core::ops::RangeInclusive;
 use core::sync::atomic::{AtomicU8, Ordering};
 
-use crate::kernel::{Kernel, Role, Task};
-use crate::vocabulary::board::MAX_N;
-use crate::vocabulary::error::Error;
+use crate::Error;
+use crate::kernel::{Role, Task};
 use crate::vocabulary::kernel::Family;
+use crate::{Kernel, MAX_N};
 
 use super::figures::{self, Figure};
 

@@ -6,6 +6,8 @@
 //! plan's pieces, the [`PieceCounter`] the plan runs.
 
 #[cfg(feature = "std")]
+use crate::Error;
+#[cfg(feature = "std")]
 use crate::kernel::Method;
 use crate::kernel::blocks::Blocks;
 #[cfg(feature = "alloc")]
@@ -14,13 +16,11 @@ use crate::kernel::join::{Join, Joiner};
 use crate::kernel::pieces::PieceCounter;
 use crate::kernel::portable::Portable;
 use crate::kernel::symmetric::{Symmetric, Walkers};
-use crate::kernel::{Kernel, Solver};
 use crate::reference::bitboard64::Bitboard64;
 use crate::reference::brute_force::BruteForce;
 use crate::reference::heap_permutations::HeapPermutations;
 use crate::reference::threat_masks::ThreatMasks;
-#[cfg(feature = "std")]
-use crate::vocabulary::error::Error;
+use crate::{Kernel, Solver};
 
 /// A kernel built: its solver and, for a kernel that counts a plan's
 /// pieces, the same kernel as a [`PieceCounter`].
@@ -82,11 +82,11 @@ pub(super) fn build(kernel: Kernel) -> Option<Built> {
         }
         #[cfg(simd_kernels)]
         Kernel::LanesAvx512 => {
-            crate::kernel::lanes::LanesAvx512::new().map(|k| Built::walkers(k.as_static()))
+            crate::kernel::lanes::avx512::LanesAvx512::new().map(|k| Built::walkers(k.as_static()))
         }
         #[cfg(simd_kernels)]
         Kernel::LanesAvx2 => {
-            crate::kernel::lanes::LanesAvx2::new().map(|k| Built::walkers(k.as_static()))
+            crate::kernel::lanes::avx2::LanesAvx2::new().map(|k| Built::walkers(k.as_static()))
         }
         #[cfg(feature = "alloc")]
         Kernel::Join => Join::new().map(|k| Built::joiner(k.as_static())),

@@ -3,12 +3,12 @@
 
 use super::policy::*;
 use super::registry::*;
+use crate::Error;
 use crate::kernel::pieces::PieceCounter;
-use crate::kernel::{Kernel, Method, Role, Task};
-use crate::vocabulary::board::MAX_N;
-use crate::vocabulary::error::Error;
+use crate::kernel::{Method, Role, Task};
 #[cfg(not(simd_kernels))]
 use crate::vocabulary::kernel::absent_because;
+use crate::{Kernel, MAX_N};
 
 #[cfg(simd_kernels)]
 #[test]

@@ -44,9 +44,8 @@ use core::arch::global_asm;
 use core::mem::offset_of;
 use core::ops::ControlFlow;
 
-use crate::kernel::{Kernel, Solver, Visit};
-use crate::vocabulary::board::{Board, BoardDefect};
-use crate::{Count, Error};
+use crate::kernel::Visit;
+use crate::{Board, BoardDefect, Count, Error, Kernel, Solver};
 
 global_asm!(include_str!("../../asm/davidad.s"));
 
@@ -58,7 +57,7 @@ pub const MAX_N: usize = 16;
 /// 0.1.x), so that two incompatible copies of the crate linked into one
 /// program define different symbols; a unit test keeps the tag in step with
 /// `Cargo.toml`.
-type Entry = unsafe extern "sysv64" fn(*mut Machine, *mut RowMasks, usize) -> usize;
+type EntryPoint = unsafe extern "sysv64" fn(*mut Machine, *mut RowMasks, usize) -> usize;
 
 unsafe extern "sysv64" {
     /// Runs the machine in SSE4.1 encoding; returns the solutions found.
@@ -173,7 +172,7 @@ impl Asm {
 /// One frame of the explicit stack: a row above the current one.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
-struct Frame {
+struct AsmFrame {
     /// That row's squares not yet tried.
     free: u64,
     /// That row's state before its queen: words 0-2 of the xmm register.
@@ -188,7 +187,7 @@ struct Frame {
 #[repr(C)]
 #[derive(Clone, Debug)]
 struct Machine {
-    frames: [Frame; MAX_N],
+    frames: [AsmFrame; MAX_N],
     /// The current row's squares not yet tried.
     free: u64,
     /// The current row's state.
@@ -203,7 +202,7 @@ struct Machine {
 
 // The offsets `asm/davidad.s` uses.
 const _: () = {
-    assert!(size_of::<Frame>() == 16 && offset_of!(Frame, state) == 8);
+    assert!(size_of::<AsmFrame>() == 16 && offset_of!(AsmFrame, state) == 8);
     assert!(offset_of!(Machine, free) == 256);
     assert!(offset_of!(Machine, state) == 264);
     assert!(offset_of!(Machine, depth) == 272);
@@ -219,7 +218,7 @@ impl Machine {
         debug_assert!((1..=MAX_N).contains(&n));
         let columns = (1u64 << n) - 1;
         Machine {
-            frames: [Frame::default(); MAX_N],
+            frames: [AsmFrame::default(); MAX_N],
             free: columns & u64::from(first_row),
             state: 0,
             depth: 0,
@@ -294,7 +293,7 @@ impl RowMasks {
 /// Made by [`Asm::search`].
 #[derive(Clone, Debug)]
 pub struct Search {
-    entry: Entry,
+    entry: EntryPoint,
     machine: Machine,
 }
 
@@ -348,10 +347,10 @@ const BATCH: usize = 64;
 #[cfg(feature = "alloc")]
 impl IntoIterator for Search {
     type Item = Board;
-    type IntoIter = Solutions;
+    type IntoIter = AsmSolutions;
 
-    fn into_iter(self) -> Solutions {
-        Solutions {
+    fn into_iter(self) -> AsmSolutions {
+        AsmSolutions {
             search: self,
             batch: alloc::vec![RowMasks::default(); BATCH].into_boxed_slice(),
             filled: 0,
@@ -363,7 +362,7 @@ impl IntoIterator for Search {
 /// Every solution of a [`Search`], fetched from the assembly 64 at a time.
 #[cfg(feature = "alloc")]
 #[derive(Clone, Debug)]
-pub struct Solutions {
+pub struct AsmSolutions {
     search: Search,
     /// On the heap, sized exactly, so that memory checkers (valgrind's
     /// memcheck, in CI) would see the assembly write past it.
@@ -373,7 +372,7 @@ pub struct Solutions {
 }
 
 #[cfg(feature = "alloc")]
-impl Iterator for Solutions {
+impl Iterator for AsmSolutions {
     type Item = Board;
 
     fn next(&mut self) -> Option<Board> {

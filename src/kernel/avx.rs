@@ -6,8 +6,9 @@
 //! AVX here is AVX1: 128-bit integer operations in VEX form. Nothing needs
 //! AVX2, so the kernel detects `avx`, not `avx2`.
 
+use crate::Kernel;
 use crate::kernel::davidad::davidad_kernel;
-use crate::kernel::{Kernel, kernel_type};
+use crate::kernel::kernel_type;
 
 kernel_type! {
     /// The `avx` kernel. Holding one proves this CPU (and its operating system,

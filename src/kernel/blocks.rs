@@ -15,7 +15,7 @@
 //! A queen attacks each square of a later row independently of the other
 //! queens, so the shapes of a block that one queen leaves are one table
 //! row, `free[e][c]`: those of a block whose first row is `e` rows below a
-//! queen in column `c` (`Tables::free`). The shapes a whole block `x`
+//! queen in column `c` (`ShapeTables::free`). The shapes a whole block `x`
 //! leaves to a block `d` rows below it are then `free[d][x0] &
 //! free[d - 1][x1]`.
 //!
@@ -44,8 +44,8 @@
 use crate::vocabulary::kernel::target_features;
 use core::ops::ControlFlow;
 
-use crate::kernel::{Kernel, Solver, Visit, kernel_type};
-use crate::{Board, Count, Error};
+use crate::kernel::{Visit, kernel_type};
+use crate::{Board, Count, Error, Kernel, Solver};
 
 /// The largest N: a block's shapes must fit one `u64`, 8 columns by 8
 /// (the kernel table's sizes for the blocks kernels).
@@ -56,7 +56,7 @@ pub const MAX_N: usize = *Kernel::Blocks.sizes().end();
 type Shapes = u64;
 
 /// The shape-set tables of one N, built from the rules of attack.
-struct Tables {
+struct ShapeTables {
     /// Board size, 1 to [`MAX_N`].
     n: usize,
     /// Every shape of a block: its queens two or more columns apart.
@@ -96,7 +96,7 @@ fn unattacked(full: u32, c: usize, distance: usize) -> u32 {
     full & !(queen | queen << distance | queen >> distance)
 }
 
-impl Tables {
+impl ShapeTables {
     /// The tables of an `n`x`n` board, `n` from 1 to [`MAX_N`].
     ///
     /// Built in place, field by field, with plain index loops: built as
@@ -104,10 +104,10 @@ impl Tables {
     /// were zeroed, filled and copied, and an iterator's `skip` stayed a
     /// call, which together cost more than the whole search of N = 5.
     #[inline(always)]
-    fn new(n: usize) -> Tables {
+    fn new(n: usize) -> ShapeTables {
         debug_assert!((1..=MAX_N).contains(&n));
         let full = (1u32 << n) - 1;
-        let mut tables = Tables {
+        let mut tables = ShapeTables {
             n,
             every: 0,
             free: [[0; MAX_N]; MAX_N],
@@ -226,7 +226,7 @@ fn count_board(n: usize) -> Count {
     if n == 0 {
         return 1;
     }
-    let tables = Tables::new(n);
+    let tables = ShapeTables::new(n);
     let below = tables.blocks_below();
     let (twice, once) = tables.firsts();
     let mut total = 0;
@@ -245,7 +245,7 @@ fn for_each_board(n: usize, visit: Visit<'_>) -> ControlFlow<()> {
     if n == 0 {
         return visit(&Board::EMPTY);
     }
-    let tables = Tables::new(n);
+    let tables = ShapeTables::new(n);
     let mut columns = [0u8; MAX_N];
     let odd = !n.is_multiple_of(2);
     let firsts = if odd { (1u64 << n) - 1 } else { tables.every };
@@ -265,7 +265,7 @@ fn for_each_board(n: usize, visit: Visit<'_>) -> ControlFlow<()> {
 /// Fills the last `blocks` pair blocks of the board, each from its set in
 /// `sets`, and visits each full board.
 fn visit_below(
-    tables: &Tables,
+    tables: &ShapeTables,
     columns: &mut [u8; MAX_N],
     sets: [Shapes; 3],
     blocks: usize,
@@ -371,7 +371,7 @@ mod tests {
     #[test]
     fn tables_hold_the_shapes_that_no_queen_attacks() {
         for n in 1..=MAX_N {
-            let tables = Tables::new(n);
+            let tables = ShapeTables::new(n);
             for x in 0..64 {
                 let (x0, x1) = (x / 8, x % 8);
                 let shape = x0 < n && x1 < n && !attack((0, x0), (1, x1));

@@ -54,8 +54,8 @@
 use core::arch::x86_64::__m128i;
 use core::ops::ControlFlow;
 
+use crate::Board;
 use crate::kernel::Visit;
-use crate::vocabulary::board::Board;
 
 /// Largest board the machine handles: one bit per column in a 16-bit word.
 pub const MAX_N: usize = 16;
@@ -101,9 +101,9 @@ pub(crate) struct Stages {
 
 /// Counts solutions. `u64` is ample: N = 16 has 14,772,512.
 #[derive(Default)]
-pub(super) struct Counter(pub u64);
+pub(super) struct SolutionCounter(pub u64);
 
-impl Leaf for Counter {
+impl Leaf for SolutionCounter {
     const NEEDS_QUEENS: bool = false;
 
     #[inline(always)]
@@ -114,9 +114,9 @@ impl Leaf for Counter {
 }
 
 /// Hands each solution to a visitor as a [`Board`].
-pub(super) struct Visitor<'a, 'v>(pub &'a mut Visit<'v>);
+pub(super) struct BoardVisitor<'a, 'v>(pub &'a mut Visit<'v>);
 
-impl Leaf for Visitor<'_, '_> {
+impl Leaf for BoardVisitor<'_, '_> {
     const NEEDS_QUEENS: bool = true;
 
     #[inline(always)]
@@ -291,7 +291,7 @@ macro_rules! davidad_kernel {
             }
         }
 
-        impl $crate::kernel::Solver for $Token {
+        impl $crate::Solver for $Token {
             fn kernel(&self) -> $crate::Kernel {
                 $crate::Kernel::$Token
             }
@@ -302,7 +302,7 @@ macro_rules! davidad_kernel {
                     // The empty board, as for every kernel.
                     return Ok(1);
                 }
-                let mut counter = $crate::kernel::davidad::Counter::default();
+                let mut counter = $crate::kernel::davidad::SolutionCounter::default();
                 // SAFETY: a value of this type exists only where its `new`
                 // found the CPU feature this `search` is compiled for (or
                 // the build enables it), and `check_size` kept `n` in 1..=16.
@@ -328,7 +328,7 @@ macro_rules! davidad_kernel {
                 if n == 0 {
                     return Ok(visit(&$crate::Board::EMPTY));
                 }
-                let mut visitor = $crate::kernel::davidad::Visitor(&mut visit);
+                let mut visitor = $crate::kernel::davidad::BoardVisitor(&mut visit);
                 // SAFETY: as in `count`: the type proves the CPU feature, and
                 // `check_size` kept `n` in 1..=16.
                 Ok(unsafe { search(n, first_row, &mut visitor) })

@@ -85,11 +85,9 @@ use core::ops::ControlFlow;
 
 pub(crate) use proof::kernel_type;
 
-use crate::Count;
-use crate::vocabulary::board::Board;
-use crate::vocabulary::error::Error;
 pub use crate::vocabulary::kernel::{Kernel, Method, Role, UnsupportedSize};
 pub use crate::vocabulary::task::Task;
+use crate::{Board, Count, Error};
 
 /// What a kernel calls for each solution it finds; `Break` stops the search.
 pub type Visit<'a> = &'a mut dyn FnMut(&Board) -> ControlFlow<()>;
@@ -138,7 +136,7 @@ pub trait Solver: Send + Sync {
         // the left-right mirror would otherwise be smaller.
         let left_half = (1u32 << n.div_ceil(2)) - 1;
         self.for_each_solution_in_first_row(n, left_half, &mut |board| {
-            if crate::vocabulary::symmetry::is_canonical(board) {
+            if crate::symmetry::is_canonical(board) {
                 visit(board)
             } else {
                 ControlFlow::Continue(())

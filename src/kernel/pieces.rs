@@ -11,11 +11,11 @@
 use alloc::vec::Vec;
 use core::fmt;
 
+use super::Method;
 use super::join::{self, Joiner};
 use super::symmetric::{self, Walkers};
-use super::{Kernel, Method};
 use crate::support::workers::Ran;
-use crate::{Count, Error};
+use crate::{Count, Error, Kernel};
 
 /// One piece of a count: a share of the total, as its family cut it.
 // A plan holds pieces of one method only: boxing the large variant would
@@ -24,13 +24,13 @@ use crate::{Count, Error};
 #[derive(Clone, Debug)]
 pub(crate) enum Piece {
     /// A symmetric subproblem (or a small board, whole).
-    Symmetric(symmetric::pieces::Piece),
+    Symmetric(symmetric::pieces::SymmetricPiece),
     /// A piece of the join of an `n`x`n` board.
     Join {
         /// Board side.
         n: usize,
         /// Which cut, and which of its row sets.
-        piece: join::pieces::Piece,
+        piece: join::pieces::JoinPiece,
     },
 }
 
@@ -135,15 +135,15 @@ impl Piece {
 
     /// Which boards it covers.
     pub(crate) fn kind(&self) -> SubproblemKind {
-        use symmetric::pieces::Piece as Symmetric;
-        use symmetric::subproblem::Kind;
+        use symmetric::pieces::SymmetricPiece as Symmetric;
+        use symmetric::subproblem::RootKind;
         match self {
             Piece::Symmetric(Symmetric::Small { .. }) => SubproblemKind::WholeBoard,
             Piece::Symmetric(Symmetric::SearchRoot(sub)) => match sub.kind {
-                Kind::Corner => SubproblemKind::Corner,
-                Kind::Edge { k } => SubproblemKind::Edge { k },
-                Kind::Tie { k } => SubproblemKind::Tie { k },
-                Kind::Plain => unreachable!("plans hold no plain partial boards"),
+                RootKind::Corner => SubproblemKind::Corner,
+                RootKind::Edge { k } => SubproblemKind::Edge { k },
+                RootKind::Tie { k } => SubproblemKind::Tie { k },
+                RootKind::Plain => unreachable!("plans hold no plain partial boards"),
             },
             Piece::Join { n, piece } => SubproblemKind::Join {
                 band: JoinBand::of(*n, &piece.band),
@@ -254,7 +254,7 @@ impl PieceCounter {
         }
         match self {
             PieceCounter::Walkers(walkers) => {
-                let mut symmetric_pieces: Vec<(usize, &symmetric::pieces::Piece)> =
+                let mut symmetric_pieces: Vec<(usize, &symmetric::pieces::SymmetricPiece)> =
                     reserved(pieces.len())?;
                 symmetric_pieces.extend(pieces.iter().filter_map(|&(index, piece)| match piece {
                     Piece::Symmetric(piece) => Some((index, piece)),
@@ -265,7 +265,8 @@ impl PieceCounter {
             }
             PieceCounter::Joiner(joiner) => {
                 // Fallibly: the list is as long as the plan's.
-                let mut join_pieces: Vec<(usize, join::pieces::Piece)> = reserved(pieces.len())?;
+                let mut join_pieces: Vec<(usize, join::pieces::JoinPiece)> =
+                    reserved(pieces.len())?;
                 join_pieces.extend(pieces.iter().filter_map(|&(index, piece)| match piece {
                     Piece::Join { piece, .. } => Some((index, *piece)),
                     Piece::Symmetric(_) => None,
@@ -340,7 +341,7 @@ impl PieceCounter {
     fn joiner_and_join_pieces(
         self,
         pieces: &[&Piece],
-    ) -> Result<(&'static dyn Joiner, Vec<join::pieces::Piece>), Error> {
+    ) -> Result<(&'static dyn Joiner, Vec<join::pieces::JoinPiece>), Error> {
         let PieceCounter::Joiner(joiner) = self else {
             return Err(Error::WrongMethod {
                 kernel: self.kernel(),

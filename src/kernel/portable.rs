@@ -17,9 +17,8 @@
 
 use core::ops::ControlFlow;
 
-use crate::kernel::{Kernel, Solver, Visit, kernel_type};
-use crate::vocabulary::board::MAX_N;
-use crate::{Board, Count, Error};
+use crate::kernel::{Visit, kernel_type};
+use crate::{Board, Count, Error, Kernel, MAX_N, Solver};
 
 kernel_type! {
     /// The portable kernel. Runs on every target.

@@ -3,8 +3,8 @@
 
 use core::fmt;
 
+use crate::BoardDefect;
 use crate::kernel::pieces::Piece;
-use crate::vocabulary::board::BoardDefect;
 use crate::{Error, Kernel};
 
 /// An N x N board with some queens placed anywhere (at most one per row):

@@ -39,9 +39,9 @@
 
 use core::ops::ControlFlow;
 
-use crate::kernel::{Kernel, Solver, Visit, kernel_type};
+use crate::kernel::{Visit, kernel_type};
 use crate::reference::{count_found, visit_bitboards};
-use crate::{Count, Error};
+use crate::{Count, Error, Kernel, Solver};
 
 /// Row 0: `00000000 ... 11111111`.
 const MLI: u64 = 0x0000_0000_0000_00ff;

@@ -37,9 +37,9 @@
 
 use core::ops::ControlFlow;
 
-use crate::kernel::{Kernel, Solver, Visit, kernel_type};
+use crate::kernel::{Visit, kernel_type};
 use crate::reference::{count_found, visit_bitboards};
-use crate::{Count, Error};
+use crate::{Count, Error, Kernel, Solver};
 
 /// Columns on the bitboard (its row stride).
 const COLUMNS: u32 = 8;

@@ -41,9 +41,9 @@
 
 use core::ops::ControlFlow;
 
-use crate::kernel::{Kernel, Solver, Visit, kernel_type};
+use crate::kernel::{Visit, kernel_type};
 use crate::reference::count_found;
-use crate::{Board, Count, Error};
+use crate::{Board, Count, Error, Kernel, Solver};
 
 /// Largest N: 10! = 3,628,800 permutations.
 const MAX_ROWS: usize = 10;

@@ -49,9 +49,9 @@
 
 use core::ops::ControlFlow;
 
-use crate::kernel::{Kernel, Solver, Visit, kernel_type};
+use crate::kernel::{Visit, kernel_type};
 use crate::reference::{count_found, visit_bitboards};
-use crate::{Count, Error};
+use crate::{Count, Error, Kernel, Solver};
 
 /// Squares no queen threatens: 1 = unthreatened, 0 = threatened.
 pub type ThreatMask = u64;
@@ -180,11 +180,11 @@ where
 }
 
 /// A symmetry of the square on `(a, b)` = (row, column), with `m = N - 1`.
-type Symmetry = fn(usize, BoardPosition) -> BoardPosition;
+type SquareSymmetry = fn(usize, BoardPosition) -> BoardPosition;
 
 /// The article's `squareSymmetries`: identity, the three rotations and the
 /// four reflections, with `m = N - 1` in place of `7`.
-const SQUARE_SYMMETRIES: [Symmetry; 8] = [
+const SQUARE_SYMMETRIES: [SquareSymmetry; 8] = [
     |_, (a, b)| (a, b),         // id
     |m, (a, b)| (m - b, a),     // r1
     |m, (a, b)| (m - a, m - b), // r2
@@ -197,7 +197,7 @@ const SQUARE_SYMMETRIES: [Symmetry; 8] = [
 
 /// The article's `applyOnMasks`: the queens of `mmask`, each moved by `f`,
 /// as a move mask again.
-fn apply_on_masks(f: Symmetry, n: usize, mmask: MoveMask) -> MoveMask {
+fn apply_on_masks(f: SquareSymmetry, n: usize, mmask: MoveMask) -> MoveMask {
     // Only the queens' squares are mapped, and they all lie in the n x n
     // corner, so `n - 1` is never needed (and never computed) for n = 0.
     (0..64)

@@ -37,7 +37,7 @@ impl Words {
 
 /// One row of the path to the solution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Row {
+pub struct PathRow {
     /// The row's free squares, as the step above found them (row 0: the
     /// whole row).
     pub free: u16,
@@ -61,7 +61,7 @@ pub struct Step {
     /// next row that a queen above attacks (word 0 of the register).
     pub attacked: u16,
     /// After `pandn` with the board's columns: the next row's free
-    /// squares (`free` of the next [`Row`]).
+    /// squares (`free` of the next [`PathRow`]).
     pub free: u16,
 }
 
@@ -71,7 +71,7 @@ pub struct Path {
     /// The board's size.
     pub n: usize,
     /// Rows 0 to `n - 1`, each with its queen.
-    pub rows: Vec<Row>,
+    pub rows: Vec<PathRow>,
     /// Queens the machine placed before it placed the last row's: every
     /// step of the search so far, the dead ends included.
     pub steps_before: u64,
@@ -139,7 +139,7 @@ pub fn first_solution(n: usize) -> Result<Path, Error> {
                     None,
                 ),
             };
-            let this = Row {
+            let this = PathRow {
                 free,
                 column,
                 entering,

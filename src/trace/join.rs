@@ -21,30 +21,17 @@ use super::Columns;
 use crate::kernel::join::halves::Filed;
 use crate::kernel::join::matcher::{self, Group};
 use crate::kernel::join::quarters::Quarters;
-use crate::kernel::join::split::{self, Chunk, LongDiagonals, Split};
+use crate::kernel::join::split::{Chunk, LongDiagonals, Split};
 use crate::kernel::join::words::PatternWords;
 use crate::{Count, Error, Kernel};
 
+/// The kernel's own halves: the trace shows its quarters by them.
+pub use crate::kernel::join::quarters::Half;
+/// The kernel's own sides: the trace shows its row sets by them.
+pub use crate::kernel::join::split::Side;
+
 /// The largest board [`join`] traces: its lists are kept whole.
 pub const MAX_N: usize = 12;
-
-/// West or east of the cut between the halves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Side {
-    /// The west columns.
-    West,
-    /// The east columns.
-    East,
-}
-
-/// North or south of the line across the rows ([`Cut::line`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Half {
-    /// Rows above the line.
-    North,
-    /// Rows from the line down.
-    South,
-}
 
 /// A diagonal of the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,7 +57,7 @@ impl Diagonal {
 
 /// The whole count of an `n`x`n` board, one [`Cut`] at a time.
 #[derive(Clone, Debug)]
-pub struct Join {
+pub struct TracedJoin {
     /// The board's size.
     pub n: usize,
     /// Every cut the kernel counts (one for even `n`, one per row of the
@@ -79,7 +66,7 @@ pub struct Join {
     pub cuts: Vec<Cut>,
 }
 
-impl Join {
+impl TracedJoin {
     /// The board's solutions, added up as the kernel adds them: each row
     /// set's pairs times the row sets it stands for times its cut's weight.
     pub fn count(&self) -> Count {
@@ -276,14 +263,14 @@ pub struct Run {
     pub slices: Vec<(u32, Vec<u64>)>,
     /// Each item matched against each group of up to eight vectors (here
     /// of one word each), in the matcher's order.
-    pub steps: Vec<Step>,
+    pub steps: Vec<MatchStep>,
     /// The run's conflicts, as the matcher added them up.
     pub conflicts: u64,
 }
 
 /// One item matched against a group of vectors of a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Step {
+pub struct MatchStep {
     /// The item's mask.
     pub item: u64,
     /// The group's first vector (word) of the run.
@@ -298,14 +285,14 @@ pub struct Step {
 /// # Errors
 ///
 /// [`Error::SizeOutOfRange`] for `n` over [`MAX_N`].
-pub fn join(n: usize) -> Result<Join, Error> {
+pub fn join(n: usize) -> Result<TracedJoin, Error> {
     Kernel::Join.check_size(n)?;
     let cuts = Split::all(n)
         .iter()
         .filter(|split| !split.is_empty())
         .map(trace_split)
         .collect();
-    Ok(Join { n, cuts })
+    Ok(TracedJoin { n, cuts })
 }
 
 fn trace_split(split: &Split) -> Cut {
@@ -319,7 +306,7 @@ fn trace_split(split: &Split) -> Cut {
         every_square((0, n)).filter(|&(_, c)| c < split.west || c >= split.east),
         |r, c| crossing[r][c],
     );
-    let inner_bits = [split::Side::West, split::Side::East].map(|side| {
+    let inner_bits = [Side::West, Side::East].map(|side| {
         diagonals_of(every_square(split.columns(side)), |r, c| {
             u64::from(inner[r][c])
         })
@@ -382,15 +369,8 @@ fn diagonals_of(
     out
 }
 
-fn kernel_side(side: Side) -> split::Side {
-    match side {
-        Side::West => split::Side::West,
-        Side::East => split::Side::East,
-    }
-}
-
 fn trace_quarter(split: &Split, built: &Quarters, side: Side, half: Half) -> Quarter {
-    let (north, south) = built.of(kernel_side(side));
+    let (north, south) = built.of(side);
     let quarter = if half == Half::North { north } else { south };
     let below = if split.line >= 32 {
         u32::MAX
@@ -398,7 +378,7 @@ fn trace_quarter(split: &Split, built: &Quarters, side: Side, half: Half) -> Qua
         (1u32 << split.line) - 1
     };
     let rows = split.free_rows & if half == Half::North { below } else { !below };
-    let (first, end) = split.columns(kernel_side(side));
+    let (first, end) = split.columns(side);
     let board_rows: Vec<usize> = (0..split.n).filter(|&r| rows >> r & 1 != 0).collect();
     let mut boards = vec![None; quarter.inner.len()];
     for set in 0..1usize << board_rows.len() {
@@ -679,7 +659,7 @@ fn steps(
     slices: &[(u32, Vec<u64>)],
     words: usize,
     events: &mut core::slice::Iter<'_, Event>,
-) -> Vec<Step> {
+) -> Vec<MatchStep> {
     let mut steps = Vec::new();
     for first in (0..words).step_by(8) {
         let group = (words - first).min(8);
@@ -711,7 +691,7 @@ fn group_steps(
     first: usize,
     group: usize,
     events: &mut core::slice::Iter<'_, Event>,
-    steps: &mut Vec<Step>,
+    steps: &mut Vec<MatchStep>,
 ) {
     let bits_of = |item: u64| -> Vec<&(u32, Vec<u64>)> {
         slices
@@ -756,7 +736,7 @@ fn group_steps(
         let Some(Event::Counted(hits)) = events.next() else {
             panic!("the matcher counts each item's conflicts");
         };
-        steps.push(Step {
+        steps.push(MatchStep {
             item,
             first,
             hits: hits.clone(),
@@ -783,10 +763,10 @@ fn trace_row_set(
     // The traced boards are small: their buffers fit.
     // SAFETY: `Filed::join` asks only that the CPU runs `W`'s instructions, and
     // `u64`'s (plain Rust) run on every CPU.
-    unsafe { west.join::<u64>(built, split::Side::West, rows) }.expect("the buffers fit");
-    let east_rows = split.side_rows(split::Side::East, rows);
+    unsafe { west.join::<u64>(built, Side::West, rows) }.expect("the buffers fit");
+    let east_rows = split.side_rows(Side::East, rows);
     // SAFETY: as above: `u64`'s instructions run on every CPU.
-    unsafe { east.join::<u64>(built, split::Side::East, east_rows) }.expect("the buffers fit");
+    unsafe { east.join::<u64>(built, Side::East, east_rows) }.expect("the buffers fit");
     let halves = |side: Side, filed: &Filed, rows: u32| {
         let (north, south) = (
             &quarters[2 * side as usize],
@@ -841,7 +821,7 @@ fn trace_row_set(
         (e, w, Side::East)
     };
     EVENTS.with(|events| events.borrow_mut().clear());
-    let mut scratch = matcher::Scratch::default();
+    let mut scratch = matcher::MatcherScratch::default();
     // SAFETY: `Watched`'s instructions (`u64`'s) run on every CPU.
     set.pairs = unsafe {
         matcher::disjoint_pairs::<Watched>(items, patterns, split.diagonals, &mut scratch)

@@ -67,10 +67,12 @@ impl TracedRoot {
         TracedRoot {
             n,
             kind: match sub.kind {
-                subproblem::Kind::Corner => Kind::Corner,
-                subproblem::Kind::Edge { k } => Kind::Edge { k },
-                subproblem::Kind::Tie { k } => Kind::Tie { k },
-                subproblem::Kind::Plain => unreachable!("the search builds no plain subproblem"),
+                subproblem::RootKind::Corner => Kind::Corner,
+                subproblem::RootKind::Edge { k } => Kind::Edge { k },
+                subproblem::RootKind::Tie { k } => Kind::Tie { k },
+                subproblem::RootKind::Plain => {
+                    unreachable!("the search builds no plain subproblem")
+                }
             },
             queens,
             fixed,
@@ -108,7 +110,7 @@ pub struct Entry {
 
 /// A walker between two steps.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Walker {
+pub struct TracedWalker {
     /// The stack, bottom first; the next step takes the lowest live square
     /// of the top entry.
     pub stack: Vec<Entry>,
@@ -125,7 +127,7 @@ pub struct Walker {
 ///
 /// [`Error::SizeOutOfRange`] for `n` outside 4 to 32;
 /// [`Error::InvalidShard`] if there is no subproblem `index`.
-pub fn walk(n: usize, index: usize) -> Result<Vec<Walker>, Error> {
+pub fn walk(n: usize, index: usize) -> Result<Vec<TracedWalker>, Error> {
     super::check_size(Kernel::Symmetric, n, 4, MAX_N)?;
     let sub = unsplit_subproblems(n)
         .nth(index)
@@ -136,7 +138,7 @@ pub fn walk(n: usize, index: usize) -> Result<Vec<Walker>, Error> {
             .iter()
             .map(|&(row, live)| Entry { row, live })
             .collect();
-        states.push(Walker { stack, found });
+        states.push(TracedWalker { stack, found });
     });
     Ok(states)
 }

@@ -4,8 +4,8 @@
 use core::fmt;
 
 pub use super::defect::BoardDefect;
-use super::error::Error;
 pub use super::kernel::MAX_N;
+use crate::Error;
 
 /// A placement of N queens with exactly one queen in every row and every
 /// column: a permutation of `0..N`, row 0 first.

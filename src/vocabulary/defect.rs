@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use super::kernel::MAX_N;
+use crate::MAX_N;
 
 /// What makes a column list, bitboard or mask record not a board
 /// ([`crate::Error::InvalidBoard`]).

@@ -2,8 +2,8 @@
 
 use core::fmt;
 
-use super::defect::BoardDefect;
-use super::kernel::{Build, Kernel, Method, Role, UnsupportedSize};
+use super::kernel::{Build, Method, Role, UnsupportedSize};
+use crate::{BoardDefect, Kernel};
 
 /// Why a request could not be served. Every public entry point returns this
 /// instead of panicking on bad input.

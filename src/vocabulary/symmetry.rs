@@ -15,8 +15,7 @@
 //! | transpose (main diagonal) | `(col, row)`   |
 //! | anti-transpose      | `(m - col, m - row)` |
 
-use super::board::{Board, MAX_N};
-use super::error::Error;
+use crate::{Board, Error, MAX_N};
 
 /// One of the eight symmetries of the square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -17,7 +17,7 @@ use super::super::records::{CHECKPOINT_FORMAT, Checkpoint, PlanId, Plans, ShardR
 
 /// What kind of file, and what only that kind has.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Kind {
+pub enum FileKind {
     /// A shard record (`--shard`).
     Record {
         /// The threads it counted on.
@@ -32,7 +32,7 @@ pub enum Kind {
 
 /// One file that passed its checks.
 #[derive(Clone, Debug)]
-pub struct Entry {
+pub struct CheckedFile {
     pub path: PathBuf,
     /// Its plan, by its place in [`Files::plans`].
     pub plan: usize,
@@ -47,14 +47,14 @@ pub struct Entry {
     pub seconds: f64,
     /// When it was last written, if the system says.
     pub modified: Option<SystemTime>,
-    pub kind: Kind,
+    pub kind: FileKind,
 }
 
 /// Every file read: those that passed, the plans they belong to, and the
 /// others, each with the line that says why it was refused.
 #[derive(Debug, Default)]
 pub struct Files {
-    pub entries: Vec<Entry>,
+    pub entries: Vec<CheckedFile>,
     pub plans: Vec<PlanId>,
     pub refused: Vec<(PathBuf, String)>,
     /// The plans built to check them, one per N and method.
@@ -75,7 +75,7 @@ impl Files {
     }
 
     /// One file: the line `merge` would say about it if it is refused.
-    fn read_one(&mut self, path: &Path) -> Result<Entry, String> {
+    fn read_one(&mut self, path: &Path) -> Result<CheckedFile, String> {
         let bytes = files::read_record(path)?;
         let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok();
         let shown = path_text(path);
@@ -88,11 +88,11 @@ impl Files {
                 c.tally,
                 c.count,
                 c.seconds,
-                Kind::Checkpoint,
+                FileKind::Checkpoint,
             )
         } else {
             let r = ShardRecord::parse(&bytes, &mut self.built).map_err(why)?;
-            let kind = Kind::Record {
+            let kind = FileKind::Record {
                 threads: r.threads,
                 digest: digest(&r.tally),
             };
@@ -100,7 +100,7 @@ impl Files {
         };
         // Built already: the file was checked against it.
         let plan = self.built.get(id.n, id.method)?;
-        Ok(Entry {
+        Ok(CheckedFile {
             path: path.to_path_buf(),
             estimate: estimate(plan, &tally),
             plan: self.plan_number(id),
@@ -130,10 +130,10 @@ impl Files {
 /// as a record, which says what it is if it is not one.
 fn is_checkpoint(bytes: &[u8]) -> bool {
     #[derive(Deserialize)]
-    struct Peek {
+    struct FormatPeek {
         format: Option<serde_json::Value>,
     }
-    serde_json::from_slice::<Peek>(bytes)
+    serde_json::from_slice::<FormatPeek>(bytes)
         .is_ok_and(|peek| peek.format.is_some_and(|f| f == CHECKPOINT_FORMAT))
 }
 

@@ -11,7 +11,7 @@ use crate::plan::Plan;
 
 use super::super::files::path_text;
 use super::super::records::PlanId;
-use super::read::{Entry, Files, Kind};
+use super::read::{CheckedFile, FileKind, Files};
 
 /// How many shards of each state, or refused files, are named.
 pub const NAMED: usize = 5;
@@ -78,9 +78,9 @@ pub struct Summary {
 /// The files of one shard.
 #[derive(Default)]
 struct ShardFiles<'a> {
-    records: Vec<&'a Entry>,
+    records: Vec<&'a CheckedFile>,
     /// The newest checkpoint.
-    checkpoint: Option<&'a Entry>,
+    checkpoint: Option<&'a CheckedFile>,
 }
 
 impl Summary {
@@ -89,9 +89,10 @@ impl Summary {
     pub fn of(mut files: Files, now: SystemTime, fresh: Duration) -> Option<Summary> {
         let (plan_at, shards) = majority(&files.entries)?;
         let id = files.plans[plan_at].clone();
-        let (ours, others): (Vec<Entry>, Vec<Entry>) = std::mem::take(&mut files.entries)
-            .into_iter()
-            .partition(|e| e.plan == plan_at && e.shard.count() == shards);
+        let (ours, others): (Vec<CheckedFile>, Vec<CheckedFile>) =
+            std::mem::take(&mut files.entries)
+                .into_iter()
+                .partition(|e| e.plan == plan_at && e.shard.count() == shards);
         for other in others {
             let line = format!(
                 "{} is for {}, shard {}, but most files here are for {id} in {shards} shards",
@@ -110,8 +111,8 @@ impl Summary {
         for entry in &ours {
             let slot = by_shard.entry(entry.shard.index()).or_default();
             match entry.kind {
-                Kind::Record { .. } => slot.records.push(entry),
-                Kind::Checkpoint => {
+                FileKind::Record { .. } => slot.records.push(entry),
+                FileKind::Checkpoint => {
                     if slot.checkpoint.is_none_or(|c| c.modified < entry.modified) {
                         slot.checkpoint = Some(entry);
                     }
@@ -217,7 +218,13 @@ impl Summary {
 
     /// Core-seconds spent and left, and the ETA, from the records' times
     /// and the files' dates; the estimate done as a share of the plan's.
-    fn add_times(&mut self, plan: &Plan, estimate_done: u128, ours: &[Entry], now: SystemTime) {
+    fn add_times(
+        &mut self,
+        plan: &Plan,
+        estimate_done: u128,
+        ours: &[CheckedFile],
+        now: SystemTime,
+    ) {
         let total: u128 = plan
             .subproblems()
             .iter()
@@ -228,7 +235,7 @@ impl Summary {
         self.estimate_done = if total == 0 { 1.0 } else { done / total as f64 };
         let mut records_estimate = 0.0;
         for entry in ours {
-            if let Kind::Record { threads, .. } = entry.kind {
+            if let FileKind::Record { threads, .. } = entry.kind {
                 self.record_files += 1;
                 self.core_seconds += entry.seconds * threads as f64;
                 records_estimate += entry.estimate as f64;
@@ -272,7 +279,7 @@ fn note<T>(group: &mut (usize, Vec<T>), item: T) {
 
 /// The plan and shard count of most files (ties: the first file's of
 /// them), if any file passed.
-fn majority(entries: &[Entry]) -> Option<(usize, usize)> {
+fn majority(entries: &[CheckedFile]) -> Option<(usize, usize)> {
     let mut votes: Vec<((usize, usize), usize, usize)> = Vec::new();
     for (at, entry) in entries.iter().enumerate() {
         let key = (entry.plan, entry.shard.count());
@@ -300,10 +307,10 @@ fn missing(by_shard: &BTreeMap<usize, ShardFiles<'_>>, shards: usize) -> (usize,
 
 /// The line that names two records of shard `shard` that disagree, if
 /// two do.
-fn disagreement(shard: usize, shards: usize, records: &[&Entry]) -> Option<String> {
-    let key = |e: &Entry| match e.kind {
-        Kind::Record { digest, .. } => (e.count, digest),
-        Kind::Checkpoint => (e.count, 0),
+fn disagreement(shard: usize, shards: usize, records: &[&CheckedFile]) -> Option<String> {
+    let key = |e: &CheckedFile| match e.kind {
+        FileKind::Record { digest, .. } => (e.count, digest),
+        FileKind::Checkpoint => (e.count, 0),
     };
     let first = records[0];
     let other = records[1..].iter().find(|r| key(r) != key(first))?;

@@ -476,8 +476,8 @@ enum PeekKey {
 
 impl<'de> Deserialize<'de> for Peek {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Peek, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
+        struct PeekVisitor;
+        impl<'de> serde::de::Visitor<'de> for PeekVisitor {
             type Value = Peek;
             fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str("a JSON object")
@@ -496,14 +496,14 @@ impl<'de> Deserialize<'de> for Peek {
                 Ok(peek)
             }
         }
-        deserializer.deserialize_map(Visitor)
+        deserializer.deserialize_map(PeekVisitor)
     }
 }
 
 impl<'de> Deserialize<'de> for PeekKey {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<PeekKey, D::Error> {
-        struct Visitor;
-        impl serde::de::Visitor<'_> for Visitor {
+        struct PeekKeyVisitor;
+        impl serde::de::Visitor<'_> for PeekKeyVisitor {
             type Value = PeekKey;
             fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str("a key")
@@ -516,14 +516,14 @@ impl<'de> Deserialize<'de> for PeekKey {
                 })
             }
         }
-        deserializer.deserialize_identifier(Visitor)
+        deserializer.deserialize_identifier(PeekKeyVisitor)
     }
 }
 
 impl<'de> Deserialize<'de> for Loose {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Loose, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
+        struct LooseVisitor;
+        impl<'de> serde::de::Visitor<'de> for LooseVisitor {
             type Value = Loose;
             fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str("any JSON value")
@@ -564,7 +564,7 @@ impl<'de> Deserialize<'de> for Loose {
                 Ok(Loose::Other)
             }
         }
-        deserializer.deserialize_any(Visitor)
+        deserializer.deserialize_any(LooseVisitor)
     }
 }
 
@@ -595,7 +595,7 @@ fn method_of(fields: &Fields<'_>) -> Result<Method, String> {
 /// What both kinds of record prove: the plan, the shard, the tally and its
 /// arithmetic (every subproblem of the tally is in the shard), the
 /// number it says it lists, and a time that is a time.
-struct Checked {
+struct CheckedRecord {
     id: PlanId,
     shard: Shard,
     /// How many subproblems the shard has.
@@ -604,7 +604,7 @@ struct Checked {
     count: Count,
 }
 
-fn check_fields(plan: &Plan, fields: &Fields<'_>) -> Result<Checked, String> {
+fn check_fields(plan: &Plan, fields: &Fields<'_>) -> Result<CheckedRecord, String> {
     let expected = PlanId::of(plan);
     let id = PlanId {
         n: plan.n(),
@@ -672,7 +672,7 @@ fn check_fields(plan: &Plan, fields: &Fields<'_>) -> Result<Checked, String> {
     if !(fields.seconds.is_finite() && fields.seconds >= 0.0) {
         return Err(format!("has {} seconds, not a time", fields.seconds));
     }
-    Ok(Checked {
+    Ok(CheckedRecord {
         id: expected,
         shard,
         shard_size: members.len(),
@@ -716,7 +716,7 @@ impl ShardRecord {
     pub fn parse(bytes: &[u8], plans: &mut Plans) -> Result<ShardRecord, String> {
         let file = parse_file::<ShardFile>(bytes)?;
         let plan = plans.get(file.n, method_of(&file.fields())?)?;
-        let Checked {
+        let CheckedRecord {
             id,
             shard,
             shard_size,
@@ -775,7 +775,7 @@ impl Checkpoint {
     pub fn parse(bytes: &[u8], plans: &mut Plans) -> Result<Checkpoint, String> {
         let file = parse_file::<CheckpointFile>(bytes)?;
         let plan = plans.get(file.n, method_of(&file.fields())?)?;
-        let Checked {
+        let CheckedRecord {
             id,
             shard,
             tally,

@@ -15,7 +15,7 @@
 use std::vec::Vec;
 
 use super::band::Band;
-use super::pieces::Piece;
+use super::pieces::JoinPiece;
 use super::quarters::HeldQuarters;
 use super::sample::{draw, list_of, piece_weights};
 use super::split::LongDiagonals;
@@ -58,7 +58,7 @@ impl Checked {
 pub(crate) fn check(
     joiner: &dyn Joiner,
     n: usize,
-    pieces: &[Piece],
+    pieces: &[JoinPiece],
     draws: usize,
     seed: u64,
 ) -> Result<Vec<Checked>, Error> {
@@ -151,7 +151,7 @@ fn place(allowed: &[u32], columns: u32, falling: u64, rising: u64) -> Count {
 /// set's solutions are then found square by square, without the quarters,
 /// the half-boards, the crossing bits, the sieve or the matcher that a
 /// join kernel counts them with.
-pub(crate) fn search_piece(n: usize, piece: &Piece) -> Count {
+pub(crate) fn search_piece(n: usize, piece: &JoinPiece) -> Count {
     let split = piece.split(n);
     if split.weight == 0 {
         return 0;

@@ -121,7 +121,7 @@ fn all(k: usize) -> u32 {
 /// row and column, on a `side` x `side` board whose first `fixed` rows
 /// hold a queen exactly where `queens` has a bit; `None` once past `cap`.
 fn capped_count(side: usize, fixed: usize, queens: u32, cap: u64) -> Option<u64> {
-    let mut counter = Counter {
+    let mut counter = CappedSearch {
         side,
         open: [(0, false); 32],
         len: 0,
@@ -139,7 +139,7 @@ fn capped_count(side: usize, fixed: usize, queens: u32, cap: u64) -> Option<u64>
 
 /// The search of [`capped_count`], over the rows that may hold a queen
 /// (a row decided empty only moves the diagonals on).
-struct Counter {
+struct CappedSearch {
     side: usize,
     /// The rows that may hold a queen, top down, and whether each must.
     open: [(usize, bool); 32],
@@ -149,7 +149,7 @@ struct Counter {
     left: u64,
 }
 
-impl Counter {
+impl CappedSearch {
     /// The placements on open rows `at..len`, given the columns taken and
     /// the diagonals that attack open row `at`'s columns.
     fn count(&mut self, at: usize, columns: u32, falling: u32, rising: u32) -> Option<u64> {
@@ -173,7 +173,7 @@ impl Counter {
         all(self.side) & !(columns | falling.unwrap_or(0) | rising.unwrap_or(0))
     }
 
-    /// [`Counter::count`] by trying each choice of open row `at`: none
+    /// [`CappedSearch::count`] by trying each choice of open row `at`: none
     /// (unless it must hold a queen), or a queen on each free square.
     fn search(&mut self, at: usize, columns: u32, falling: u32, rising: u32) -> Option<u64> {
         let (row, must) = self.open[at];
@@ -196,7 +196,7 @@ impl Counter {
         Some(total)
     }
 
-    /// [`Counter::count`] from open row `at`, at most two before the end.
+    /// [`CappedSearch::count`] from open row `at`, at most two before the end.
     /// With `a` and `b` the free squares of the last two open rows, `d`
     /// rows apart, a queen on `a`'s square `q` leaves `b` less `q`'s column
     /// and the squares `d` to either side, so the pairs of queens are

@@ -115,7 +115,7 @@ fn weight(u: usize, v: usize, cuts: usize, weighing: LongDiagonals) -> usize {
 
 /// The buffers of a matcher, reused from one row set to the next.
 #[derive(Default)]
-pub(crate) struct Scratch {
+pub(crate) struct MatcherScratch {
     /// Every pattern bit-sliced: row `r` (the `r`-th bit of the patterns'
     /// union) at `sliced[r * stride..]`, each class from a word of its own.
     sliced: AlignedWords,
@@ -169,7 +169,7 @@ pub(crate) unsafe fn disjoint_pairs<W: PatternWords>(
     items: Group<'_>,
     patterns: Group<'_>,
     weighing: LongDiagonals,
-    scratch: &mut Scratch,
+    scratch: &mut MatcherScratch,
 ) -> Result<u64, Error> {
     debug_assert_eq!(items.cuts, patterns.cuts);
     debug_assert!(items.cuts >= weighing.bits());
@@ -298,7 +298,7 @@ unsafe fn conflicts_in_run<W: PatternWords>(
 /// [`Error::OutOfMemory`] if the room for the gathered run is refused.
 #[inline(always)]
 fn run_of<'a, W: PatternWords>(
-    scratch: &'a mut Scratch,
+    scratch: &'a mut MatcherScratch,
     stride: usize,
     row: &[usize; 64],
     first_word: &[usize],
@@ -390,7 +390,7 @@ unsafe fn slice_patterns<W: PatternWords>(
     unions: &[u64],
     union: u64,
     row: &mut [usize; 64],
-    scratch: &mut Scratch,
+    scratch: &mut MatcherScratch,
 ) -> Result<usize, Error> {
     let mut rows = 0;
     for (bit, slot) in row.iter_mut().enumerate() {

@@ -1,7 +1,7 @@
 //! The join cut into numbered pieces: what a plan ([`crate::plan`]) counts
 //! on threads, in shards across machines and from checkpoints.
 //!
-//! A [`Piece`] is a chunk of one split's row sets ([`Chunk`]): those whose
+//! A [`JoinPiece`] is a chunk of one split's row sets ([`Chunk`]): those whose
 //! first choices of rows, from the outside in, are the chunk's. The pieces
 //! of a board are every split's chunks of `Split::piece_len` choices, in a fixed
 //! order; their counts add up to the board's. Counting a piece needs its
@@ -28,7 +28,7 @@ pub(crate) const SPLIT_VERSION: u64 = 0x4a4f_494e_0000_0003;
 
 /// One piece of a join count: a chunk of one split's row sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Piece {
+pub(crate) struct JoinPiece {
     /// Which split: its band's place in [`band::bands`].
     pub(crate) split: usize,
     /// That split's band, the queens it places first.
@@ -36,7 +36,7 @@ pub(crate) struct Piece {
     pub(crate) chunk: Chunk,
 }
 
-impl Piece {
+impl JoinPiece {
     /// Its split, built.
     pub(crate) fn split(&self, n: usize) -> Split {
         Split::new(n, self.band)
@@ -72,7 +72,7 @@ impl Piece {
         eat(self.chunk.len as u64);
     }
 
-    /// [`Piece::rows`] in `split`, the piece's.
+    /// [`JoinPiece::rows`] in `split`, the piece's.
     pub(crate) fn rows_in(&self, split: &Split) -> (u32, u32) {
         self.decided(|at| split.row_at(at))
     }
@@ -96,7 +96,7 @@ impl Piece {
 /// Every piece of an `n`x`n` board (`n` up to 32), split by split (none
 /// of a split that counts nothing), and each split's pieces with their
 /// split built, to `visit`.
-fn for_each_split(n: usize, mut visit: impl FnMut(&Split, &[Piece])) {
+fn for_each_split(n: usize, mut visit: impl FnMut(&Split, &[JoinPiece])) {
     let bands = band::bands(n);
     let splits = bands.len();
     let mut pieces = Vec::new();
@@ -109,7 +109,7 @@ fn for_each_split(n: usize, mut visit: impl FnMut(&Split, &[Piece])) {
         pieces.extend(
             Chunk::all(&split, split.piece_len(splits))
                 .into_iter()
-                .map(|chunk| Piece {
+                .map(|chunk| JoinPiece {
                     split: index,
                     band,
                     chunk,
@@ -122,7 +122,7 @@ fn for_each_split(n: usize, mut visit: impl FnMut(&Split, &[Piece])) {
 /// Every piece of an `n`x`n` board (`n` up to 32), split by split (none
 /// of a split that counts nothing).
 #[cfg(test)]
-pub(crate) fn pieces(n: usize) -> Vec<Piece> {
+pub(crate) fn pieces(n: usize) -> Vec<JoinPiece> {
     let mut all = Vec::new();
     for_each_split(n, |_, pieces| all.extend_from_slice(pieces));
     all
@@ -131,7 +131,7 @@ pub(crate) fn pieces(n: usize) -> Vec<Piece> {
 /// Calls `visit` with every piece of an `n`x`n` board (`n` up to 32) and
 /// its estimate ([`estimate_in`]): a join plan's pieces, in their fixed
 /// order.
-pub(crate) fn for_each_estimated(n: usize, mut visit: impl FnMut(Piece, u64)) {
+pub(crate) fn for_each_estimated(n: usize, mut visit: impl FnMut(JoinPiece, u64)) {
     for_each_split(n, |split, pieces| {
         for piece in pieces {
             visit(*piece, estimate_in(split, piece));
@@ -153,13 +153,13 @@ pub(crate) fn how_many(n: usize) -> usize {
 /// most row sets, and right in its ordering), summed over the piece's row
 /// sets, counted by their rows north and south without building them.
 #[cfg(test)]
-pub(crate) fn estimate(n: usize, piece: &Piece) -> u64 {
+pub(crate) fn estimate(n: usize, piece: &JoinPiece) -> u64 {
     estimate_in(&piece.split(n), piece)
 }
 
 /// [`estimate`] in `split`, the piece's: over [`ways_north`], how many
 /// row sets times `C(w, j)^1.5`.
-pub(crate) fn estimate_in(split: &Split, piece: &Piece) -> u64 {
+pub(crate) fn estimate_in(split: &Split, piece: &JoinPiece) -> u64 {
     ways_north(split, piece).iter().fold(0u64, |total, way| {
         let cost = way.cost.saturating_mul(way.cost.isqrt());
         total.saturating_add(way.sets.saturating_mul(cost))
@@ -181,7 +181,7 @@ pub(crate) struct WayNorth {
 
 /// The piece's row sets by how many of its undecided rows they take north
 /// of the line.
-pub(crate) fn ways_north(split: &Split, piece: &Piece) -> Vec<WayNorth> {
+pub(crate) fn ways_north(split: &Split, piece: &JoinPiece) -> Vec<WayNorth> {
     let north = |rows: u32| (rows & ((1u32 << split.line) - 1)).count_ones() as usize;
     let (west, east) = piece.rows_in(split);
     let undecided = split.free_rows & !(west | east);
@@ -224,7 +224,7 @@ fn binomial(n: usize, k: usize) -> u64 {
 ///
 /// [`Error::OutOfMemory`] if the room for the list is refused (the
 /// pieces, their places and their groups' ranks: 56 bytes a piece).
-fn grouped(pieces: &[(usize, Piece)], depth: usize) -> Result<Vec<(usize, Piece)>, Error> {
+fn grouped(pieces: &[(usize, JoinPiece)], depth: usize) -> Result<Vec<(usize, JoinPiece)>, Error> {
     let key = |at: u64| {
         let piece = &pieces[at as usize].1;
         (piece.split, piece.chunk.first(depth))
@@ -292,7 +292,7 @@ impl Held {
 pub(crate) fn count(
     joiner: &dyn Joiner,
     n: usize,
-    pieces: &[(usize, Piece)],
+    pieces: &[(usize, JoinPiece)],
     threads: usize,
     done: &mut dyn FnMut(usize, Count),
 ) -> Result<Ran, Error> {
@@ -305,7 +305,7 @@ pub(crate) fn count(
     let pieces = &grouped(pieces, depth)?;
     // Each thread builds the split of the piece it counts, and keeps it for
     // the next piece of the same split (they come together).
-    let count_one = |piece: &Piece, held: &mut Held| {
+    let count_one = |piece: &JoinPiece, held: &mut Held| {
         if held
             .split
             .as_ref()
@@ -368,7 +368,7 @@ mod tests {
     #[test]
     fn the_pieces_add_up_to_the_board() {
         for n in 0..=12 {
-            let all: Vec<(usize, Piece)> = pieces(n).into_iter().enumerate().collect();
+            let all: Vec<(usize, JoinPiece)> = pieces(n).into_iter().enumerate().collect();
             let expected = crate::kernel::portable::oracle_count(n);
             for (threads, allowed) in [(1, 0), (2, usize::MAX), (3, usize::MAX), (3, 1), (3, 0)] {
                 let mut total = 0;

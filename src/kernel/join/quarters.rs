@@ -40,15 +40,17 @@ use crate::Error;
 #[cfg(test)]
 pub(crate) const BYTES_PER_QUARTER_BOARD: usize = 12;
 
-/// North or south of [`Split::line`].
+/// North or south of the split's line across the rows (`Split::line`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Half {
+pub enum Half {
+    /// Rows above the line.
     North,
+    /// Rows from the line down.
     South,
 }
 
 /// The quarter-boards of one quarter, or of the part of it a piece reads.
-pub(crate) struct Quarter {
+pub(crate) struct QuarterBoards {
     /// The quarter's free rows (a board row set).
     rows: u32,
     /// Those the piece has not decided, which file the quarter-boards
@@ -71,11 +73,11 @@ pub(crate) struct Quarter {
     present: Vec<u32>,
 }
 
-impl Quarter {
+impl QuarterBoards {
     /// Every quarter-board of `side`'s `half` of `split`.
     #[cfg(test)]
-    pub(crate) fn new(split: &Split, side: Side, half: Half) -> Quarter {
-        Quarter::restricted(split, side, half, Decided::NONE).expect("a test's quarter fits")
+    pub(crate) fn new(split: &Split, side: Side, half: Half) -> QuarterBoards {
+        QuarterBoards::restricted(split, side, half, Decided::NONE).expect("a test's quarter fits")
     }
 
     /// The quarter-boards of `side`'s `half` of `split` that agree with
@@ -91,7 +93,7 @@ impl Quarter {
         side: Side,
         half: Half,
         decided: Decided,
-    ) -> Result<Quarter, Error> {
+    ) -> Result<QuarterBoards, Error> {
         let (first, end) = split.columns(side);
         let band = match half {
             Half::North => all_below(split.line),
@@ -99,7 +101,7 @@ impl Quarter {
         };
         let rows = split.free_rows & band;
         let fixed = rows & decided.rows;
-        let mut quarter = Quarter {
+        let mut quarter = QuarterBoards {
             rows,
             undecided: rows & !fixed,
             queens: fixed & split.side_rows(side, decided.west),
@@ -220,9 +222,9 @@ impl Quarter {
             }
             let rule = if self.undecided >> row & 1 != 0 {
                 next_bit += 1;
-                Rule::Either(1 << (next_bit - 1))
+                QuarterRowRule::Either(1 << (next_bit - 1))
             } else {
-                Rule::Decided(self.queens >> row & 1 != 0)
+                QuarterRowRule::Decided(self.queens >> row & 1 != 0)
             };
             let mut open = 0u32;
             let (mut inner, mut crossing) = ([0u32; 32], [0u64; 32]);
@@ -240,7 +242,7 @@ impl Quarter {
                 crossing,
             });
         }
-        let search = Search {
+        let search = QuarterSearch {
             rows: &rows,
             width: self.width,
         };
@@ -251,7 +253,7 @@ impl Quarter {
 
 /// Whether a row of a quarter holds a queen.
 #[derive(Clone, Copy)]
-enum Rule {
+enum QuarterRowRule {
     /// Undecided: with or without; with sets this bit of the key's rows.
     Either(u32),
     /// Decided by the piece: with a queen (`true`) or without.
@@ -262,19 +264,19 @@ enum Rule {
 /// open columns, and each column's inner and crossing bits.
 struct QuarterRow {
     row: usize,
-    rule: Rule,
+    rule: QuarterRowRule,
     open: u32,
     inner: [u32; 32],
     crossing: [u64; 32],
 }
 
 /// The search of a quarter's placements.
-struct Search<'a> {
+struct QuarterSearch<'a> {
     rows: &'a [QuarterRow],
     width: usize,
 }
 
-impl Search<'_> {
+impl QuarterSearch<'_> {
     fn place(&self, at: usize, placed: Placed, found: &mut impl FnMut(usize, u32, u64)) {
         let Some(this) = self.rows.get(at) else {
             let key = (placed.set as usize) << self.width | placed.columns as usize;
@@ -289,11 +291,11 @@ impl Search<'_> {
             ..placed
         };
         let with = match this.rule {
-            Rule::Either(bit) => bit,
-            Rule::Decided(false) => return self.place(at + 1, step(placed), found),
-            Rule::Decided(true) => 0,
+            QuarterRowRule::Either(bit) => bit,
+            QuarterRowRule::Decided(false) => return self.place(at + 1, step(placed), found),
+            QuarterRowRule::Decided(true) => 0,
         };
-        if !matches!(this.rule, Rule::Decided(true)) {
+        if !matches!(this.rule, QuarterRowRule::Decided(true)) {
             self.place(at + 1, step(placed), found);
         }
         let mut free = this.open & !(placed.columns | placed.falling as u32 | placed.rising as u32);
@@ -340,10 +342,10 @@ fn all_below(line: usize) -> u32 {
 
 /// The four quarters of a split, or the parts of them a piece reads.
 pub(crate) struct Quarters {
-    pub(crate) north_west: Quarter,
-    pub(crate) south_west: Quarter,
-    pub(crate) north_east: Quarter,
-    pub(crate) south_east: Quarter,
+    pub(crate) north_west: QuarterBoards,
+    pub(crate) south_west: QuarterBoards,
+    pub(crate) north_east: QuarterBoards,
+    pub(crate) south_east: QuarterBoards,
 }
 
 /// The quarters a thread holds: those that agree with the first
@@ -427,7 +429,7 @@ impl Quarters {
     /// [`Error::OutOfMemory`] if a table's allocation is refused.
     pub(crate) fn restricted(split: &Split, decided: Decided) -> Result<Quarters, Error> {
         // One after the other, so that the first refused stops the rest.
-        let quarter = |(side, half)| Quarter::restricted(split, side, half, decided);
+        let quarter = |(side, half)| QuarterBoards::restricted(split, side, half, decided);
         let [north_west, south_west, north_east, south_east] = QUARTERS;
         Ok(Quarters {
             north_west: quarter(north_west)?,
@@ -460,8 +462,8 @@ impl Quarters {
                 Half::North => (&mut self.north_west, &mut self.north_east),
                 Half::South => (&mut self.south_west, &mut self.south_east),
             };
-            *west = Quarter::restricted(split, Side::West, half, decided)?;
-            *east = Quarter::restricted(split, Side::East, half, decided)?;
+            *west = QuarterBoards::restricted(split, Side::West, half, decided)?;
+            *east = QuarterBoards::restricted(split, Side::East, half, decided)?;
         }
         Ok(())
     }
@@ -481,7 +483,7 @@ impl Quarters {
     }
 
     /// The north and south quarters of `side`.
-    pub(crate) fn of(&self, side: Side) -> (&Quarter, &Quarter) {
+    pub(crate) fn of(&self, side: Side) -> (&QuarterBoards, &QuarterBoards) {
         match side {
             Side::West => (&self.north_west, &self.south_west),
             Side::East => (&self.north_east, &self.south_east),
@@ -502,7 +504,7 @@ mod tests {
             for split in Split::all(n) {
                 for side in Side::BOTH {
                     for half in [Half::North, Half::South] {
-                        let quarter = Quarter::new(&split, side, half);
+                        let quarter = QuarterBoards::new(&split, side, half);
                         let rows: Vec<usize> =
                             (0..n).filter(|&r| quarter.rows >> r & 1 != 0).collect();
                         let expected = brute_force(&split, &rows, quarter.first, quarter.width);
@@ -521,12 +523,12 @@ mod tests {
             for split in Split::all(n) {
                 for side in Side::BOTH {
                     for half in [Half::North, Half::South] {
-                        let whole = Quarter::new(&split, side, half);
+                        let whole = QuarterBoards::new(&split, side, half);
                         for depth in [1, 2, 3, 5] {
                             for west in [0u32, 0b1011, 0b10_0110, u32::MAX] {
                                 let decided = split.decided(depth, west);
                                 let part =
-                                    Quarter::restricted(&split, side, half, decided).unwrap();
+                                    QuarterBoards::restricted(&split, side, half, decided).unwrap();
                                 let mut kept = 0;
                                 for set in 0..1usize << whole.undecided.count_ones() {
                                     let rows = expand(whole.undecided, set);

@@ -28,7 +28,7 @@ use std::vec::Vec;
 
 use super::band::Band;
 use super::memory::Tables;
-use super::pieces::{Piece, WayNorth, ways_north};
+use super::pieces::{JoinPiece, WayNorth, ways_north};
 use super::quarters::HeldQuarters;
 use super::split::{Chunk, Split};
 use super::stats::JoinStats;
@@ -88,20 +88,20 @@ pub(crate) struct Drawn {
 
 /// A drawn row set as [`sample`] holds it until it is joined: a piece
 /// that decides all of its choices, in 16 bytes rather than a
-/// [`Piece`]'s 32 (the chunk's length fits a byte, the split's number
+/// [`JoinPiece`]'s 32 (the chunk's length fits a byte, the split's number
 /// four: a board has at most 31^3 bands).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct RowSet {
+struct PackedRowSet {
     split: u32,
     pattern: u32,
     band: Band,
     len: u8,
 }
 
-impl RowSet {
-    fn of(piece: &Piece) -> RowSet {
+impl PackedRowSet {
+    fn of(piece: &JoinPiece) -> PackedRowSet {
         debug_assert!(piece.split <= u32::MAX as usize && piece.chunk.len <= 32);
-        RowSet {
+        PackedRowSet {
             split: piece.split as u32,
             pattern: piece.chunk.pattern,
             band: piece.band,
@@ -109,8 +109,8 @@ impl RowSet {
         }
     }
 
-    fn piece(self) -> Piece {
-        Piece {
+    fn piece(self) -> JoinPiece {
+        JoinPiece {
             split: self.split as usize,
             band: self.band,
             chunk: Chunk {
@@ -122,11 +122,11 @@ impl RowSet {
 }
 
 /// The bytes a sample holds per draw, at most: its observation, and until
-/// it is joined the row set drawn ([`RowSet`]) or, when the sample is
+/// it is joined the row set drawn ([`PackedRowSet`]) or, when the sample is
 /// read, its place in [`crate::plan::Sample::quantiles`]'s order. (A
 /// check holds less per draw: `Sample::memory_estimate` takes the larger.)
 pub(crate) const BYTES_PER_DRAW: usize =
-    size_of::<Observation>() + max(size_of::<RowSet>(), size_of::<usize>());
+    size_of::<Observation>() + max(size_of::<PackedRowSet>(), size_of::<usize>());
 
 // What the docs of `Sample::memory_estimate` say, on 64-bit targets.
 #[cfg(target_pointer_width = "64")]
@@ -148,7 +148,7 @@ pub(crate) fn bytes_per_thread() -> u64 {
 /// points at), the join's pieces, their weights and the weights' running
 /// sums.
 pub(crate) const BYTES_PER_PIECE: usize =
-    size_of::<&Piece>() + size_of::<Piece>() + 2 * size_of::<f64>();
+    size_of::<&JoinPiece>() + size_of::<JoinPiece>() + 2 * size_of::<f64>();
 
 /// An empty list with room for `len` items of `T`, or
 /// [`Error::OutOfMemory`] if the allocator refuses it (or `len` items
@@ -179,7 +179,7 @@ pub(super) fn list_of<T>(len: usize) -> Result<Vec<T>, Error> {
 pub(crate) fn sample(
     joiner: &dyn Joiner,
     n: usize,
-    pieces: &[Piece],
+    pieces: &[JoinPiece],
     draws: usize,
     seed: u64,
     threads: usize,
@@ -192,7 +192,7 @@ pub(crate) fn sample(
     }
     let depth = Tables::of(n).depth;
     let weights = piece_weights(n, pieces);
-    let group = |row_set: &RowSet| group_of(row_set, depth);
+    let group = |row_set: &PackedRowSet| group_of(row_set, depth);
     let (drawn, mut observations) = drawn_by_group(n, pieces, &weights, draws, seed, depth)?;
     let groups = drawn.chunk_by(|a, b| group(a) == group(b)).count();
     // The next group: its place among the groups, the row sets from it on,
@@ -258,7 +258,7 @@ pub(crate) fn sample(
 
 /// The group a drawn row set is joined in: its split and its first
 /// `depth` choices, which decide its tables.
-fn group_of(row_set: &RowSet, depth: usize) -> (usize, Chunk) {
+fn group_of(row_set: &PackedRowSet, depth: usize) -> (usize, Chunk) {
     let piece = row_set.piece();
     (piece.split, piece.chunk.first(depth))
 }
@@ -270,15 +270,15 @@ fn group_of(row_set: &RowSet, depth: usize) -> (usize, Chunk) {
 /// before anything is drawn or joined.
 fn drawn_by_group(
     n: usize,
-    pieces: &[Piece],
+    pieces: &[JoinPiece],
     weights: &[f64],
     draws: usize,
     seed: u64,
     depth: usize,
-) -> Result<(Vec<RowSet>, Vec<Observation>), Error> {
+) -> Result<(Vec<PackedRowSet>, Vec<Observation>), Error> {
     let mut observations = list_of::<Observation>(draws)?;
-    let mut drawn = list_of::<RowSet>(draws)?;
-    drawn.extend(draw(n, pieces, weights, draws, seed).map(|piece| RowSet::of(&piece)));
+    let mut drawn = list_of::<PackedRowSet>(draws)?;
+    drawn.extend(draw(n, pieces, weights, draws, seed).map(|piece| PackedRowSet::of(&piece)));
     // Equal keys are equal row sets (the split names the band), so an
     // unstable sort orders them as a stable one would, and takes no
     // memory.
@@ -289,7 +289,7 @@ fn drawn_by_group(
 
 /// Row sets in groups, from the group numbered first: those row sets and
 /// their observations' places.
-type Groups<'a> = (usize, &'a [RowSet], &'a mut [Observation]);
+type Groups<'a> = (usize, &'a [PackedRowSet], &'a mut [Observation]);
 
 /// The next group of row sets left in `next` (its place among the groups,
 /// the row sets from it on, their observations' places), taken from it
@@ -358,7 +358,7 @@ const REFERENCE_N: usize = 14;
 fn join_group(
     joiner: &dyn Joiner,
     split: &Split,
-    group: &[RowSet],
+    group: &[PackedRowSet],
     depth: usize,
     scratch: &mut Scratch,
     out: &mut [Observation],
@@ -371,7 +371,7 @@ fn join_group(
     // Built here, apart: the joins below find them held.
     quarters.for_rows(split, first.rows_in(split).0)?;
     let tables = start.elapsed();
-    let shared = Piece {
+    let shared = JoinPiece {
         chunk: first.chunk.first(depth),
         ..first
     };
@@ -404,7 +404,7 @@ fn join_group(
 
 /// The sampling weight of each of `pieces` (of an `n`x`n` board), each
 /// split built once: the pieces of a split come together.
-pub(super) fn piece_weights(n: usize, pieces: &[Piece]) -> Vec<f64> {
+pub(super) fn piece_weights(n: usize, pieces: &[JoinPiece]) -> Vec<f64> {
     let mut weights = Vec::with_capacity(pieces.len());
     for same_split in pieces.chunk_by(|a, b| a.band == b.band) {
         let split = same_split[0].split(n);
@@ -414,7 +414,7 @@ pub(super) fn piece_weights(n: usize, pieces: &[Piece]) -> Vec<f64> {
 }
 
 /// The sampling weight of the row sets of `piece` (of `split`), added up.
-fn piece_weight(split: &Split, piece: &Piece) -> f64 {
+fn piece_weight(split: &Split, piece: &JoinPiece) -> f64 {
     ways_north(split, piece).iter().map(way_weight).sum()
 }
 
@@ -428,11 +428,11 @@ fn way_weight(way: &WayNorth) -> f64 {
 /// the module says, one at a time: nothing is held for them here.
 pub(super) fn draw<'a>(
     n: usize,
-    pieces: &'a [Piece],
+    pieces: &'a [JoinPiece],
     weights: &[f64],
     draws: usize,
     seed: u64,
-) -> impl Iterator<Item = Piece> + 'a {
+) -> impl Iterator<Item = JoinPiece> + 'a {
     let mut random = SplitMix64::new(seed);
     let mut running = 0f64;
     let cumulative: Vec<f64> = weights
@@ -450,7 +450,7 @@ pub(super) fn draw<'a>(
             .partition_point(|&c| c <= target)
             .min(pieces.len() - 1);
         let piece = &pieces[at];
-        Piece {
+        JoinPiece {
             chunk: row_set_of(&piece.split(n), piece, &mut random),
             ..*piece
         }
@@ -459,7 +459,7 @@ pub(super) fn draw<'a>(
 
 /// One row set of `piece`, drawn with probability proportional to its
 /// sampling weight, as the chunk of all its choices.
-fn row_set_of(split: &Split, piece: &Piece, random: &mut SplitMix64) -> Chunk {
+fn row_set_of(split: &Split, piece: &JoinPiece, random: &mut SplitMix64) -> Chunk {
     let ways = ways_north(split, piece);
     let total: f64 = ways.iter().map(way_weight).sum();
     let mut target = random.unit() * total;
@@ -506,14 +506,14 @@ mod tests {
         for n in [10, 12, 13, 16] {
             let pieces = super::super::pieces::pieces(n);
             let weights = piece_weights(n, &pieces);
-            let drawn: Vec<Piece> = draw(n, &pieces, &weights, 3000, 7).collect();
+            let drawn: Vec<JoinPiece> = draw(n, &pieces, &weights, 3000, 7).collect();
             let depth = Tables::of(n).depth;
-            let key = |piece: &Piece| ((piece.split, piece.chunk.first(depth)), piece.chunk);
+            let key = |piece: &JoinPiece| ((piece.split, piece.chunk.first(depth)), piece.chunk);
             let mut stable = drawn.clone();
             stable.sort_by_key(key);
-            let mut compact: Vec<RowSet> = drawn.iter().map(RowSet::of).collect();
+            let mut compact: Vec<PackedRowSet> = drawn.iter().map(PackedRowSet::of).collect();
             compact.sort_unstable_by_key(|row_set| key(&row_set.piece()));
-            let unstable: Vec<Piece> = compact.iter().map(|row_set| row_set.piece()).collect();
+            let unstable: Vec<JoinPiece> = compact.iter().map(|row_set| row_set.piece()).collect();
             assert!(stable == unstable, "n = {n}");
         }
     }

@@ -31,7 +31,7 @@ const BAND_PIECES: usize = 65_536;
 
 /// West or east.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Side {
+pub enum Side {
     /// The west columns: a queen in every row of `R`.
     West,
     /// The east columns: a queen in every free row not in `R`.

@@ -20,7 +20,15 @@ use core::arch::x86_64::{
     _mm256_xor_si256,
 };
 
-use super::simd::{Entry, Simd, slot_above, slot_below};
+use super::simd::{LaneEntry, Simd, slot_above, slot_below};
+
+super::lane_kernel!(
+    /// The `lanes-avx2` kernel: 8 walkers in the `u32` lanes of ymm
+    /// registers. Holding one proves this CPU runs AVX2, BMI1, BMI2, LZCNT
+    /// and POPCNT (the last four for the scalar walkers of the ties).
+    LanesAvx2,
+    __m256i
+);
 
 // SAFETY (every method): inlined into the kernel's functions, which enable
 // AVX2; the callers keep the slice and pointer contracts written on the
@@ -282,15 +290,15 @@ impl Simd for __m256i {
     }
 
     #[inline(always)]
-    unsafe fn load_entries_below(stack: *const Entry, at: __m256i) -> [__m256i; 4] {
+    unsafe fn load_entries_below(stack: *const LaneEntry, at: __m256i) -> [__m256i; 4] {
         // SAFETY: the intrinsics need at most AVX2, which the CPU runs by
         // `Simd`'s contract (the caller holds a `LanesAvx2`). `__m256i` and
         // `[u32; 8]` are both 32 bytes and every bit pattern is valid for both,
         // so the transmute is sound. By the same contract each lane of `at`
         // minus `ENTRY_BYTES` is a multiple of it within `stack`'s initialised
         // entries, as `slot_below` requires, so each `_mm_load_si128` (SSE2,
-        // baseline) reads one initialised `Entry`, 16-byte aligned as it needs
-        // (`Entry` is `align(16)`).
+        // baseline) reads one initialised `LaneEntry`, 16-byte aligned as it needs
+        // (`LaneEntry` is `align(16)`).
         unsafe {
             let at: [u32; 8] = core::mem::transmute(at);
             // Lanes l and l + 4 side by side, then a 4x4 transpose of
@@ -320,14 +328,14 @@ impl Simd for __m256i {
     }
 
     #[inline(always)]
-    unsafe fn store_entries_above(stack: *mut Entry, at: __m256i, words: [__m256i; 4]) {
+    unsafe fn store_entries_above(stack: *mut LaneEntry, at: __m256i, words: [__m256i; 4]) {
         // SAFETY: the intrinsics need at most AVX2, which the CPU runs by
         // `Simd`'s contract (the caller holds a `LanesAvx2`). `__m256i` and
         // `[u32; 8]` are both 32 bytes and every bit pattern is valid for both,
         // so the transmute is sound. By the same contract each lane of `at`
         // plus `ENTRY_BYTES` is a multiple of it within `stack`'s entries, as
         // `slot_above` requires, so each `_mm_store_si128` (SSE2, baseline)
-        // writes one `Entry` of the stack, 16-byte aligned as it needs (`Entry`
+        // writes one `LaneEntry` of the stack, 16-byte aligned as it needs (`LaneEntry`
         // is `align(16)`).
         unsafe {
             let at: [u32; 8] = core::mem::transmute(at);

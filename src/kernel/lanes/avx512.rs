@@ -20,7 +20,15 @@ use core::arch::x86_64::{
     _mm512_unpacklo_epi64, _mm512_xor_si512,
 };
 
-use super::simd::{Entry, Simd, slot_above, slot_below};
+use super::simd::{LaneEntry, Simd, slot_above, slot_below};
+
+super::lane_kernel!(
+    /// The `lanes-avx512` kernel: 16 walkers in the `u32` lanes of zmm
+    /// registers, sets of lanes in mask registers. Holding one proves this
+    /// CPU runs AVX-512 F and VPOPCNTDQ, BMI1, BMI2, LZCNT and POPCNT.
+    LanesAvx512,
+    __m512i
+);
 
 // SAFETY (every method): inlined into the kernel's functions, which enable
 // AVX-512 F and VPOPCNTDQ; the callers keep the slice and pointer contracts
@@ -255,15 +263,15 @@ impl Simd for __m512i {
     }
 
     #[inline(always)]
-    unsafe fn load_entries_below(stack: *const Entry, at: __m512i) -> [__m512i; 4] {
+    unsafe fn load_entries_below(stack: *const LaneEntry, at: __m512i) -> [__m512i; 4] {
         // SAFETY: the intrinsics need AVX-512 F, which the CPU runs by `Simd`'s
         // contract (the caller holds a `LanesAvx512`). `__m512i` and `[u32;
         // 16]` are both 64 bytes and every bit pattern is valid for both, so
         // the transmute is sound. By the same contract each lane of `at` minus
         // `ENTRY_BYTES` is a multiple of it within `stack`'s initialised
         // entries, as `slot_below` requires, so each `_mm_load_si128` (SSE2,
-        // baseline) reads one initialised `Entry`, 16-byte aligned as it needs
-        // (`Entry` is `align(16)`).
+        // baseline) reads one initialised `LaneEntry`, 16-byte aligned as it needs
+        // (`LaneEntry` is `align(16)`).
         unsafe {
             let at: [u32; 16] = core::mem::transmute(at);
             // Lanes l, l + 4, l + 8 and l + 12 in the four quarters, then a
@@ -295,14 +303,14 @@ impl Simd for __m512i {
     }
 
     #[inline(always)]
-    unsafe fn store_entries_above(stack: *mut Entry, at: __m512i, words: [__m512i; 4]) {
+    unsafe fn store_entries_above(stack: *mut LaneEntry, at: __m512i, words: [__m512i; 4]) {
         // SAFETY: the intrinsics need AVX-512 F, which the CPU runs by `Simd`'s
         // contract (the caller holds a `LanesAvx512`). `__m512i` and `[u32;
         // 16]` are both 64 bytes and every bit pattern is valid for both, so
         // the transmute is sound. By the same contract each lane of `at` plus
         // `ENTRY_BYTES` is a multiple of it within `stack`'s entries, as
         // `slot_above` requires, so each `_mm_store_si128` (SSE2, baseline)
-        // writes one `Entry` of the stack, 16-byte aligned as it needs (`Entry`
+        // writes one `LaneEntry` of the stack, 16-byte aligned as it needs (`LaneEntry`
         // is `align(16)`).
         unsafe {
             let at: [u32; 16] = core::mem::transmute(at);

@@ -43,26 +43,23 @@
 #![cfg_attr(not(feature = "std"), doc = "[`crate::plan`]: crate#features")]
 
 use core::cell::RefCell;
-use core::ops::ControlFlow;
 
+use crate::Count;
 use crate::kernel::symmetric::subproblem::{SearchRoot, subproblems};
-use crate::kernel::symmetric::{Listed, Walkers, walker};
-use crate::kernel::{Kernel, Solver, Visit, kernel_type};
-use crate::vocabulary::kernel::target_features;
-use crate::{Count, Error};
+use crate::kernel::symmetric::{Listed, walker};
 
 pub(crate) mod simd;
 mod start;
 mod ties;
 pub(crate) mod walk;
 
-mod avx2;
-mod avx512;
+pub mod avx2;
+pub mod avx512;
 
 use simd::Simd;
 use start::Start;
-use ties::Checked;
-use walk::Counted;
+use ties::TieStarts;
+use walk::CountedLeaves;
 
 /// The largest N whose whole board both lane kernels count over mirror
 /// starts rather than the symmetric subproblems (each kernel's own bound,
@@ -121,7 +118,9 @@ unsafe fn watch_board<V: Simd, W: walk::Watch>(n: usize, classes: bool, watch: &
             mirror_starts(n).map(|(id, start)| (if W::WATCHING { id } else { 0 }, start));
         // One group: a small board has too few starts to keep two busy.
         // SAFETY: the caller's CPU.
-        unsafe { walk::count::<V, false, 1, W, _>(n, &mut starts, &mut Counted, &mut add, watch) };
+        unsafe {
+            walk::count::<V, false, 1, W, _>(n, &mut starts, &mut CountedLeaves, &mut add, watch)
+        };
     } else {
         let mut listed = subproblems(n, Some(false));
         let mut listed = (&mut listed).map(|sub| (0, sub));
@@ -156,7 +155,7 @@ unsafe fn count_ties<V: Simd, S: core::borrow::Borrow<SearchRoot>>(
         walker::count_with::<true, _>(listed, classes, done);
         return;
     }
-    let mut leaves = Checked::<S>::new(n, classes);
+    let mut leaves = TieStarts::<S>::new(n, classes);
     let to_lane = |sub: S| match Start::of_tie(sub.borrow()) {
         Some(start) => Ok((start, sub)),
         None => Err(sub),
@@ -200,7 +199,7 @@ unsafe fn count_subproblems<V: Simd, S: core::borrow::Borrow<SearchRoot>, W: wal
         walk_or_fall_back::<V, S, _, W, false>(
             n,
             listed,
-            (classes, &mut Counted),
+            (classes, &mut CountedLeaves),
             to_lane,
             done,
             watch,
@@ -209,7 +208,7 @@ unsafe fn count_subproblems<V: Simd, S: core::borrow::Borrow<SearchRoot>, W: wal
 }
 
 /// Walks the subproblems of `listed` (`(id, subproblem)` pairs of an
-/// `n`x`n` board, of kind `Kind::Tie` exactly when `TIES`) in lanes of
+/// `n`x`n` board, of kind `RootKind::Tie` exactly when `TIES`) in lanes of
 /// `V`, each as `to_lane` hands it to the walk, whose leaves `leaves` score,
 /// and on a scalar walker the odd one that `to_lane` gives back; calls
 /// `done(id, solutions)` (or with `classes`, classes) as each one finishes.
@@ -278,43 +277,47 @@ unsafe fn count_listed<V: Simd>(
     }
 }
 
-/// A lane kernel: its type ([`kernel_type!`]), the walks compiled with its
-/// row's features ([`target_features!`]) over its vector type, and its
-/// traits. `$name` is its variant of [`Kernel`].
+/// A lane kernel, instantiated at the end of its ISA's file (`avx2.rs`,
+/// `avx512.rs`), as the join kernels are: its type (`kernel_type!`), the
+/// walks of this module compiled with its row's features
+/// (`target_features!`) over its vector type, and its traits. `$name` is
+/// its variant of [`crate::Kernel`]. The compiled functions sit in the invoking
+/// module: `tests/disassembly.rs` finds
+/// `lanes::avx2::LanesAvx2::count_board::compiled` by that path.
 macro_rules! lane_kernel {
     (
         $(#[$doc:meta])*
         $name:ident, $vector:ty
     ) => {
-        kernel_type! {
+        $crate::kernel::kernel_type! {
             $(#[$doc])*
-            pub struct $name = Kernel::$name;
+            pub struct $name = $crate::Kernel::$name;
         }
 
         impl $name {
-            /// Counts a plan's subproblems (see [`count_listed`]).
+            /// Counts a plan's subproblems (see `lanes::count_listed`).
             #[cfg_attr(not(feature = "std"), allow(dead_code))] // for the plan (`std`)
             pub(crate) fn count_listed(
                 self,
-                listed: Listed<'_>,
+                listed: $crate::kernel::symmetric::Listed<'_>,
                 ties: bool,
                 classes: bool,
-                done: &mut dyn FnMut(usize, Count),
+                done: &mut dyn FnMut(usize, $crate::Count),
             ) {
-                target_features!($name => {
-                    /// [`count_listed`] compiled with the kernel's features.
+                $crate::vocabulary::kernel::target_features!($name => {
+                    /// `lanes::count_listed` compiled with the kernel's features.
                     ///
                     /// # Safety
                     ///
                     /// The CPU runs them.
                     unsafe fn compiled(
-                        listed: Listed<'_>,
+                        listed: $crate::kernel::symmetric::Listed<'_>,
                         ties: bool,
                         classes: bool,
-                        done: &mut dyn FnMut(usize, Count),
+                        done: &mut dyn FnMut(usize, $crate::Count),
                     ) {
                         // SAFETY: the caller's.
-                        unsafe { count_listed::<$vector>(listed, ties, classes, done) }
+                        unsafe { super::count_listed::<$vector>(listed, ties, classes, done) }
                     }
                 });
                 // SAFETY: `self` exists only where `new` found the kernel's
@@ -323,38 +326,38 @@ macro_rules! lane_kernel {
                 unsafe { compiled(listed, ties, classes, done) }
             }
 
-            /// [`count_board`] for solutions, with `watch` told of each
+            /// `lanes::count_board` for solutions, with `watch` told of each
             /// step of the lanes: the trace's way in.
             #[cfg(feature = "trace")]
-            pub(crate) fn watch<W: walk::Watch>(self, n: usize, watch: &mut W) -> Count {
-                target_features!($name => {
-                    /// [`watch_board`] compiled with the kernel's features.
+            pub(crate) fn watch<W: super::walk::Watch>(self, n: usize, watch: &mut W) -> $crate::Count {
+                $crate::vocabulary::kernel::target_features!($name => {
+                    /// `lanes::watch_board` compiled with the kernel's features.
                     ///
                     /// # Safety
                     ///
                     /// The CPU runs them.
-                    unsafe fn compiled<W: walk::Watch>(n: usize, watch: &mut W) -> Count {
+                    unsafe fn compiled<W: super::walk::Watch>(n: usize, watch: &mut W) -> $crate::Count {
                         // SAFETY: the caller's.
-                        unsafe { watch_board::<$vector, W>(n, false, watch) }
+                        unsafe { super::watch_board::<$vector, W>(n, false, watch) }
                     }
                 });
-                assert!((4..=walk::MAX_N).contains(&n));
+                assert!((4..=super::walk::MAX_N).contains(&n));
                 // SAFETY: `self` exists only where `new` found the kernel's
                 // features, those `compiled` is built with.
                 unsafe { compiled(n, watch) }
             }
 
             /// The solutions or classes of a whole board, `n` from 4.
-            fn count_board(self, n: usize, classes: bool) -> Count {
-                target_features!($name => {
-                    /// [`count_board`] compiled with the kernel's features.
+            fn count_board(self, n: usize, classes: bool) -> $crate::Count {
+                $crate::vocabulary::kernel::target_features!($name => {
+                    /// `lanes::count_board` compiled with the kernel's features.
                     ///
                     /// # Safety
                     ///
                     /// The CPU runs them.
-                    unsafe fn compiled(n: usize, classes: bool) -> Count {
+                    unsafe fn compiled(n: usize, classes: bool) -> $crate::Count {
                         // SAFETY: the caller's.
-                        unsafe { count_board::<$vector>(n, classes) }
+                        unsafe { super::count_board::<$vector>(n, classes) }
                     }
                 });
                 // SAFETY: `self` exists only where `new` found the kernel's
@@ -364,31 +367,31 @@ macro_rules! lane_kernel {
         }
 
         /// A plan's symmetric subproblems, in lanes.
-        impl Walkers for $name {
+        impl $crate::kernel::symmetric::Walkers for $name {
             fn count_listed(
                 &self,
-                listed: Listed<'_>,
+                listed: $crate::kernel::symmetric::Listed<'_>,
                 ties: bool,
                 classes: bool,
-                done: &mut dyn FnMut(usize, Count),
+                done: &mut dyn FnMut(usize, $crate::Count),
             ) {
                 $name::count_listed(*self, listed, ties, classes, done);
             }
         }
 
-        impl Solver for $name {
-            fn kernel(&self) -> Kernel {
-                Kernel::$name
+        impl $crate::Solver for $name {
+            fn kernel(&self) -> $crate::Kernel {
+                $crate::Kernel::$name
             }
 
-            fn count(&self, n: usize) -> Result<Count, Error> {
-                crate::kernel::symmetric::count(Kernel::$name, n, false, |n, classes| {
+            fn count(&self, n: usize) -> Result<$crate::Count, $crate::Error> {
+                $crate::kernel::symmetric::count($crate::Kernel::$name, n, false, |n, classes| {
                     self.count_board(n, classes)
                 })
             }
 
-            fn count_fundamental(&self, n: usize) -> Result<Count, Error> {
-                crate::kernel::symmetric::count(Kernel::$name, n, true, |n, classes| {
+            fn count_fundamental(&self, n: usize) -> Result<$crate::Count, $crate::Error> {
+                $crate::kernel::symmetric::count($crate::Kernel::$name, n, true, |n, classes| {
                     self.count_board(n, classes)
                 })
             }
@@ -396,35 +399,22 @@ macro_rules! lane_kernel {
             fn for_each_solution(
                 &self,
                 n: usize,
-                _visit: Visit<'_>,
-            ) -> Result<ControlFlow<()>, Error> {
-                Kernel::$name.check_size(n)?;
-                Err(Error::CountOnly(Kernel::$name))
+                _visit: $crate::kernel::Visit<'_>,
+            ) -> Result<core::ops::ControlFlow<()>, $crate::Error> {
+                $crate::Kernel::$name.check_size(n)?;
+                Err($crate::Error::CountOnly($crate::Kernel::$name))
             }
         }
     };
 }
 
-lane_kernel!(
-    /// The `lanes-avx2` kernel: 8 walkers in the `u32` lanes of ymm
-    /// registers. Holding one proves this CPU runs AVX2, BMI1, BMI2, LZCNT
-    /// and POPCNT (the last four for the scalar walkers of the ties).
-    LanesAvx2,
-    core::arch::x86_64::__m256i
-);
-
-lane_kernel!(
-    /// The `lanes-avx512` kernel: 16 walkers in the `u32` lanes of zmm
-    /// registers, sets of lanes in mask registers. Holding one proves this
-    /// CPU runs AVX-512 F and VPOPCNTDQ, BMI1, BMI2, LZCNT and POPCNT.
-    LanesAvx512,
-    core::arch::x86_64::__m512i
-);
+use lane_kernel;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernel::symmetric::subproblem::{Kind, unsplit_subproblems};
+    use crate::kernel::symmetric::subproblem::{RootKind, unsplit_subproblems};
+    use crate::{Kernel, Solver};
 
     /// Solutions (OEIS A000170) and classes (A002562) for N from 0 to 13.
     const SOLUTIONS: [Count; 14] = [1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712];
@@ -437,13 +427,13 @@ mod tests {
     /// listed subproblems.
     fn kernels() -> Vec<(&'static dyn Solver, CountListed)> {
         let mut kernels: Vec<(&'static dyn Solver, CountListed)> = Vec::new();
-        if let Some(k) = LanesAvx2::new() {
+        if let Some(k) = avx2::LanesAvx2::new() {
             kernels.push((
                 k.as_static(),
                 Box::new(move |l, t, c, d| k.count_listed(l, t, c, d)),
             ));
         }
-        if let Some(k) = LanesAvx512::new() {
+        if let Some(k) = avx512::LanesAvx512::new() {
             kernels.push((
                 k.as_static(),
                 Box::new(move |l, t, c, d| k.count_listed(l, t, c, d)),
@@ -487,7 +477,7 @@ mod tests {
                         walk::count::<core::arch::x86_64::__m256i, false, 1, (), _>(
                             n,
                             &mut starts,
-                            &mut Counted,
+                            &mut CountedLeaves,
                             &mut add,
                             &mut (),
                         )
@@ -498,7 +488,7 @@ mod tests {
                         walk::count::<core::arch::x86_64::__m512i, false, 2, (), _>(
                             n,
                             &mut starts,
-                            &mut Counted,
+                            &mut CountedLeaves,
                             &mut add,
                             &mut (),
                         )
@@ -528,11 +518,11 @@ mod tests {
                     unsplit_subproblems(n).chain(subproblems(n, None)).collect();
                 for col in 0..n {
                     let fixed = [(n - 1, (col + 2) % n)];
-                    subs.extend(SearchRoot::new(n, Kind::Plain, &[], &[(0, col)], &[]));
-                    subs.extend(SearchRoot::new(n, Kind::Plain, &[col], &fixed, &[]));
+                    subs.extend(SearchRoot::new(n, RootKind::Plain, &[], &[(0, col)], &[]));
+                    subs.extend(SearchRoot::new(n, RootKind::Plain, &[col], &fixed, &[]));
                     // A tie with two pre-placed queens fits no lane.
                     let two = [(n - 1, col), (n - 3, (col + 3) % n)];
-                    subs.extend(SearchRoot::new(n, Kind::Tie { k: 1 }, &[1], &two, &[]));
+                    subs.extend(SearchRoot::new(n, RootKind::Tie { k: 1 }, &[1], &two, &[]));
                 }
                 for ties in [false, true] {
                     let subs: Vec<&SearchRoot> =

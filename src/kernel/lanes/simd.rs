@@ -14,10 +14,10 @@ use core::arch::x86_64::__m128i;
 /// row in the top bits, see `walk.rs`), columns, left and right diagonals.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(16))]
-pub(crate) struct Entry(pub(crate) [u32; 4]);
+pub(crate) struct LaneEntry(pub(crate) [u32; 4]);
 
 /// Bytes between two entries of a lane's stack.
-pub(crate) const ENTRY_BYTES: u32 = core::mem::size_of::<Entry>() as u32;
+pub(crate) const ENTRY_BYTES: u32 = core::mem::size_of::<LaneEntry>() as u32;
 
 /// The slot below the entry at byte offset `offset` from `stack`, as a
 /// 16-byte vector's address (the same for every instruction set).
@@ -27,14 +27,14 @@ pub(crate) const ENTRY_BYTES: u32 = core::mem::size_of::<Entry>() as u32;
 /// `offset` minus [`ENTRY_BYTES`] is a multiple of it within `stack`'s
 /// entries.
 #[inline(always)]
-pub(crate) unsafe fn slot_below(stack: *const Entry, offset: u32) -> *const __m128i {
+pub(crate) unsafe fn slot_below(stack: *const LaneEntry, offset: u32) -> *const __m128i {
     // SAFETY: the caller's. One entry down: a displacement in the load's
     // address.
     unsafe {
         stack
             .cast::<u8>()
             .add(offset as usize)
-            .cast::<Entry>()
+            .cast::<LaneEntry>()
             .sub(1)
             .cast()
     }
@@ -48,14 +48,14 @@ pub(crate) unsafe fn slot_below(stack: *const Entry, offset: u32) -> *const __m1
 /// `offset` plus [`ENTRY_BYTES`] is a multiple of it within `stack`'s
 /// entries.
 #[inline(always)]
-pub(crate) unsafe fn slot_above(stack: *mut Entry, offset: u32) -> *mut __m128i {
+pub(crate) unsafe fn slot_above(stack: *mut LaneEntry, offset: u32) -> *mut __m128i {
     // SAFETY: the caller's. One entry up: a displacement in the store's
     // address.
     unsafe {
         stack
             .cast::<u8>()
             .add(offset as usize)
-            .cast::<Entry>()
+            .cast::<LaneEntry>()
             .add(1)
             .cast()
     }
@@ -299,7 +299,7 @@ pub(crate) trait Simd: Copy {
     ///
     /// As for [`Simd::splat`]; every offset minus [`ENTRY_BYTES`] is a
     /// multiple of [`ENTRY_BYTES`] within `stack`'s initialised entries.
-    unsafe fn load_entries_below(stack: *const Entry, at: Self) -> [Self; 4];
+    unsafe fn load_entries_below(stack: *const LaneEntry, at: Self) -> [Self; 4];
 
     /// Writes the four words of `words` as one entry per lane, at byte
     /// offsets `at` plus [`ENTRY_BYTES`] from `stack`: the slot above each
@@ -309,5 +309,5 @@ pub(crate) trait Simd: Copy {
     ///
     /// As for [`Simd::splat`]; every offset plus [`ENTRY_BYTES`] is a
     /// multiple of [`ENTRY_BYTES`] within `stack`'s entries.
-    unsafe fn store_entries_above(stack: *mut Entry, at: Self, words: [Self; 4]);
+    unsafe fn store_entries_above(stack: *mut LaneEntry, at: Self, words: [Self; 4]);
 }

@@ -221,7 +221,7 @@ impl Start {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernel::symmetric::subproblem::{Kind, unsplit_subproblems};
+    use crate::kernel::symmetric::subproblem::{RootKind, unsplit_subproblems};
 
     /// Every subproblem of an `n`x`n` board, unsplit and split one row
     /// further (as the lane kernels split the ties), ties or not.
@@ -277,7 +277,7 @@ mod tests {
     /// does not fit a lane: the walk computes one fixed queen's squares.
     #[test]
     fn a_tie_with_two_fixed_queens_stays_on_the_scalar_walkers() {
-        let tie = Kind::Tie { k: 1 };
+        let tie = RootKind::Tie { k: 1 };
         let sub = SearchRoot::new(8, tie, &[1], &[(7, 4), (5, 7)], &[]).expect("no attacks");
         assert_eq!(Start::of_tie(&sub), None);
     }

@@ -1,7 +1,7 @@
 //! The tie subproblems in lanes: walked like the others, each leaf checked
 //! against its images on the scalar side.
 //!
-//! A tie subproblem (`Kind::Tie`) pre-places a queen further down the
+//! A tie subproblem (`RootKind::Tie`) pre-places a queen further down the
 //! board, so its forbidden squares differ from row to row (the queen's
 //! column and both diagonals): more than the two masks a lane carries for
 //! the corners and edges. So a tie's lane also holds that queen's row and
@@ -13,7 +13,7 @@
 //! canonical form. So a tie's lane also keeps its path, the column of each
 //! row's queen in 4 bits, which every step writes for its row; a lane that
 //! reaches a leaf (rare: some 600 times at N = 12, against some 50,000
-//! lane steps) hands it to [`Checked::score`], which builds the board and
+//! lane steps) hands it to [`TieStarts::score`], which builds the board and
 //! checks it as the scalar walkers do.
 
 use core::borrow::Borrow;
@@ -26,7 +26,7 @@ use crate::kernel::symmetric::subproblem::SearchRoot;
 
 /// Tie subproblems as the walk's starts (`S`: owned or borrowed, each with
 /// its lane's start), their leaves checked one by one.
-pub(crate) struct Checked<S> {
+pub(crate) struct TieStarts<S> {
     n: usize,
     /// Whether to count classes rather than solutions.
     classes: bool,
@@ -36,10 +36,10 @@ pub(crate) struct Checked<S> {
     totals: [Count; LANE_SLOTS],
 }
 
-impl<S: Borrow<SearchRoot>> Checked<S> {
+impl<S: Borrow<SearchRoot>> TieStarts<S> {
     /// For tie subproblems of an `n`x`n` board.
-    pub(crate) fn new(n: usize, classes: bool) -> Checked<S> {
-        Checked {
+    pub(crate) fn new(n: usize, classes: bool) -> TieStarts<S> {
+        TieStarts {
             n,
             classes,
             walked: core::array::from_fn(|_| None),
@@ -48,7 +48,7 @@ impl<S: Borrow<SearchRoot>> Checked<S> {
     }
 }
 
-impl<S: Borrow<SearchRoot>> Leaves for Checked<S> {
+impl<S: Borrow<SearchRoot>> Leaves for TieStarts<S> {
     const CHECKED: bool = true;
     type Item = (Start, S);
 

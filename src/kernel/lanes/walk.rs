@@ -38,7 +38,7 @@
 
 use core::mem::MaybeUninit;
 
-use super::simd::{ENTRY_BYTES, Entry, Simd};
+use super::simd::{ENTRY_BYTES, LaneEntry, Simd};
 pub(crate) use super::start::MAX_N;
 use super::start::{ROW_SHIFT, SQUARES, Start};
 use crate::Count;
@@ -57,7 +57,7 @@ const MAX_LANES: usize = 16;
 /// two more a step) into 64-bit totals.
 const FLUSH_STEPS: u32 = 1 << 20;
 
-/// How a walk scores its leaves: counted in the vectors ([`Counted`]:
+/// How a walk scores its leaves: counted in the vectors ([`CountedLeaves`]:
 /// every live square of the row before last is a solution worth its
 /// start's weight) or checked one by one on the scalar side (the tie
 /// subproblems, `ties.rs`: each leaf's board is compared with its images).
@@ -95,9 +95,9 @@ pub(crate) trait Leaves {
 pub(crate) const LANE_SLOTS: usize = GROUPS * MAX_LANES;
 
 /// Leaves counted in the vectors: starts are [`Start`]s.
-pub(crate) struct Counted;
+pub(crate) struct CountedLeaves;
 
-impl Leaves for Counted {
+impl Leaves for CountedLeaves {
     const CHECKED: bool = false;
     type Item = Start;
 
@@ -126,10 +126,10 @@ impl Leaves for Counted {
 
 /// The entry of an idle lane: square 0 of row 0 with every column taken,
 /// so that its step finds no child, no solution, and pops it again.
-const IDLE: Entry = Entry([1, u32::MAX, 0, 0]);
+const IDLE: LaneEntry = LaneEntry([1, u32::MAX, 0, 0]);
 
 /// The per-lane bookkeeping outside the vectors.
-struct Lane {
+struct LaneState {
     /// The caller's name for the walked start, if the lane is busy.
     id: Option<usize>,
     weight: u64,
@@ -137,11 +137,11 @@ struct Lane {
     total: Count,
 }
 
-impl Lane {
+impl LaneState {
     /// A lane with no start.
     #[inline(always)]
-    fn idle() -> Lane {
-        Lane {
+    fn idle() -> LaneState {
+        LaneState {
             id: None,
             weight: 0,
             total: 0,
@@ -208,7 +208,7 @@ struct Constants<V> {
 /// offsets of the lanes' bottoms.
 #[derive(Clone, Copy)]
 struct Memory<V> {
-    stack: *mut Entry,
+    stack: *mut LaneEntry,
     bottom: V,
 }
 
@@ -419,7 +419,7 @@ unsafe fn views<V: Simd>(
     bottom: V,
     active: u32,
     finished: u32,
-    lanes: &[Lane],
+    lanes: &[LaneState],
 ) -> [LaneView; MAX_LANES] {
     let [mut live, mut top, mut bottoms, mut counts] = [[0u32; MAX_LANES]; 4];
     // SAFETY: the caller's CPU; every array holds `MAX_LANES` lanes.
@@ -448,7 +448,7 @@ unsafe fn views<V: Simd>(
 /// [`GROUPS`]), and calls `done(id, solutions)` as each one finishes, in no
 /// particular order. `FORBIDDEN`: whether any start has forbidden squares
 /// in its two masks (without, the walk skips them); `leaves`: how leaves
-/// count ([`Counted`], or checked one by one).
+/// count ([`CountedLeaves`], or checked one by one).
 ///
 /// Its helpers are `#[inline(always)]`: the walk is compiled inside the
 /// kernel's `#[target_feature]` function, and a helper that was not inlined
@@ -467,10 +467,10 @@ pub(crate) unsafe fn count<V: Simd, const FORBIDDEN: bool, const G: usize, W: Wa
     watch: &mut W,
 ) {
     let lanes = V::LANES;
-    let mut stack = [MaybeUninit::<Entry>::uninit(); GROUPS * MAX_LANES * SLOTS];
+    let mut stack = [MaybeUninit::<LaneEntry>::uninit(); GROUPS * MAX_LANES * SLOTS];
     set_idle_entries(&mut stack, G * lanes);
-    let stack_base = stack.as_mut_ptr().cast::<Entry>();
-    let mut lane: [Lane; GROUPS * MAX_LANES] = core::array::from_fn(|_| Lane::idle());
+    let stack_base = stack.as_mut_ptr().cast::<LaneEntry>();
+    let mut lane: [LaneState; GROUPS * MAX_LANES] = core::array::from_fn(|_| LaneState::idle());
     // SAFETY: the CPU runs `V`'s instructions (this function's contract),
     // all that `Constants::new` and `group_memory` ask.
     let (c, memory) = unsafe { (Constants::new(n), group_memory::<V, G>(stack_base)) };
@@ -549,7 +549,7 @@ unsafe fn report_finished<V: Simd, L: Leaves>(
     v: &mut Vectors<V>,
     g: usize,
     mut over: u32,
-    lane: &mut [Lane; GROUPS * MAX_LANES],
+    lane: &mut [LaneState; GROUPS * MAX_LANES],
     leaves: &mut L,
     done: &mut dyn FnMut(usize, Count),
 ) {
@@ -611,7 +611,10 @@ fn score_lanes<L: Leaves>(
 /// is written by a push before the top moves to it, and only the top and
 /// the slot below it are read.
 #[inline(always)]
-fn set_idle_entries(stack: &mut [MaybeUninit<Entry>; GROUPS * MAX_LANES * SLOTS], lanes: usize) {
+fn set_idle_entries(
+    stack: &mut [MaybeUninit<LaneEntry>; GROUPS * MAX_LANES * SLOTS],
+    lanes: usize,
+) {
     for lane in 0..lanes {
         stack[lane * SLOTS] = MaybeUninit::new(IDLE);
         stack[lane * SLOTS + 1] = MaybeUninit::new(IDLE);
@@ -677,7 +680,7 @@ impl<V: Simd> Constants<V> {
 ///
 /// The CPU runs `V`'s instructions.
 #[inline(always)]
-unsafe fn group_memory<V: Simd, const G: usize>(stack: *mut Entry) -> [Memory<V>; G] {
+unsafe fn group_memory<V: Simd, const G: usize>(stack: *mut LaneEntry) -> [Memory<V>; G] {
     const { assert!(G >= 1 && G <= GROUPS) };
     let lanes = V::LANES;
     debug_assert!(lanes <= MAX_LANES);
@@ -741,7 +744,7 @@ unsafe fn step_until_a_walk_ends<
     (groups, active, finished): (&mut [Vectors<V>; G], &[u32; G], &mut [u32; G]),
     (memory, c): (&[Memory<V>; G], &Constants<V>),
     leaves: &mut L,
-    (lane, watch): (&[Lane; GROUPS * MAX_LANES], &mut W),
+    (lane, watch): (&[LaneState; GROUPS * MAX_LANES], &mut W),
 ) -> u32 {
     #[cfg(not(feature = "trace"))]
     let _ = (W::WATCHING, lane, watch);
@@ -781,7 +784,7 @@ unsafe fn step_until_a_walk_ends<
 #[inline(always)]
 unsafe fn flush_counts<V: Simd, const G: usize>(
     groups: &mut [Vectors<V>; G],
-    lane: &mut [Lane; GROUPS * MAX_LANES],
+    lane: &mut [LaneState; GROUPS * MAX_LANES],
     zero: V,
 ) {
     let lanes = V::LANES;

@@ -88,8 +88,8 @@
 use crate::vocabulary::kernel::target_features;
 use core::ops::ControlFlow;
 
-use crate::kernel::{Kernel, Solver, Visit, kernel_type};
-use crate::{Board, Count, Error};
+use crate::kernel::{Visit, kernel_type};
+use crate::{Board, Count, Error, Kernel, Solver};
 
 #[cfg(feature = "std")]
 pub(crate) mod pieces;
@@ -154,7 +154,7 @@ fn for_each_small_class(
     let solutions =
         crate::kernel::portable::Solutions::new(n).expect("n < 4 fits the portable kernel");
     for board in solutions {
-        if let Some(size) = crate::vocabulary::symmetry::canonical_orbit_size(&board) {
+        if let Some(size) = crate::symmetry::canonical_orbit_size(&board) {
             visit(&board, size as u32)?;
         }
     }
@@ -304,7 +304,7 @@ macro_rules! symmetric_solver {
             ) -> Result<ControlFlow<()>, Error> {
                 $kernel.check_size(n)?;
                 for_each_class(n, &mut |board, _| {
-                    crate::vocabulary::symmetry::orbit(board).try_for_each(|image| visit(&image))
+                    crate::symmetry::orbit(board).try_for_each(|image| visit(&image))
                 })
             }
 
@@ -366,16 +366,8 @@ mod tests {
         for n in 0..=SOLVED_UP_TO {
             let mut found = Vec::new();
             let _ = for_each_class(n, &mut |board, orbit| {
-                assert_eq!(
-                    crate::vocabulary::symmetry::canonical(board),
-                    *board,
-                    "N = {n}"
-                );
-                assert_eq!(
-                    crate::vocabulary::symmetry::orbit_size(board) as u32,
-                    orbit,
-                    "N = {n}"
-                );
+                assert_eq!(crate::symmetry::canonical(board), *board, "N = {n}");
+                assert_eq!(crate::symmetry::orbit_size(board) as u32, orbit, "N = {n}");
                 found.push(*board);
                 ControlFlow::Continue(())
             });

@@ -12,10 +12,9 @@ use alloc::vec::Vec;
 use core::sync::atomic::{AtomicUsize, Ordering};
 
 use super::Walkers;
-use super::subproblem::{Kind, SearchRoot, unsplit_subproblems};
-use crate::Count;
+use super::subproblem::{RootKind, SearchRoot, unsplit_subproblems};
 use crate::support::workers::Ran;
-use crate::vocabulary::board::MAX_N;
+use crate::{Count, MAX_N};
 
 /// Changes whenever the way a symmetric plan splits a board changes, so
 /// that shards and checkpoints of another split are refused: the first
@@ -27,7 +26,7 @@ pub(crate) const SPLIT_VERSION: u64 = 1;
 // add an allocation per piece for nothing.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
-pub(crate) enum Piece {
+pub(crate) enum SymmetricPiece {
     /// A board too small for the subproblems (`N < 4`), whole, with any
     /// queens a partial board places: counted from its few solutions.
     Small {
@@ -40,27 +39,27 @@ pub(crate) enum Piece {
     SearchRoot(SearchRoot),
 }
 
-impl Piece {
+impl SymmetricPiece {
     /// Board side N.
     pub(crate) fn n(&self) -> usize {
         match self {
-            Piece::Small { n, .. } => *n,
-            Piece::SearchRoot(sub) => sub.n,
+            SymmetricPiece::Small { n, .. } => *n,
+            SymmetricPiece::SearchRoot(sub) => sub.n,
         }
     }
 
     /// Whether it is a tie subproblem, whose leaves the walkers check in a
     /// pass of their own, after the rest.
     pub(crate) fn is_tie(&self) -> bool {
-        matches!(self, Piece::SearchRoot(sub) if sub.kind.is_tie())
+        matches!(self, SymmetricPiece::SearchRoot(sub) if sub.kind.is_tie())
     }
 
     /// Its pre-placed queens, `(row, column)`, by row: the first rows, then
     /// any queen placed further down (a tie's, a partial board's).
     pub(crate) fn queens(&self) -> Vec<(usize, usize)> {
         let sub = match self {
-            Piece::Small { queens, .. } => return queens.clone(),
-            Piece::SearchRoot(sub) => sub,
+            SymmetricPiece::Small { queens, .. } => return queens.clone(),
+            SymmetricPiece::SearchRoot(sub) => sub,
         };
         let mut queens: Vec<(usize, usize)> = (0..sub.start)
             .map(|row| (row, sub.queens[row].trailing_zeros() as usize))
@@ -79,14 +78,14 @@ impl Piece {
     /// squares) to a plan's fingerprint. A small board feeds nothing: N,
     /// which the plan feeds, names it.
     pub(crate) fn fingerprint(&self, eat: &mut dyn FnMut(u64)) {
-        let Piece::SearchRoot(sub) = self else {
+        let SymmetricPiece::SearchRoot(sub) = self else {
             return;
         };
         let (kind, k) = match sub.kind {
-            Kind::Corner => (0, 0),
-            Kind::Edge { k } => (1, k),
-            Kind::Tie { k } => (2, k),
-            Kind::Plain => (3, 0),
+            RootKind::Corner => (0, 0),
+            RootKind::Edge { k } => (1, k),
+            RootKind::Tie { k } => (2, k),
+            RootKind::Plain => (3, 0),
         };
         eat(kind);
         eat(k as u64);
@@ -100,9 +99,9 @@ impl Piece {
 /// Calls `visit` with each piece of an `n`x`n` board (`n` up to 32) and
 /// its estimate, in a fixed order: the whole board below N = 4, else the
 /// subproblems, split by their first [`split_rows`].
-pub(crate) fn for_each_estimated(n: usize, mut visit: impl FnMut(Piece, u64)) {
+pub(crate) fn for_each_estimated(n: usize, mut visit: impl FnMut(SymmetricPiece, u64)) {
     if n < 4 {
-        let whole = Piece::Small {
+        let whole = SymmetricPiece::Small {
             n,
             queens: Vec::new(),
         };
@@ -112,7 +111,7 @@ pub(crate) fn for_each_estimated(n: usize, mut visit: impl FnMut(Piece, u64)) {
     for sub in unsplit_subproblems(n) {
         split_into(sub, rows, &mut |sub| {
             let estimate = nodes_below(&sub, ESTIMATE_ROWS).pow(2);
-            visit(Piece::SearchRoot(sub), estimate);
+            visit(SymmetricPiece::SearchRoot(sub), estimate);
         });
     }
 }
@@ -134,14 +133,14 @@ pub(crate) fn how_many(n: usize) -> usize {
 /// column)`, by row, at most one per row, on the board) placed: the
 /// solutions that hold them all, each counted once. `None` if two of the
 /// queens attack each other (no solution holds them).
-pub(crate) fn partial(n: usize, queens: &[(usize, usize)]) -> Option<Piece> {
+pub(crate) fn partial(n: usize, queens: &[(usize, usize)]) -> Option<SymmetricPiece> {
     if n < 4 {
-        return Some(Piece::Small {
+        return Some(SymmetricPiece::Small {
             n,
             queens: queens.to_vec(),
         });
     }
-    SearchRoot::new(n, Kind::Plain, &[], queens, &[]).map(Piece::SearchRoot)
+    SearchRoot::new(n, RootKind::Plain, &[], queens, &[]).map(SymmetricPiece::SearchRoot)
 }
 
 /// The rows a subproblem of an `n`x`n` board has placed once split: none
@@ -254,7 +253,7 @@ fn drain(
 /// (`crate::support::workers`).
 pub(crate) fn count(
     walkers: &dyn Walkers,
-    pieces: &[(usize, &Piece)],
+    pieces: &[(usize, &SymmetricPiece)],
     threads: usize,
     done: &mut dyn FnMut(usize, Count),
 ) -> Ran {
@@ -262,9 +261,9 @@ pub(crate) fn count(
     let mut ties = Vec::new();
     for &(index, piece) in pieces {
         match piece {
-            Piece::Small { n, queens } => done(index, count_small(*n, queens)),
-            Piece::SearchRoot(sub) if sub.kind.is_tie() => ties.push((index, sub)),
-            Piece::SearchRoot(sub) => rest.push((index, sub)),
+            SymmetricPiece::Small { n, queens } => done(index, count_small(*n, queens)),
+            SymmetricPiece::SearchRoot(sub) if sub.kind.is_tie() => ties.push((index, sub)),
+            SymmetricPiece::SearchRoot(sub) => rest.push((index, sub)),
         }
     }
     let (rest, ties) = (Queue::new(rest), Queue::new(ties));

@@ -5,12 +5,11 @@
 use core::ops::ControlFlow;
 
 use super::live_squares;
-use crate::Board;
-use crate::vocabulary::board::MAX_N;
+use crate::{Board, MAX_N};
 
 /// How a subproblem's boards relate to their class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
+pub(crate) enum RootKind {
     /// A queen at (0, 0): every board found is canonical, orbit 8.
     Corner,
     /// Row-0 queen in column `k`, no corner queen, and no other edge queen
@@ -26,10 +25,10 @@ pub(crate) enum Kind {
     Plain,
 }
 
-impl Kind {
+impl RootKind {
     /// Whether boards of this kind need the full check.
     pub(crate) fn is_tie(self) -> bool {
-        matches!(self, Kind::Tie { .. })
+        matches!(self, RootKind::Tie { .. })
     }
 
     /// What an unchecked board of this kind counts for: its orbit, 8, in
@@ -37,8 +36,8 @@ impl Kind {
     /// checked one by one and do not use it.)
     pub(crate) fn orbit(self) -> u64 {
         match self {
-            Kind::Corner | Kind::Edge { .. } | Kind::Tie { .. } => 8,
-            Kind::Plain => 1,
+            RootKind::Corner | RootKind::Edge { .. } | RootKind::Tie { .. } => 8,
+            RootKind::Plain => 1,
         }
     }
 }
@@ -48,7 +47,7 @@ impl Kind {
 #[derive(Clone, Debug)]
 pub(crate) struct SearchRoot {
     pub(crate) n: usize,
-    pub(crate) kind: Kind,
+    pub(crate) kind: RootKind,
     /// Rows placed: `queens[..start]`.
     pub(crate) start: usize,
     /// One bit per row whose queen was pre-placed below `start`: the only
@@ -75,7 +74,7 @@ impl SearchRoot {
     /// queens attack each other.
     pub(crate) fn new(
         n: usize,
-        kind: Kind,
+        kind: RootKind,
         first_queens: &[usize],
         fixed: &[(usize, usize)],
         excluded: &[(usize, u32)],
@@ -85,14 +84,14 @@ impl SearchRoot {
         let m = n - 1;
         let mut forbidden = [0u32; MAX_N + 1];
         match kind {
-            Kind::Corner => {
+            RootKind::Corner => {
                 // Column 1 stays empty down to row a = first_queens[1].
                 for row in forbidden.iter_mut().take(first_queens[1] + 1).skip(2) {
                     *row |= 1 << 1;
                 }
             }
-            Kind::Plain => {}
-            Kind::Edge { k } | Kind::Tie { k } => {
+            RootKind::Plain => {}
+            RootKind::Edge { k } | RootKind::Tie { k } => {
                 let edges = 1 | 1 << m;
                 for (row, forbidden) in forbidden.iter_mut().enumerate().take(n) {
                     if row < k || row > m - k {
@@ -351,8 +350,7 @@ pub(super) fn board_of(rows: &[u32]) -> Board {
 /// For a solution of a tie subproblem (one bit per row), its orbit size if
 /// it is its class's canonical form, else 0.
 pub(super) fn orbit_if_canonical(n: usize, rows: &[u32; MAX_N]) -> u32 {
-    crate::vocabulary::symmetry::canonical_orbit_size(&board_of(&rows[..n]))
-        .map_or(0, |size| size as u32)
+    crate::symmetry::canonical_orbit_size(&board_of(&rows[..n])).map_or(0, |size| size as u32)
 }
 
 /// SearchRoot number `index` of an `n`x`n` board (`n` from 4 to 32):
@@ -369,7 +367,13 @@ fn subproblem(n: usize, index: usize, ties: Option<bool>) -> Option<Option<Searc
         if !wanted(false) {
             return Some(None);
         }
-        return Some(SearchRoot::new(n, Kind::Corner, &[0, index + 2], &[], &[]));
+        return Some(SearchRoot::new(
+            n,
+            RootKind::Corner,
+            &[0, index + 2],
+            &[],
+            &[],
+        ));
     }
     // Six per k with 2k < m: (0, k) and the other edge queens at least k
     // from the corners.
@@ -381,7 +385,7 @@ fn subproblem(n: usize, index: usize, ties: Option<bool>) -> Option<Option<Searc
         return Some(None);
     }
     let edges = 1 | 1 << m;
-    let tie = Kind::Tie { k };
+    let tie = RootKind::Tie { k };
     let sides = [(k, edges), (m - k, edges)];
     Some(match case {
         // The ties, each case once: a side queen in row k; else one in row
@@ -395,7 +399,7 @@ fn subproblem(n: usize, index: usize, ties: Option<bool>) -> Option<Option<Searc
         // No tie: no edge queen exactly k from a corner but row 0's.
         _ => SearchRoot::new(
             n,
-            Kind::Edge { k },
+            RootKind::Edge { k },
             &[k],
             &[],
             &[sides[0], sides[1], (m, 1 << (m - k))],
@@ -404,7 +408,7 @@ fn subproblem(n: usize, index: usize, ties: Option<bool>) -> Option<Option<Searc
 }
 
 /// The subproblems of an `n`x`n` board, `n` from 4 to 32, all or (with
-/// `ties`) only those of kind [`Kind::Tie`] or only the others; from N = 12
+/// `ties`) only those of kind [`RootKind::Tie`] or only the others; from N = 12
 /// up, the large ones (all but the ties) split one row further, so that the
 /// walkers that take turns run out of work at about the same time.
 pub(crate) fn subproblems(n: usize, ties: Option<bool>) -> SearchRoots {
@@ -503,7 +507,7 @@ mod tests {
 
     /// Everything that defines a subproblem, to compare two.
     #[allow(clippy::type_complexity)]
-    fn fields(sub: &SearchRoot) -> (usize, Kind, usize, u32, &[u32], u32, u32, u32, &[u32]) {
+    fn fields(sub: &SearchRoot) -> (usize, RootKind, usize, u32, &[u32], u32, u32, u32, &[u32]) {
         (
             sub.n,
             sub.kind,
@@ -573,15 +577,8 @@ mod tests {
                 for (board, orbit) in classes(&sub) {
                     let cols = board.columns();
                     assert!(board.is_solution(), "N = {n}: {board:?}");
-                    assert_eq!(
-                        crate::vocabulary::symmetry::canonical(&board),
-                        board,
-                        "N = {n}"
-                    );
-                    assert_eq!(
-                        crate::vocabulary::symmetry::orbit_size(&board) as u32,
-                        orbit
-                    );
+                    assert_eq!(crate::symmetry::canonical(&board), board, "N = {n}");
+                    assert_eq!(crate::symmetry::orbit_size(&board) as u32, orbit);
                     for (row, &queen) in sub.queens[..sub.start].iter().enumerate() {
                         assert_eq!(1 << cols[row], queen, "N = {n}: {board:?} in {sub:?}");
                     }
@@ -594,12 +591,12 @@ mod tests {
                         assert_eq!(sub.forbidden[row] & queen, 0, "N = {n}: {board:?}");
                     }
                     match sub.kind {
-                        Kind::Corner => assert_eq!(cols[0], 0),
-                        Kind::Edge { k } | Kind::Tie { k } => {
+                        RootKind::Corner => assert_eq!(cols[0], 0),
+                        RootKind::Edge { k } | RootKind::Tie { k } => {
                             assert_eq!(usize::from(cols[0]), k);
                             assert!(2 * k < m);
                         }
-                        Kind::Plain => unreachable!("the search has no plain subproblems"),
+                        RootKind::Plain => unreachable!("the search has no plain subproblems"),
                     }
                     if !sub.kind.is_tie() {
                         assert_eq!(orbit, 8, "N = {n}: {board:?}");
@@ -666,11 +663,11 @@ mod tests {
     /// whose pre-placed queen stands on a forbidden square.
     #[test]
     fn attacking_queens_make_no_subproblem() {
-        assert!(SearchRoot::new(8, Kind::Plain, &[0, 1], &[], &[]).is_none());
-        assert!(SearchRoot::new(8, Kind::Plain, &[0], &[(1, 1)], &[]).is_none());
-        assert!(SearchRoot::new(8, Kind::Plain, &[3], &[(5, 3)], &[]).is_none());
-        assert!(SearchRoot::new(8, Kind::Plain, &[0], &[(4, 2)], &[(4, 1 << 2)]).is_none());
-        let sub = SearchRoot::new(8, Kind::Plain, &[0], &[(7, 5)], &[]).unwrap();
+        assert!(SearchRoot::new(8, RootKind::Plain, &[0, 1], &[], &[]).is_none());
+        assert!(SearchRoot::new(8, RootKind::Plain, &[0], &[(1, 1)], &[]).is_none());
+        assert!(SearchRoot::new(8, RootKind::Plain, &[3], &[(5, 3)], &[]).is_none());
+        assert!(SearchRoot::new(8, RootKind::Plain, &[0], &[(4, 2)], &[(4, 1 << 2)]).is_none());
+        let sub = SearchRoot::new(8, RootKind::Plain, &[0], &[(7, 5)], &[]).unwrap();
         assert_eq!((sub.start, sub.fixed_rows), (1, 1 << 7));
         assert_eq!(sub.forbidden[7], 0xFF & !(1 << 5));
     }

@@ -4,9 +4,8 @@
 use core::borrow::Borrow;
 
 use super::live_squares;
-use super::subproblem::{Kind, SearchRoot, subproblems};
-use crate::Count;
-use crate::vocabulary::board::MAX_N;
+use super::subproblem::{RootKind, SearchRoot, subproblems};
+use crate::{Count, MAX_N};
 
 /// Entries of a walker's per-row arrays: a power of two, so that indices
 /// masked with `SLOTS - 1` need no bounds check, and at least `MAX_N`: a
@@ -38,7 +37,7 @@ fn row_entry(columns: u32) -> usize {
 /// the masks they were found with, 16 bytes stored and loaded together.
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(16))]
-struct Entry {
+struct StackEntry {
     live: u32,
     columns: u32,
     left: u32,
@@ -48,7 +47,7 @@ struct Entry {
 /// The counting search of one subproblem, reshaped so that every step
 /// places a queen and none merely backtracks, and driven one step at a time
 /// so that several walkers can take turns (see [`count_all`]). `TIES`: the
-/// subproblems are of [`Kind::Tie`], whose leaves are checked one by one.
+/// subproblems are of [`RootKind::Tie`], whose leaves are checked one by one.
 ///
 /// The stack holds only rows with squares left to try. A step takes the
 /// lowest live square of the top entry, drops the entry if that was its
@@ -62,7 +61,7 @@ struct Walker<const TIES: bool> {
     sub: SearchRoot,
     /// Index of the top entry; 0 when the walk is over (slot 0 is unused).
     top: usize,
-    entries: [Entry; SLOTS],
+    entries: [StackEntry; SLOTS],
     /// The subproblem's forbidden columns, by row-table entry (see
     /// [`ROW_ENTRIES`]).
     forbidden: [u32; ROW_ENTRIES],
@@ -72,7 +71,7 @@ struct Walker<const TIES: bool> {
     /// Whether to count classes rather than solutions.
     classes: bool,
     /// Each unchecked leaf counts `orbit`: 1 for classes, else the orbit of
-    /// the subproblem's kind (see [`Kind::orbit`]).
+    /// the subproblem's kind (see [`RootKind::orbit`]).
     orbit: u64,
     /// The caller's name for the subproblem being walked, if any.
     id: Option<usize>,
@@ -87,7 +86,7 @@ impl<const TIES: bool> Walker<TIES> {
         Walker {
             sub: SearchRoot {
                 n: 4,
-                kind: Kind::Corner,
+                kind: RootKind::Corner,
                 start: 0,
                 fixed_rows: 0,
                 queens: [0; MAX_N],
@@ -98,7 +97,7 @@ impl<const TIES: bool> Walker<TIES> {
             },
             top: 0,
             forbidden: [0; ROW_ENTRIES],
-            entries: [Entry::default(); SLOTS],
+            entries: [StackEntry::default(); SLOTS],
             queens: [0; ROW_ENTRIES],
             classes,
             orbit: 1,
@@ -147,7 +146,7 @@ impl<const TIES: bool> Walker<TIES> {
             self.top = 0;
         } else {
             self.top = usize::from(live != 0);
-            self.entries[1] = Entry {
+            self.entries[1] = StackEntry {
                 live,
                 columns,
                 left,
@@ -199,7 +198,7 @@ impl<const TIES: bool> Walker<TIES> {
         // the leaves.
         let top = top - usize::from(rest == 0);
         let slot = (top + 1) & (SLOTS - 1);
-        self.entries[slot] = Entry {
+        self.entries[slot] = StackEntry {
             live: child,
             columns,
             left,
@@ -267,7 +266,7 @@ pub(crate) fn watch(sub: &SearchRoot, after_step: &mut AfterStep<'_>) {
 const WALKERS: usize = 3;
 
 /// Counts every subproblem of `subproblems` (`(id, subproblem)` pairs, all
-/// of kind [`Kind::Tie`] exactly when `TIES`), by [`WALKERS`] walkers in
+/// of kind [`RootKind::Tie`] exactly when `TIES`), by [`WALKERS`] walkers in
 /// turn, and calls `done(id, solutions)` (or classes, with `classes`) as
 /// each one finishes, in no particular order.
 #[inline(always)]
@@ -412,7 +411,7 @@ mod tests {
     fn plain_subproblems_count_every_completion_once() {
         for (n, &solutions) in SOLUTIONS.iter().enumerate().take(CHECKED_UP_TO + 1).skip(4) {
             let subs: Vec<SearchRoot> = (0..n)
-                .map(|col| SearchRoot::new(n, Kind::Plain, &[], &[(0, col)], &[]).unwrap())
+                .map(|col| SearchRoot::new(n, RootKind::Plain, &[], &[(0, col)], &[]).unwrap())
                 .collect();
             let mut total: Count = 0;
             let mut listed = subs.iter().enumerate();
