@@ -31,7 +31,7 @@
 //!   the join: `dispatch::JOIN_FROM`), and N = 16 with
 //!   `QUEENS_SIMD_BENCH_LARGE=1`;
 //! - `threads/<N>/<threads>`: counting through `auto`'s plan of N
-//!   (`dispatch::plan_for(n, Kernel::Auto)`: a join plan from
+//!   (`dispatch::plan_for(Kernel::Auto, n)`: a join plan from
 //!   `dispatch::JOIN_FROM`), as `queens_simd::count_on_threads` does, on 1
 //!   and 2 threads, N = 14, 15 and 16; with `QUEENS_SIMD_BENCH_LARGE=1`
 //!   also N = 17 and 18, about a minute more;
@@ -292,7 +292,7 @@ fn threads(c: &mut Criterion) {
             group.sample_size(10).warm_up_time(Duration::from_millis(1));
         }
         group.throughput(solutions(A000170[n]));
-        let plan = queens_simd::dispatch::plan_for(n, Kernel::Auto).expect("N <= 32");
+        let plan = queens_simd::dispatch::plan_for(Kernel::Auto, n).expect("N <= 32");
         for &threads in thread_counts {
             let options = Options::threads(threads);
             group.bench_function(BenchmarkId::new(n.to_string(), threads), |b| {
@@ -319,7 +319,7 @@ fn dispatch(c: &mut Criterion) {
     let n = DISPATCH_N;
     let mut group = c.benchmark_group(format!("dispatch/{n}"));
     group.throughput(solutions(A000170[n]));
-    let held = queens_simd::dispatch::solver_for(Kernel::Auto, n, Task::Count)
+    let held = queens_simd::dispatch::solver_for(Kernel::Auto, Task::Count, n)
         .expect("auto runs everywhere");
     group.bench_function("held", |b| {
         b.iter(|| {

@@ -77,7 +77,7 @@
 //! use queens_simd::{Kernel, dispatch};
 //!
 //! let one_thread = dispatch::memory_estimate(Kernel::Auto, 20)?;
-//! let two_threads = dispatch::plan_for(20, Kernel::Auto)?.memory_estimate(2);
+//! let two_threads = dispatch::plan_for(Kernel::Auto, 20)?.memory_estimate(2);
 //! assert!(one_thread < two_threads && two_threads < 1 << 30);
 //! # Ok::<(), queens_simd::Error>(())
 //! ```

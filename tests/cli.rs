@@ -157,7 +157,7 @@ fn kernels_lists_every_kernel_and_the_auto_choice() {
         ("auto enumerates with", Task::Enumerate),
         ("auto finds fundamental solutions with", Task::Fundamental),
     ] {
-        let auto = queens_simd::dispatch::resolve_for(Kernel::Auto, 0, task);
+        let auto = queens_simd::dispatch::resolve_for(Kernel::Auto, task, 0);
         assert!(
             text.lines()
                 .any(|l| l.starts_with(&format!("{label}: {auto} for N 0-"))),
@@ -193,8 +193,8 @@ fn kernels_lists_every_kernel_and_the_auto_choice() {
         .unwrap_or_else(|| panic!("{text}"));
     let join_from = queens_simd::dispatch::JOIN_FROM;
     let symmetric =
-        queens_simd::dispatch::counting_kernel(Method::Symmetric, Kernel::Auto).unwrap();
-    let join = queens_simd::dispatch::counting_kernel(Method::Join, Kernel::Auto).unwrap();
+        queens_simd::dispatch::counting_kernel(Kernel::Auto, Method::Symmetric).unwrap();
+    let join = queens_simd::dispatch::counting_kernel(Kernel::Auto, Method::Join).unwrap();
     assert_eq!(
         line,
         format!(
@@ -448,7 +448,7 @@ fn a_partial_join_checkpoint_is_resumed() {
     let dir = common::scratch("cli-join-partial");
     let n = if cfg!(debug_assertions) { 12 } else { 16 };
     for kernel in join_kernels() {
-        let plan = Plan::with_method(n, Method::Join).unwrap();
+        let plan = Plan::with_method(Method::Join, n).unwrap();
         let mut tally = Tally::empty(plan.len());
         // Every third piece, by number.
         let some: Vec<usize> = (0..plan.len()).step_by(3).collect();
@@ -885,7 +885,7 @@ fn kernels_as_json_says_what_the_text_says() {
     assert_eq!(plan.last().unwrap()["last_n"], queens_simd::MAX_N);
     for range in plan {
         let n = range["first_n"].as_u64().unwrap() as usize;
-        let method = queens_simd::dispatch::plan_method(n, Kernel::Auto).unwrap();
+        let method = queens_simd::dispatch::plan_method(Kernel::Auto, n).unwrap();
         assert_eq!(range["method"], method.name(), "{range}");
     }
     let splitting: Vec<String> = serde_json::from_value(json["splitting"].clone()).unwrap();

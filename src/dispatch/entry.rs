@@ -11,13 +11,13 @@ use crate::kernel::{Kernel, Solver, Task, Visit};
 use crate::vocabulary::error::Error;
 
 /// The solver that counts size `n`: `Auto` resolved, availability and
-/// size checked. Short for `solver_for(kernel, n, Task::Count)`.
+/// size checked. Short for `solver_for(kernel, Task::Count, n)`.
 ///
 /// # Errors
 ///
 /// As [`solver_for`].
 pub fn solver(kernel: Kernel, n: usize) -> Result<&'static dyn Solver, Error> {
-    solver_for(kernel, n, Task::Count)
+    solver_for(kernel, Task::Count, n)
 }
 
 /// The solver for `task` at size `n`: `Auto` resolved for that task,
@@ -31,13 +31,13 @@ pub fn solver(kernel: Kernel, n: usize) -> Result<&'static dyn Solver, Error> {
 /// `asm`'s 0 to 16), [`Error::KernelUnavailable`] if this CPU or build
 /// cannot run the kernel, [`Error::CountOnly`] for a task other than
 /// counting asked of a kernel that only counts.
-pub fn solver_for(kernel: Kernel, n: usize, task: Task) -> Result<&'static dyn Solver, Error> {
+pub fn solver_for(kernel: Kernel, task: Task, n: usize) -> Result<&'static dyn Solver, Error> {
     kernel.check_size(n)?;
     let kernel = if kernel == Kernel::Auto {
         // `auto` picks only a kernel that accepts `n`.
-        cached_auto_kernel(n, task)
+        cached_auto_kernel(task, n)
     } else {
-        let kernel = resolve_for(kernel, n, task);
+        let kernel = resolve_for(kernel, task, n);
         kernel.check_size(n)?;
         kernel
     };
@@ -104,7 +104,7 @@ pub fn for_each_solution(
     n: usize,
     visit: Visit<'_>,
 ) -> Result<ControlFlow<()>, Error> {
-    solver_for(kernel, n, Task::Enumerate)?.for_each_solution(n, visit)
+    solver_for(kernel, Task::Enumerate, n)?.for_each_solution(n, visit)
 }
 
 /// Calls `visit` for every solution whose row-0 queen stands in a
@@ -120,7 +120,7 @@ pub fn for_each_solution_in_first_row(
     first_row: u32,
     visit: Visit<'_>,
 ) -> Result<ControlFlow<()>, Error> {
-    solver_for(kernel, n, Task::Enumerate)?.for_each_solution_in_first_row(n, first_row, visit)
+    solver_for(kernel, Task::Enumerate, n)?.for_each_solution_in_first_row(n, first_row, visit)
 }
 
 /// Every solution, in the kernel's own order.
@@ -130,5 +130,5 @@ pub fn for_each_solution_in_first_row(
 /// As [`solver_for`].
 #[cfg(feature = "alloc")]
 pub fn solutions(kernel: Kernel, n: usize) -> Result<alloc::vec::Vec<crate::Board>, Error> {
-    solver_for(kernel, n, Task::Enumerate)?.solutions(n)
+    solver_for(kernel, Task::Enumerate, n)?.solutions(n)
 }

@@ -51,7 +51,7 @@
 //! ```
 //! use queens_simd::{Kernel, dispatch, kernel::Task};
 //!
-//! let solver = dispatch::solver_for(Kernel::Auto, 10, Task::Count)?; // &'static dyn Solver
+//! let solver = dispatch::solver_for(Kernel::Auto, Task::Count, 10)?; // &'static dyn Solver
 //! let mut total = 0;
 //! for _ in 0..3 {
 //!     total += solver.count(10)?;

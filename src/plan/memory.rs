@@ -13,8 +13,8 @@ use crate::kernel::pieces;
 /// ```
 /// use queens_simd::plan::{MemoryNeeds, Method, Plan};
 ///
-/// let needs = MemoryNeeds::new(22, Method::Join)?;
-/// let plan = Plan::with_method(22, Method::Join)?;
+/// let needs = MemoryNeeds::new(Method::Join, 22)?;
+/// let plan = Plan::with_method(Method::Join, 22)?;
 /// assert_eq!(needs.count(2), plan.memory_estimate(2));
 /// assert_eq!(needs.total(2), needs.plan() + needs.count(2));
 /// # Ok::<(), queens_simd::Error>(())
@@ -35,8 +35,8 @@ impl MemoryNeeds {
     ///
     /// [`Error::SizeOutOfRange`] for `n` over what the method's kernels
     /// accept.
-    pub fn new(n: usize, method: Method) -> Result<MemoryNeeds, Error> {
-        let pieces = pieces::how_many(n, method)?;
+    pub fn new(method: Method, n: usize) -> Result<MemoryNeeds, Error> {
+        let pieces = pieces::how_many(method, n)?;
         Ok(MemoryNeeds { n, method, pieces })
     }
 
