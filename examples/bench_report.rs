@@ -37,12 +37,9 @@ use std::{env, fs, process};
 
 use queens_simd::cli::memory::show as bytes;
 use queens_simd::dispatch::Options;
-use queens_simd::dispatch::{
-    JOIN_FROM, LANES_FROM, SPLIT_512_LANES_AVX2_UP_TO, SYMMETRIC_FROM, SYMMETRIC_FUNDAMENTAL_FROM,
-    auto_kernel, auto_preference, counts_through_plan,
-};
+use queens_simd::dispatch::{auto_kernel, auto_preference, counts_through_plan};
 use queens_simd::kernel::{Method, Role, Task};
-use queens_simd::plan::{Plan, SPLIT_FROM};
+use queens_simd::plan::Plan;
 use queens_simd::{Kernel, MAX_N};
 use serde_json::Value;
 
@@ -186,7 +183,32 @@ const PLAN_SIZES: std::ops::RangeInclusive<usize> = 8..=MAX_N;
 
 /// The sizes of the memory table: from `auto`'s first join plan to boards
 /// no machine of ours counts.
-const MEMORY_SIZES: std::ops::RangeInclusive<usize> = JOIN_FROM..=27;
+fn memory_sizes() -> std::ops::RangeInclusive<usize> {
+    join_from()..=27
+}
+
+/// The first N whose `auto` list for `task` starts with a kernel that
+/// `leads` accepts: where `auto` changes families, asked of the library
+/// (its lists are the same on every CPU), not of its tuning constants.
+fn first_led(task: Task, leads: impl Fn(Kernel) -> bool) -> usize {
+    (0..=MAX_N)
+        .find(|&n| {
+            auto_preference(task, n).is_ok_and(|list| list.first().is_some_and(|&k| leads(k)))
+        })
+        .unwrap_or(MAX_N + 1)
+}
+
+/// The first N that `auto` counts with a join kernel.
+fn join_from() -> usize {
+    first_led(Task::Count, |k| k.method() == Some(Method::Join))
+}
+
+/// The first N that a count on threads counts through a plan.
+fn split_from() -> usize {
+    (0..=MAX_N)
+        .find(|&n| counts_through_plan(Kernel::Auto, n))
+        .unwrap_or(MAX_N + 1)
+}
 
 /// The memory the memory table measures the threads against.
 const MEMORY_LIMIT: u64 = 16 << 30;
@@ -630,7 +652,12 @@ fn auto_table(md: &mut String) {
     heading(md, "`auto`'s choices");
     let _ = writeln!(
         md,
-        "What `auto` picks on this run's CPU for each task and N (`dispatch::auto_kernel`), and what a count on threads goes through (`dispatch::counts_through_plan`, `dispatch::plan_for(Kernel::Auto, n)`, `Options::counting_kernel`): asked of the library, not measured. The thresholds: `dispatch::LANES_FROM` = {LANES_FROM}, `dispatch::SYMMETRIC_FROM` = {SYMMETRIC_FROM}, `dispatch::JOIN_FROM` = {JOIN_FROM}, `dispatch::SYMMETRIC_FUNDAMENTAL_FROM` = {SYMMETRIC_FUNDAMENTAL_FROM}, `plan::SPLIT_FROM` = {SPLIT_FROM}.\n"
+        "What `auto` picks on this run's CPU for each task and N (`dispatch::auto_kernel`), and what a count on threads goes through (`dispatch::counts_through_plan`, `dispatch::plan_for(Kernel::Auto, n)`, `Options::counting_kernel`): asked of the library, not measured. Where the lists below change families: counting with the lane kernels from N = {}, with the join from N = {}; enumerating with the symmetric kernels from N = {}, fundamental solutions from N = {}; counting on threads through a plan from N = {}.\n",
+        first_led(Task::Count, |k| k.name().starts_with("lanes-")),
+        join_from(),
+        first_led(Task::Enumerate, |k| k.name().starts_with("symmetric")),
+        first_led(Task::Fundamental, |k| k.name().starts_with("symmetric")),
+        split_from(),
     );
     let _ = writeln!(
         md,
@@ -667,7 +694,9 @@ fn auto_table(md: &mut String) {
     }
     let _ = writeln!(
         md,
-        "\nThe lists `auto` takes the first kernel from that this CPU runs and that accepts N (`dispatch::auto_preference`) on this run's CPU, the same on every CPU and build but one that runs each 512-bit instruction as two halves (AMD Zen 4), whose counting list puts `lanes-avx2` first from N = {LANES_FROM} to {SPLIT_512_LANES_AVX2_UP_TO}; a CPU without AVX-512 or AVX2 gets the next kernel of its list:\n"
+        "\nThe lists `auto` takes the first kernel from that this CPU runs and that accepts N (`dispatch::auto_preference`) on this run's CPU, the same on every CPU and build but one that runs each 512-bit instruction as two halves (AMD Zen 4), whose counting list puts `lanes-avx2` first from N = {} to {}; a CPU without AVX-512 or AVX2 gets the next kernel of its list:\n",
+        first_led(Task::Count, |k| k.name().starts_with("lanes-")),
+        join_from() - 1,
     );
     let _ = writeln!(md, "| task | N | preference, fastest first |");
     let _ = writeln!(md, "|---|---|---|");
@@ -861,13 +890,14 @@ fn lanes_table(md: &mut String, medians: &Medians, instructions: &Instructions) 
 }
 
 /// The `join/<N>` groups: the join kernels beside the searches, on both
-/// sides of `dispatch::JOIN_FROM`.
+/// sides of the first N `auto` counts with the join.
 fn join_table(md: &mut String, medians: &Medians, instructions: &Instructions) {
     let is_join = |k: Kernel| k.method() == Some(Method::Join);
     heading(md, "Join kernels");
     let _ = writeln!(
         md,
-        "`join/<N>/<kernel>` of `cargo bench --bench simd` (N = 16 with `QUEENS_SIMD_BENCH_LARGE=1`): criterion's median per count, one thread, the join kernels beside the lane and symmetric kernels. \"join / search\": the fastest join kernel's time over the fastest search's (below 1: the join wins); `auto` counts with the join from `dispatch::JOIN_FROM` = {JOIN_FROM}. \"`auto`\": the library's choice for counting on this CPU.\n"
+        "`join/<N>/<kernel>` of `cargo bench --bench simd` (N = 16 with `QUEENS_SIMD_BENCH_LARGE=1`): criterion's median per count, one thread, the join kernels beside the lane and symmetric kernels. \"join / search\": the fastest join kernel's time over the fastest search's (below 1: the join wins); `auto` counts with the join from N = {}. \"`auto`\": the library's choice for counting on this CPU.\n",
+        join_from(),
     );
     let table = kernels_by_size(medians, "join");
     if table.is_empty() {
@@ -1237,7 +1267,8 @@ fn plan_table(md: &mut String) -> Result<(), String> {
     heading(md, "Plan sizes");
     let _ = writeln!(
         md,
-        "Subproblems of each method's plan (`Plan::with_method(method, n).len()`), and the plan `auto` counts through on threads, in shards and from checkpoints (`dispatch::counts_through_plan`, `dispatch::plan_for(Kernel::Auto, n)`; below `plan::SPLIT_FROM` = {SPLIT_FROM} a count on threads counts the whole board on one): the library's, not measured. A plan depends on N, its method and the crate's version only.\n"
+        "Subproblems of each method's plan (`Plan::with_method(method, n).len()`), and the plan `auto` counts through on threads, in shards and from checkpoints (`dispatch::counts_through_plan`, `dispatch::plan_for(Kernel::Auto, n)`; below N = {} a count on threads counts the whole board on one): the library's, not measured. A plan depends on N, its method and the crate's version only.\n",
+        split_from(),
     );
     let methods = Method::ALL;
     let _ = writeln!(
@@ -1295,7 +1326,7 @@ fn memory_table(md: &mut String, cli: Option<&Path>) -> Result<(), String> {
         "| N | plan (kernel) | 1 thread | 2 threads | threads that fit {limit} | symmetric plan, 2 threads | peak, whole process ({RSS_THREADS} threads) |"
     );
     let _ = writeln!(md, "|---|---|---|---|---|---|---|");
-    for n in MEMORY_SIZES {
+    for n in memory_sizes() {
         let plan = queens_simd::dispatch::plan_for(Kernel::Auto, n)
             .map_err(|e| format!("N = {n}: {e}"))?;
         let kernel = Options::threads(2)

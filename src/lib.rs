@@ -21,11 +21,12 @@
 //! with AVX-512 F and BW; see [`kernel::join`]); and the seed articles' own algorithms as reference
 //! solvers. The dispatcher ([`dispatch`]) picks, for each N and task
 //! (counting, enumerating, fundamental solutions), the fastest kernel this
-//! CPU supports, as measured (BENCHMARKS.md): to count, the join kernels
-//! from [`dispatch::JOIN_FROM`], the lane kernels below where the CPU has
-//! them, the blocks kernels from [`dispatch::BLOCKS_FROM`] to N = 8; to
-//! enumerate, the symmetric kernels from
-//! [`dispatch::SYMMETRIC_FROM`] and davidad's machine below.
+//! CPU supports, as measured (BENCHMARKS.md, "`auto`'s choices", has where
+//! each family takes over and the figures why): to count, the join kernels
+//! on the large boards, the lane kernels below where the CPU has them, the
+//! blocks kernels on the small boards they hold (to N = 8); to enumerate,
+//! the symmetric kernels on the larger boards and davidad's machine below
+//! ([`dispatch::auto_kernel`] says which kernel, for a task and N).
 //!
 //! ```
 //! use queens_simd::{Kernel, dispatch, fundamental};
@@ -58,7 +59,7 @@
 //! [`plan::Plan::memory_estimate`]`(threads)` bytes in all, on one thread
 //! [`crate::dispatch::memory_estimate`]`(n)` (also without `std`), which is what
 //! [`count`], [`crate::dispatch::count`] and [`Solver::count`] take with a join
-//! kernel, or with `auto` from [`dispatch::JOIN_FROM`] (N = 14). It grows
+//! kernel, or with `auto` where it counts with one (N = 14 up). It grows
 //! from tens of MiB at N = 20 to GiB past N = 25 (BENCHMARKS.md has the
 //! estimates beside the peaks measured). Every other kernel counts without
 //! the heap; listing solutions holds them ([`solutions`]).
@@ -135,7 +136,7 @@ pub use vocabulary::error::Error;
 pub use vocabulary::symmetry;
 
 /// Number of solutions on an `n`x`n` board, by the fastest kernel available.
-/// From [`dispatch::JOIN_FROM`] that is a join kernel, which allocates
+/// On the large boards that is a join kernel, which allocates
 /// about [`crate::dispatch::memory_estimate`]`(n)` bytes (see Memory above).
 ///
 /// # Errors
@@ -147,11 +148,11 @@ pub fn count(n: usize) -> Result<Count, Error> {
 }
 
 /// Number of solutions on an `n`x`n` board, on `threads` threads, by the
-/// fastest kernel available ([`crate::dispatch::count_on_threads`] for `auto`): from
-/// [`plan::SPLIT_FROM`] through a [`plan::Plan`], a symmetric plan below
-/// [`dispatch::JOIN_FROM`] and a join plan from there (whose memory
-/// [`plan::Plan::memory_estimate`] tells, and which this does not check);
-/// below [`plan::SPLIT_FROM`], one thread counts. The same count for every
+/// fastest kernel available ([`crate::dispatch::count_on_threads`] for `auto`):
+/// from the size where threads pay ([`dispatch::counts_through_plan`])
+/// through a [`plan::Plan`], a symmetric plan or, where `auto` counts with
+/// a join kernel, a join plan (whose memory [`plan::Plan::memory_estimate`]
+/// tells, and which this does not check); below it, one thread counts. The same count for every
 /// number of threads, and on fewer if the system refuses to start some.
 ///
 /// # Errors

@@ -544,7 +544,9 @@ fn each_kernel_counts_the_plan_of_its_method_only() {
 
 #[test]
 fn each_kernel_has_the_plan_it_counts() {
-    use queens_simd::dispatch::JOIN_FROM;
+    use queens_simd::dispatch::auto_preference;
+    use queens_simd::kernel::Task;
+    let mut join_from = None;
     for n in 0..=queens_simd::MAX_N {
         // (The method alone: building every plan to N = 32 takes long in a
         // debug build.)
@@ -555,9 +557,21 @@ fn each_kernel_has_the_plan_it_counts() {
             Method::of(auto_counts_with) == Some(Method::Join),
             "N = {n}"
         );
-        assert_eq!(auto == Method::Join, n >= JOIN_FROM, "N = {n}");
+        // The join plan where the policy's list puts a join kernel first
+        // (the portable `join` runs everywhere), from one N up.
+        let join_leads = Method::of(auto_preference(Task::Count, n).unwrap()[0]);
+        assert_eq!(
+            auto == Method::Join,
+            join_leads == Some(Method::Join),
+            "N = {n}"
+        );
+        if auto == Method::Join {
+            join_from.get_or_insert(n);
+        }
+        assert_eq!(auto == Method::Join, join_from.is_some(), "N = {n}");
     }
-    for n in [JOIN_FROM - 1, JOIN_FROM] {
+    let join_from = join_from.expect("auto counts the largest boards with a join kernel");
+    for n in [join_from - 1, join_from] {
         assert_eq!(
             queens_simd::dispatch::plan_for(Kernel::Auto, n)
                 .unwrap()

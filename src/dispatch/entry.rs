@@ -50,9 +50,9 @@ pub fn solver_for(kernel: Kernel, task: Task, n: usize) -> Result<&'static dyn S
 
 /// Number of solutions on an `n`x`n` board.
 ///
-/// A join kernel (and `auto` from [`super::JOIN_FROM`], which counts with
-/// one) allocates about [`memory_estimate`] bytes for it: see
-/// the crate's Memory section.
+/// A join kernel (and `auto` for the N it counts with one:
+/// [`super::auto_kernel`] says which) allocates about [`memory_estimate`]
+/// bytes for it: see the crate's Memory section.
 ///
 /// # Errors
 ///
@@ -63,7 +63,7 @@ pub fn count(kernel: Kernel, n: usize) -> Result<Count, Error> {
 }
 
 /// About how many bytes [`count`]`(n)` allocates, to check
-/// before counting: for a join kernel (and `auto` from [`super::JOIN_FROM`]),
+/// before counting: for a join kernel (and `auto` where it counts with one),
 /// its quarter-boards, half-boards and buffers on one thread and
 /// 16 MiB for the process, the figure that
 /// [`crate::plan::Plan::memory_estimate`]`(1)` gives for its plan (here

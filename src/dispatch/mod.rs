@@ -84,11 +84,10 @@ pub use plans::{
     check_pieces, count_on_threads, count_partial_board, count_subproblem, counting_kernel,
     counts_through_plan, plan_for, plan_method, search_subproblem,
 };
-pub use policy::{
-    BLOCKS_ENUMERATION_FROM, BLOCKS_FROM, JOIN_FROM, LANES_FROM, SPLIT_512_LANES_AVX2_UP_TO,
-    SYMMETRIC_FROM, SYMMETRIC_FUNDAMENTAL_FROM, asm_kernel, auto_kernel, auto_preference, resolve,
-    resolve_for,
-};
+// The sizes where `auto` changes families (`policy::JOIN_FROM`, ...) are
+// tuning, not API: what `auto` picks for a task and N is asked of
+// `auto_kernel` and `auto_preference`.
+pub use policy::{auto_kernel, auto_preference, resolve, resolve_for};
 #[cfg(asm_kernels)]
 pub use registry::best_asm;
 

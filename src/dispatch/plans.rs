@@ -15,9 +15,9 @@ use crate::vocabulary::error::Error;
 use core::num::NonZeroUsize;
 
 /// Whether a count of size `n` by `kernel` goes through a plan when no
-/// shard or checkpoint asks for one: from [`SPLIT_FROM`] up, where the
-/// kernel (`auto` resolved for counting) splits: a symmetric, lane or join
-/// kernel. The one place that decides it, for [`crate::count_on_threads`]
+/// shard or checkpoint asks for one: from the size where counting on
+/// threads pays (`threads/` in BENCHMARKS.md) up, where the kernel (`auto`
+/// resolved for counting) splits: a symmetric, lane or join kernel. The one place that decides it, for [`crate::count_on_threads`]
 /// and the command line.
 pub fn counts_through_plan(kernel: Kernel, n: usize) -> bool {
     n >= SPLIT_FROM && resolve_for(kernel, Task::Count, n).splits()
@@ -25,8 +25,8 @@ pub fn counts_through_plan(kernel: Kernel, n: usize) -> bool {
 
 /// The method of the plan `kernel` counts size `n` through: the
 /// kernel's own, or for `auto` the method of the kernel it counts `n`
-/// with (a join plan from [`super::JOIN_FROM`] where it picks a join
-/// kernel, else a symmetric plan, whose kernels it also counts with).
+/// with (a join plan where it picks a join kernel, else a symmetric plan,
+/// whose kernels it also counts with).
 ///
 /// # Errors
 ///
@@ -45,8 +45,7 @@ pub fn plan_method(kernel: Kernel, n: usize) -> Result<Method, Error> {
 /// The plan that `kernel` counts size `n` through: a symmetric plan for
 /// the symmetric and lane kernels, a join plan for the join kernels,
 /// and for `auto` the plan of the kernel it counts `n` with
-/// ([`plan_method`]): a join plan from [`super::JOIN_FROM`]
-/// where it picks a join kernel.
+/// ([`plan_method`]): a join plan where it picks a join kernel.
 ///
 /// # Errors
 ///
@@ -107,8 +106,8 @@ fn count_one_piece(
 /// Number of solutions on an `n`x`n` board, on `threads` threads:
 /// `Auto` resolved for counting; a kernel that splits (a symmetric,
 /// lane or join kernel) counts through its [`Plan`] from
-/// [`SPLIT_FROM`] up, and any other kernel, or any kernel below, counts
-/// on this thread. The same count for every number of threads, and
+/// the size [`counts_through_plan`] names up, and any other kernel, or any
+/// kernel below, counts on this thread. The same count for every number of threads, and
 /// on fewer threads if the system refuses to start some. (It does not
 /// check the memory a join count takes: see [`Plan::memory_estimate`]
 /// and the crate's Memory section.)

@@ -22,18 +22,18 @@ use super::figures::{self, Figure};
 /// N where the join beats the searches on one thread (`join/` in
 /// BENCHMARKS.md). Below it the searches win, and at odd N the join pays
 /// for the quarter-boards of one split per row of the middle queen.
-pub const JOIN_FROM: usize = 14;
+pub(crate) const JOIN_FROM: usize = 14;
 
 /// The smallest N for which `auto` counts with the lane kernels: the first
 /// past the blocks kernels' sizes (below it the blocks kernels are faster
 /// from N = 5 to 8, and the portable kernel below that).
-pub const LANES_FROM: usize = BLOCKS_UP_TO + 1;
+pub(crate) const LANES_FROM: usize = BLOCKS_UP_TO + 1;
 
 /// The smallest N for which `auto` counts with the blocks kernels: below
 /// it the portable kernel is faster (the crossover is N = 5 on Zen 3,
 /// where `blocks-bmi` takes 120 ns and `portable` 129 ns; at N = 4 47 ns
 /// against 88).
-pub const BLOCKS_FROM: usize = 5;
+pub(crate) const BLOCKS_FROM: usize = 5;
 
 /// The largest N of the blocks kernels, from the kernel table.
 const BLOCKS_UP_TO: usize = *Kernel::Blocks.sizes().end();
@@ -41,24 +41,24 @@ const BLOCKS_UP_TO: usize = *Kernel::Blocks.sizes().end();
 /// The smallest N for which `auto` prefers the symmetric kernels: below it,
 /// their fixed cost outweighs the eighth of the search they save (the
 /// crossover in BENCHMARKS.md).
-pub const SYMMETRIC_FROM: usize = 10;
+pub(crate) const SYMMETRIC_FROM: usize = 10;
 
 /// The smallest N for which `auto` prefers the symmetric kernels to find
 /// fundamental solutions: they search one board per class, where the
 /// others enumerate half the solutions and check each for canonical form.
-pub const SYMMETRIC_FUNDAMENTAL_FROM: usize = 7;
+pub(crate) const SYMMETRIC_FUNDAMENTAL_FROM: usize = 7;
 
 /// The smallest N that `auto` enumerates with the blocks kernels: at N = 6
 /// `sse41` is a little ahead (382 ns against 408 ns on Zen 4), at N = 5
 /// more (191 ns against 249 ns).
-pub const BLOCKS_ENUMERATION_FROM: usize = 7;
+pub(crate) const BLOCKS_ENUMERATION_FROM: usize = 7;
 
 /// The largest N at which the split-512 rules apply: the last that `auto`
 /// counts with a lane kernel (the join's [`JOIN_FROM`] is next). At N = 12
 /// and 13 `lanes-avx2` counts the symmetric subproblems, ties and all, in
 /// lanes, and on Zen 4 beats `lanes-avx512`'s mirror starts (BENCHMARKS.md,
 /// "Ties in lanes").
-pub const SPLIT_512_LANES_AVX2_UP_TO: usize = JOIN_FROM - 1;
+pub(crate) const SPLIT_512_LANES_AVX2_UP_TO: usize = JOIN_FROM - 1;
 
 /// One entry of a rule's order.
 #[derive(Clone, Copy, Debug)]
@@ -326,17 +326,17 @@ const fn expand_led(first: Kernel, order: &[Pick]) -> [Kernel; FAST] {
 
 /// The kernels `auto` may choose for `task` at size `n`, fastest first on
 /// the machines measured; `auto` takes the first that runs here and
-/// accepts `n`. The join kernels lead counting from N = [`JOIN_FROM`] up,
-/// the lane kernels from N = [`LANES_FROM`] (`lanes-avx2` ahead of
-/// `lanes-avx512` up to N = [`SPLIT_512_LANES_AVX2_UP_TO`] on a CPU that
-/// runs 512-bit instructions as two halves, the one list that depends on
-/// more than the CPU's features), the blocks kernels from [`BLOCKS_FROM`]
-/// and `portable` below; the symmetric kernels lead from
-/// N = [`SYMMETRIC_FROM`] up for the other tasks and where no lane kernel
-/// runs (from [`SYMMETRIC_FUNDAMENTAL_FROM`] for fundamental solutions);
-/// below, `portable` counts fastest and davidad's machine, where built,
-/// enumerates fastest, but for the blocks kernels from
-/// [`BLOCKS_ENUMERATION_FROM`] to 8. `n` from 0 to [`MAX_N`].
+/// accepts `n`. The join kernels lead counting on the largest boards, the
+/// lane kernels below them (`lanes-avx2` ahead of `lanes-avx512` on a CPU
+/// that runs 512-bit instructions as two halves, the one list that depends
+/// on more than the CPU's features), the blocks kernels on the boards they
+/// hold (to N = 8) and `portable` on the smallest; the symmetric kernels
+/// lead the other tasks on the larger boards, and counting where no lane
+/// kernel runs; below, `portable` counts fastest and davidad's machine,
+/// where built, enumerates fastest, but for the blocks kernels on the
+/// largest boards they hold. Where each list starts and why is
+/// BENCHMARKS.md's "`auto`'s choices" and the figures it cites. `n` from 0
+/// to [`MAX_N`].
 ///
 /// # Errors
 ///
@@ -378,7 +378,7 @@ pub(super) fn auto_for_plans(method: crate::kernel::Method) -> Option<Kernel> {
 
 /// The concrete kernel the name `asm` stands for: the AVX encoding where it
 /// runs, else the SSE4.1 one, else `Asm` itself (unavailable).
-pub fn asm_kernel() -> Kernel {
+pub(crate) fn asm_kernel() -> Kernel {
     [Kernel::AsmAvx, Kernel::AsmSse41]
         .into_iter()
         .find(|k| k.is_available())

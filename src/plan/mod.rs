@@ -34,9 +34,10 @@
 //! to the plan: what takes a kernel's name ([`crate::dispatch::Options`],
 //! [`crate::dispatch::plan_for`], [`crate::dispatch::count_subproblem`],
 //! [`crate::dispatch::count_partial_board`], ...) is written there, and
-//! this module never imports it. `auto` counts with a join kernel from
-//! [`crate::dispatch::JOIN_FROM`], so its plan ([`crate::dispatch::plan_for`]) is a
-//! join plan from there, a symmetric plan below.
+//! this module never imports it. `auto` counts the larger boards with a
+//! join kernel ([`crate::dispatch::auto_kernel`] says from which N), so its
+//! plan ([`crate::dispatch::plan_for`]) is a join plan there, a symmetric
+//! plan below.
 //!
 //! docs/plan.md in the repository draws a plan (the 646 subproblems of
 //! N = 12, coloured by the shard `--shard i/3` deals them to) and
@@ -128,7 +129,8 @@ use core::fmt;
 use core::num::NonZeroUsize;
 
 pub use crate::kernel::join::check::Checked;
-pub use memory::{MemoryNeeds, PROBED_HEADROOM};
+pub use memory::MemoryNeeds;
+pub(crate) use memory::PROBED_HEADROOM;
 pub use partial::PartialBoard;
 pub use sample::{JoinStats, Observation, Projection, Sample};
 pub use shard::Shard;
@@ -143,7 +145,7 @@ use crate::{Count, Error, MAX_N};
 /// `threads/` in BENCHMARKS.md). [`crate::count_on_threads`] and the
 /// command line count through a plan from here
 /// ([`crate::dispatch::counts_through_plan`]).
-pub const SPLIT_FROM: usize = 12;
+pub(crate) const SPLIT_FROM: usize = 12;
 
 /// The subproblems of an N x N board by one [`Method`], numbered, with an
 /// order to count them in (largest first) and a fingerprint of the split.
