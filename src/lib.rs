@@ -44,6 +44,13 @@
 //! Large counts split into subproblems, counted on every core, in shards
 //! across machines, or one at a time: see [`plan`].
 //!
+//! Every function takes its arguments in one order: what picks the
+//! algorithm first (the kernel, then the method or task), then what is
+//! solved (`n`, a subproblem, a plan), then the rest (threads, a callback):
+//! `dispatch::count(kernel, n)`, `dispatch::solver_for(kernel, task, n)`,
+//! `dispatch::auto_kernel(task, n)`. docs/api.md in the repository lists
+//! the public items and why each is public.
+//!
 //! Counts are [`Count`] (`u128`): the number of solutions of an N x N board
 //! is at most N! < 2^118 for N <= 32, so a count can never overflow.
 //!

@@ -71,7 +71,8 @@ mod registry;
 #[cfg(test)]
 mod tests;
 
-pub use crate::vocabulary::kernel::{FORCED_BECAUSE, PORTABLE_FORCED};
+#[cfg(feature = "cli")]
+pub(crate) use crate::vocabulary::kernel::{FORCED_BECAUSE, PORTABLE_FORCED};
 #[cfg(feature = "alloc")]
 pub use entry::solutions;
 pub use entry::{

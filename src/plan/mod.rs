@@ -130,6 +130,7 @@ use core::num::NonZeroUsize;
 
 pub use crate::kernel::join::check::Checked;
 pub use memory::MemoryNeeds;
+#[cfg(feature = "cli")]
 pub(crate) use memory::PROBED_HEADROOM;
 pub use partial::PartialBoard;
 pub use sample::{JoinStats, Observation, Projection, Sample};

@@ -68,6 +68,7 @@ use walk::Counted;
 /// `lanes-avx512`): up to it the symmetric kernel's set-up (its
 /// subproblems, the checks of the ties' leaves) costs more than the search
 /// it saves.
+#[cfg_attr(not(feature = "trace"), allow(dead_code))] // for the traces (`trace`)
 pub(crate) const MIRROR_UP_TO: usize = 11;
 
 /// The starts of a whole `n`x`n` board by mirror symmetry (`n` from 4 to
