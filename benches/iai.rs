@@ -85,7 +85,7 @@ fn count_12(solver: &'static dyn Solver) -> Count {
 // `dispatch_through_count`: the two differ by what one call to
 // `queens_simd::count` spends on finding its solver.
 #[library_benchmark]
-#[bench::held(queens_simd::dispatch::solver_for(Kernel::Auto, 8, Task::Count).expect("auto runs"))]
+#[bench::held(queens_simd::dispatch::solver_for(Kernel::Auto, Task::Count, 8).expect("auto runs"))]
 fn dispatch_held(solver: &'static dyn Solver) -> Count {
     common::count(solver, 8)
 }

@@ -28,11 +28,11 @@
 //!   13, 14 and 15;
 //! - `join/<N>/<kernel>`: the join kernels beside the lane and symmetric
 //!   kernels, counting on one thread, N = 12 to 15 (where `auto` turns to
-//!   the join: `dispatch::JOIN_FROM`), and N = 16 with
+//!   the join), and N = 16 with
 //!   `QUEENS_SIMD_BENCH_LARGE=1`;
 //! - `threads/<N>/<threads>`: counting through `auto`'s plan of N
-//!   (`dispatch::plan_for(n, Kernel::Auto)`: a join plan from
-//!   `dispatch::JOIN_FROM`), as `queens_simd::count_on_threads` does, on 1
+//!   (`dispatch::plan_for(Kernel::Auto, n)`: a join plan where `auto`
+//!   counts with the join), as `queens_simd::count_on_threads` does, on 1
 //!   and 2 threads, N = 14, 15 and 16; with `QUEENS_SIMD_BENCH_LARGE=1`
 //!   also N = 17 and 18, about a minute more;
 //! - `dispatch/8/<how>`: `auto`'s count of N = 8 through
@@ -62,8 +62,8 @@ mod common;
 use common::{A000170, A002562, count, enumerate, fast_kernels, solver};
 
 /// The sizes of `simd/count`: every N up to the last that `auto` counts
-/// with a search (`dispatch::JOIN_FROM` is 14), so that the report can
-/// hold `auto`'s choice against the fastest kernel at each.
+/// with a search (it counts with the join from N = 14), so that the
+/// report can hold `auto`'s choice against the fastest kernel at each.
 const COUNT_SIZES: core::ops::RangeInclusive<usize> = 0..=13;
 
 /// The sizes of `simd/enumerate`.
@@ -217,8 +217,8 @@ fn targets(c: &mut Criterion) {
     group.finish();
 }
 
-/// The sizes of the `join` group: on both sides of `dispatch::JOIN_FROM`,
-/// where `auto` turns from the searches to the join.
+/// The sizes of the `join` group: on both sides of the N where `auto`
+/// turns from the searches to the join.
 const JOIN_SIZES: [usize; 4] = [12, 13, 14, 15];
 const LARGE_JOIN_SIZES: [usize; 1] = [16];
 
@@ -278,8 +278,8 @@ const THREAD_SIZES: [(usize, &[usize]); 3] = [(14, &[1, 2]), (15, &[1, 2]), (16,
 const LARGE_THREAD_SIZES: [(usize, &[usize]); 2] = [(17, &[1, 2]), (18, &[1, 2])];
 
 /// `threads/<N>/<threads>`: `auto`'s count of N through its plan (a join
-/// plan from `dispatch::JOIN_FROM`), as `queens_simd::count_on_threads`
-/// counts, on 1 and 2 threads.
+/// plan where `auto` counts with the join), as
+/// `queens_simd::count_on_threads` counts, on 1 and 2 threads.
 fn threads(c: &mut Criterion) {
     let large = std::env::var("QUEENS_SIMD_BENCH_LARGE").is_ok_and(|v| v == "1");
     let mut group = c.benchmark_group("threads");
@@ -292,7 +292,7 @@ fn threads(c: &mut Criterion) {
             group.sample_size(10).warm_up_time(Duration::from_millis(1));
         }
         group.throughput(solutions(A000170[n]));
-        let plan = queens_simd::dispatch::plan_for(n, Kernel::Auto).expect("N <= 32");
+        let plan = queens_simd::dispatch::plan_for(Kernel::Auto, n).expect("N <= 32");
         for &threads in thread_counts {
             let options = Options::threads(threads);
             group.bench_function(BenchmarkId::new(n.to_string(), threads), |b| {
@@ -319,7 +319,7 @@ fn dispatch(c: &mut Criterion) {
     let n = DISPATCH_N;
     let mut group = c.benchmark_group(format!("dispatch/{n}"));
     group.throughput(solutions(A000170[n]));
-    let held = queens_simd::dispatch::solver_for(Kernel::Auto, n, Task::Count)
+    let held = queens_simd::dispatch::solver_for(Kernel::Auto, Task::Count, n)
         .expect("auto runs everywhere");
     group.bench_function("held", |b| {
         b.iter(|| {

@@ -37,12 +37,9 @@ use std::{env, fs, process};
 
 use queens_simd::cli::memory::show as bytes;
 use queens_simd::dispatch::Options;
-use queens_simd::dispatch::{
-    JOIN_FROM, LANES_FROM, SPLIT_512_LANES_AVX2_UP_TO, SYMMETRIC_FROM, SYMMETRIC_FUNDAMENTAL_FROM,
-    auto_kernel, auto_preference, counts_through_plan,
-};
+use queens_simd::dispatch::{auto_kernel, auto_preference, counts_through_plan};
 use queens_simd::kernel::{Method, Role, Task};
-use queens_simd::plan::{Plan, SPLIT_FROM};
+use queens_simd::plan::Plan;
 use queens_simd::{Kernel, MAX_N};
 use serde_json::Value;
 
@@ -186,7 +183,32 @@ const PLAN_SIZES: std::ops::RangeInclusive<usize> = 8..=MAX_N;
 
 /// The sizes of the memory table: from `auto`'s first join plan to boards
 /// no machine of ours counts.
-const MEMORY_SIZES: std::ops::RangeInclusive<usize> = JOIN_FROM..=27;
+fn memory_sizes() -> std::ops::RangeInclusive<usize> {
+    join_from()..=27
+}
+
+/// The first N whose `auto` list for `task` starts with a kernel that
+/// `leads` accepts: where `auto` changes families, asked of the library
+/// (its lists are the same on every CPU), not of its tuning constants.
+fn first_led(task: Task, leads: impl Fn(Kernel) -> bool) -> usize {
+    (0..=MAX_N)
+        .find(|&n| {
+            auto_preference(task, n).is_ok_and(|list| list.first().is_some_and(|&k| leads(k)))
+        })
+        .unwrap_or(MAX_N + 1)
+}
+
+/// The first N that `auto` counts with a join kernel.
+fn join_from() -> usize {
+    first_led(Task::Count, |k| k.method() == Some(Method::Join))
+}
+
+/// The first N that a count on threads counts through a plan.
+fn split_from() -> usize {
+    (0..=MAX_N)
+        .find(|&n| counts_through_plan(Kernel::Auto, n))
+        .unwrap_or(MAX_N + 1)
+}
 
 /// The memory the memory table measures the threads against.
 const MEMORY_LIMIT: u64 = 16 << 30;
@@ -476,8 +498,8 @@ fn runs<K: PartialEq>(
 }
 
 /// The kernel `auto` picks on this CPU for `task` at `n`, from the library.
-fn auto(n: usize, task: Task) -> Kernel {
-    auto_kernel(n, task).unwrap_or(Kernel::Auto)
+fn auto(task: Task, n: usize) -> Kernel {
+    auto_kernel(task, n).unwrap_or(Kernel::Auto)
 }
 
 /// The fastest of `times`.
@@ -630,7 +652,12 @@ fn auto_table(md: &mut String) {
     heading(md, "`auto`'s choices");
     let _ = writeln!(
         md,
-        "What `auto` picks on this run's CPU for each task and N (`dispatch::auto_kernel`), and what a count on threads goes through (`dispatch::counts_through_plan`, `dispatch::plan_for(n, Kernel::Auto)`, `Options::counting_kernel`): asked of the library, not measured. The thresholds: `dispatch::LANES_FROM` = {LANES_FROM}, `dispatch::SYMMETRIC_FROM` = {SYMMETRIC_FROM}, `dispatch::JOIN_FROM` = {JOIN_FROM}, `dispatch::SYMMETRIC_FUNDAMENTAL_FROM` = {SYMMETRIC_FUNDAMENTAL_FROM}, `plan::SPLIT_FROM` = {SPLIT_FROM}.\n"
+        "What `auto` picks on this run's CPU for each task and N (`dispatch::auto_kernel`), and what a count on threads goes through (`dispatch::counts_through_plan`, `dispatch::plan_for(Kernel::Auto, n)`, `Options::counting_kernel`): asked of the library, not measured. Where the lists below change families: counting with the lane kernels from N = {}, with the join from N = {}; enumerating with the symmetric kernels from N = {}, fundamental solutions from N = {}; counting on threads through a plan from N = {}.\n",
+        first_led(Task::Count, |k| k.name().starts_with("lanes-")),
+        join_from(),
+        first_led(Task::Enumerate, |k| k.name().starts_with("symmetric")),
+        first_led(Task::Fundamental, |k| k.name().starts_with("symmetric")),
+        split_from(),
     );
     let _ = writeln!(
         md,
@@ -639,7 +666,7 @@ fn auto_table(md: &mut String) {
     let _ = writeln!(md, "|---|---|---|---|---|");
     let row = |n: usize| {
         let threads = if counts_through_plan(Kernel::Auto, n) {
-            queens_simd::dispatch::plan_for(n, Kernel::Auto)
+            queens_simd::dispatch::plan_for(Kernel::Auto, n)
                 .and_then(|plan| {
                     let kernel = Options::threads(2).counting_kernel(plan.method())?;
                     Ok(format!("{} plan, {}", plan.method(), code(kernel)))
@@ -649,9 +676,9 @@ fn auto_table(md: &mut String) {
             "one thread, whole board".into()
         };
         (
-            auto(n, Task::Count),
-            auto(n, Task::Enumerate),
-            auto(n, Task::Fundamental),
+            auto(Task::Count, n),
+            auto(Task::Enumerate, n),
+            auto(Task::Fundamental, n),
             threads,
         )
     };
@@ -667,7 +694,9 @@ fn auto_table(md: &mut String) {
     }
     let _ = writeln!(
         md,
-        "\nThe lists `auto` takes the first kernel from that this CPU runs and that accepts N (`dispatch::auto_preference`) on this run's CPU, the same on every CPU and build but one that runs each 512-bit instruction as two halves (AMD Zen 4), whose counting list puts `lanes-avx2` first from N = {LANES_FROM} to {SPLIT_512_LANES_AVX2_UP_TO}; a CPU without AVX-512 or AVX2 gets the next kernel of its list:\n"
+        "\nThe lists `auto` takes the first kernel from that this CPU runs and that accepts N (`dispatch::auto_preference`) on this run's CPU, the same on every CPU and build but one that runs each 512-bit instruction as two halves (AMD Zen 4), whose counting list puts `lanes-avx2` first from N = {} to {}; a CPU without AVX-512 or AVX2 gets the next kernel of its list:\n",
+        first_led(Task::Count, |k| k.name().starts_with("lanes-")),
+        join_from() - 1,
     );
     let _ = writeln!(md, "| task | N | preference, fastest first |");
     let _ = writeln!(md, "|---|---|---|");
@@ -676,7 +705,7 @@ fn auto_table(md: &mut String) {
         (Task::Enumerate, "enumerating"),
         (Task::Fundamental, "fundamental solutions"),
     ] {
-        let list = |n: usize| auto_preference(n, task).unwrap_or(&[]);
+        let list = |n: usize| auto_preference(task, n).unwrap_or(&[]);
         for (first, last, kernels) in runs(0..=MAX_N, list) {
             let _ = writeln!(
                 md,
@@ -727,7 +756,7 @@ fn time_table(md: &mut String, medians: &Medians, task: Task) {
             .iter()
             .filter_map(|&k| median(medians, &group, &n.to_string(), k.name()).map(|t| (k, t)))
             .collect();
-        let (row, auto_over_fastest) = time_row(n, task, &kernels, &times);
+        let (row, auto_over_fastest) = time_row(task, n, &kernels, &times);
         let _ = writeln!(md, "{row}");
         if let Some(r) = auto_over_fastest.filter(|&r| r > AUTO_WITHIN) {
             slow.push(format!("N = {n} ({})", ratio(r)));
@@ -767,8 +796,8 @@ fn relative_cells(kernels: &[Kernel], times: &BTreeMap<Kernel, f64>, base: Kerne
 /// `portable`), the fastest kernel, `auto`'s, and `auto`'s time over the
 /// fastest's (also returned, where both were timed).
 fn time_row(
-    n: usize,
     task: Task,
+    n: usize,
     kernels: &[Kernel],
     times: &BTreeMap<Kernel, f64>,
 ) -> (String, Option<f64>) {
@@ -779,7 +808,7 @@ fn time_row(
         n.to_string()
     };
     let fastest = fastest(times, |_| true);
-    let picked = auto(n, task);
+    let picked = auto(task, n);
     let auto_over_fastest = fastest.and_then(|(_, f)| Some(times.get(&picked)? / f));
     let row = format!(
         "| {label} | {} | {} | {} | {} |",
@@ -848,7 +877,7 @@ fn lanes_table(md: &mut String, medians: &Medians, instructions: &Instructions) 
             cells.join(" | "),
             eightway.map_or("–".into(), time),
             fastest(times, |_| true).map_or("–".into(), |(k, _)| code(k)),
-            code(auto(n, Task::Count))
+            code(auto(Task::Count, n))
         );
     }
     let _ = writeln!(md);
@@ -861,13 +890,14 @@ fn lanes_table(md: &mut String, medians: &Medians, instructions: &Instructions) 
 }
 
 /// The `join/<N>` groups: the join kernels beside the searches, on both
-/// sides of `dispatch::JOIN_FROM`.
+/// sides of the first N `auto` counts with the join.
 fn join_table(md: &mut String, medians: &Medians, instructions: &Instructions) {
     let is_join = |k: Kernel| k.method() == Some(Method::Join);
     heading(md, "Join kernels");
     let _ = writeln!(
         md,
-        "`join/<N>/<kernel>` of `cargo bench --bench simd` (N = 16 with `QUEENS_SIMD_BENCH_LARGE=1`): criterion's median per count, one thread, the join kernels beside the lane and symmetric kernels. \"join / search\": the fastest join kernel's time over the fastest search's (below 1: the join wins); `auto` counts with the join from `dispatch::JOIN_FROM` = {JOIN_FROM}. \"`auto`\": the library's choice for counting on this CPU.\n"
+        "`join/<N>/<kernel>` of `cargo bench --bench simd` (N = 16 with `QUEENS_SIMD_BENCH_LARGE=1`): criterion's median per count, one thread, the join kernels beside the lane and symmetric kernels. \"join / search\": the fastest join kernel's time over the fastest search's (below 1: the join wins); `auto` counts with the join from N = {}. \"`auto`\": the library's choice for counting on this CPU.\n",
+        join_from(),
     );
     let table = kernels_by_size(medians, "join");
     if table.is_empty() {
@@ -895,7 +925,7 @@ fn join_table(md: &mut String, medians: &Medians, instructions: &Instructions) {
             search
                 .zip(join)
                 .map_or("–".into(), |((_, s), (_, j))| format!("{:.2}", j / s)),
-            code(auto(n, Task::Count))
+            code(auto(Task::Count, n))
         );
     }
     let _ = writeln!(md);
@@ -1014,7 +1044,7 @@ fn threads_table(md: &mut String, medians: &Medians) {
     heading(md, "Threads");
     let _ = writeln!(
         md,
-        "`threads/<N>/<threads>` of `cargo bench --bench simd` (N = 17 and 18 with `QUEENS_SIMD_BENCH_LARGE=1`): counting through `auto`'s plan of N (`dispatch::plan_for(n, Kernel::Auto)`, as `queens_simd::count_on_threads` does), criterion medians of this run; the plan and the kernel that counts it are the library's on this CPU ([Plan sizes](#plan-sizes)). Targets and NQueensFAF's figures (Java, 2 threads) are the threads issue's, measured by its author on the project's machine:\n"
+        "`threads/<N>/<threads>` of `cargo bench --bench simd` (N = 17 and 18 with `QUEENS_SIMD_BENCH_LARGE=1`): counting through `auto`'s plan of N (`dispatch::plan_for(Kernel::Auto, n)`, as `queens_simd::count_on_threads` does), criterion medians of this run; the plan and the kernel that counts it are the library's on this CPU ([Plan sizes](#plan-sizes)). Targets and NQueensFAF's figures (Java, 2 threads) are the threads issue's, measured by its author on the project's machine:\n"
     );
     let sizes: BTreeSet<usize> = medians
         .keys()
@@ -1035,7 +1065,7 @@ fn threads_table(md: &mut String, medians: &Medians) {
         let one = median(medians, group, &function, "1");
         let two = median(medians, group, &function, "2");
         let target = THREAD_TARGETS.iter().find(|t| t.0 == n);
-        let plan = queens_simd::dispatch::plan_for(n, Kernel::Auto)
+        let plan = queens_simd::dispatch::plan_for(Kernel::Auto, n)
             .and_then(|plan| {
                 let kernel = Options::threads(2).counting_kernel(plan.method())?;
                 Ok(format!("{} ({})", plan.method(), code(kernel)))
@@ -1081,7 +1111,7 @@ fn dispatch_table(md: &mut String, medians: &Medians, instructions: &Instruction
     heading(md, "Dispatch cost");
     let _ = writeln!(
         md,
-        "`auto`'s count of N = {n} through `queens_simd::count` (which looks up `auto`'s cached choice and its solver on every call) and through a solver held across calls (`dispatch::solver_for(Kernel::Auto, n, Task::Count)` once): criterion's `{group}/held` and `{group}/through-count` of `cargo bench --bench simd`, and iai's `dispatch_held` and `dispatch_through_count` of `cargo bench --bench iai`. The bound: at most {:.0}% more. Criterion's medians vary by more than that from run to run on a shared machine; the instruction counts do not, and decide. \"kernel\": what `auto` counts N = {n} with: on this CPU for criterion (`dispatch::auto_kernel`), and under valgrind, which runs no AVX-512, the kernel whose `count_8` instruction count the held solver's equals.\n",
+        "`auto`'s count of N = {n} through `queens_simd::count` (which looks up `auto`'s cached choice and its solver on every call) and through a solver held across calls (`dispatch::solver_for(Kernel::Auto, Task::Count, n)` once): criterion's `{group}/held` and `{group}/through-count` of `cargo bench --bench simd`, and iai's `dispatch_held` and `dispatch_through_count` of `cargo bench --bench iai`. The bound: at most {:.0}% more. Criterion's medians vary by more than that from run to run on a shared machine; the instruction counts do not, and decide. \"kernel\": what `auto` counts N = {n} with: on this CPU for criterion (`dispatch::auto_kernel`), and under valgrind, which runs no AVX-512, the kernel whose `count_8` instruction count the held solver's equals.\n",
         (DISPATCH_BOUND - 1.0) * 100.0
     );
     let held = median(medians, &group, "held", "");
@@ -1110,7 +1140,7 @@ fn dispatch_table(md: &mut String, medians: &Medians, instructions: &Instruction
         let _ = writeln!(
             md,
             "| time (criterion) | {} | {} | {} | {}{} | {ratio:.3} | {} |",
-            code(auto(n, Task::Count)),
+            code(auto(Task::Count, n)),
             time(held),
             time(through),
             if difference < 0.0 { "−" } else { "" },
@@ -1237,7 +1267,8 @@ fn plan_table(md: &mut String) -> Result<(), String> {
     heading(md, "Plan sizes");
     let _ = writeln!(
         md,
-        "Subproblems of each method's plan (`Plan::with_method(n, method).len()`), and the plan `auto` counts through on threads, in shards and from checkpoints (`dispatch::counts_through_plan`, `dispatch::plan_for(n, Kernel::Auto)`; below `plan::SPLIT_FROM` = {SPLIT_FROM} a count on threads counts the whole board on one): the library's, not measured. A plan depends on N, its method and the crate's version only.\n"
+        "Subproblems of each method's plan (`Plan::with_method(method, n).len()`), and the plan `auto` counts through on threads, in shards and from checkpoints (`dispatch::counts_through_plan`, `dispatch::plan_for(Kernel::Auto, n)`; below N = {} a count on threads counts the whole board on one): the library's, not measured. A plan depends on N, its method and the crate's version only.\n",
+        split_from(),
     );
     let methods = Method::ALL;
     let _ = writeln!(
@@ -1253,11 +1284,11 @@ fn plan_table(md: &mut String) -> Result<(), String> {
     for n in PLAN_SIZES {
         let mut cells = Vec::new();
         for method in methods {
-            let plan = Plan::with_method(n, method).map_err(|e| format!("N = {n}: {e}"))?;
+            let plan = Plan::with_method(method, n).map_err(|e| format!("N = {n}: {e}"))?;
             cells.push(group_digits(plan.len() as u64));
         }
         let through = if counts_through_plan(Kernel::Auto, n) {
-            let plan = queens_simd::dispatch::plan_for(n, Kernel::Auto)
+            let plan = queens_simd::dispatch::plan_for(Kernel::Auto, n)
                 .map_err(|e| format!("N = {n}: {e}"))?;
             format!("{} plan", plan.method())
         } else {
@@ -1277,7 +1308,7 @@ fn memory_table(md: &mut String, cli: Option<&Path>) -> Result<(), String> {
     let limit = bytes(MEMORY_LIMIT);
     let _ = writeln!(
         md,
-        "What `auto`'s count of N allocates, as the library estimates it before counting (`dispatch::plan_for(n, Kernel::Auto)?.memory_estimate(threads)`, which `--max-memory` checks; computed, not measured), on 1 and 2 threads, and the most threads whose estimate fits {limit}; beside it, the symmetric plan's estimate on 2 threads (`Plan::new(n)`, what a symmetric or lane kernel's count takes). \"peak, whole process\": with `--cli`, the peak resident memory of `queens-simd N --count --threads {RSS_THREADS}` under `{GNU_TIME} -f %M`, one run each, right after the benches.\n"
+        "What `auto`'s count of N allocates, as the library estimates it before counting (`dispatch::plan_for(Kernel::Auto, n)?.memory_estimate(threads)`, which `--max-memory` checks; computed, not measured), on 1 and 2 threads, and the most threads whose estimate fits {limit}; beside it, the symmetric plan's estimate on 2 threads (`Plan::new(n)`, what a symmetric or lane kernel's count takes). \"peak, whole process\": with `--cli`, the peak resident memory of `queens-simd N --count --threads {RSS_THREADS}` under `{GNU_TIME} -f %M`, one run each, right after the benches.\n"
     );
     let rss = match cli {
         Some(cli) if Path::new(GNU_TIME).exists() => Some(cli),
@@ -1295,8 +1326,8 @@ fn memory_table(md: &mut String, cli: Option<&Path>) -> Result<(), String> {
         "| N | plan (kernel) | 1 thread | 2 threads | threads that fit {limit} | symmetric plan, 2 threads | peak, whole process ({RSS_THREADS} threads) |"
     );
     let _ = writeln!(md, "|---|---|---|---|---|---|---|");
-    for n in MEMORY_SIZES {
-        let plan = queens_simd::dispatch::plan_for(n, Kernel::Auto)
+    for n in memory_sizes() {
+        let plan = queens_simd::dispatch::plan_for(Kernel::Auto, n)
             .map_err(|e| format!("N = {n}: {e}"))?;
         let kernel = Options::threads(2)
             .counting_kernel(plan.method())

@@ -24,11 +24,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Err("usage: campaign_records DIR N M".into());
     };
     let (dir, n, m) = (PathBuf::from(dir), n.parse()?, m.parse()?);
-    let plan = dispatch::plan_for(n, Kernel::Auto)?;
+    let plan = dispatch::plan_for(Kernel::Auto, n)?;
     let counts: Vec<_> = plan
         .subproblems()
         .iter()
-        .map(|s| dispatch::count_subproblem(s, Kernel::Auto))
+        .map(|s| dispatch::count_subproblem(Kernel::Auto, s))
         .collect::<Result<_, _>>()?;
     let records = dir.join("records");
     std::fs::create_dir_all(&records)?;

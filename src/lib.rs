@@ -21,11 +21,12 @@
 //! with AVX-512 F and BW; see [`kernel::join`]); and the seed articles' own algorithms as reference
 //! solvers. The dispatcher ([`dispatch`]) picks, for each N and task
 //! (counting, enumerating, fundamental solutions), the fastest kernel this
-//! CPU supports, as measured (BENCHMARKS.md): to count, the join kernels
-//! from [`dispatch::JOIN_FROM`], the lane kernels below where the CPU has
-//! them, the blocks kernels from [`dispatch::BLOCKS_FROM`] to N = 8; to
-//! enumerate, the symmetric kernels from
-//! [`dispatch::SYMMETRIC_FROM`] and davidad's machine below.
+//! CPU supports, as measured (BENCHMARKS.md, "`auto`'s choices", has where
+//! each family takes over and the figures why): to count, the join kernels
+//! on the large boards, the lane kernels below where the CPU has them, the
+//! blocks kernels on the small boards they hold (to N = 8); to enumerate,
+//! the symmetric kernels on the larger boards and davidad's machine below
+//! ([`dispatch::auto_kernel`] says which kernel, for a task and N).
 //!
 //! ```
 //! use queens_simd::{Kernel, dispatch, fundamental};
@@ -43,6 +44,13 @@
 //! Large counts split into subproblems, counted on every core, in shards
 //! across machines, or one at a time: see [`plan`].
 //!
+//! Every function takes its arguments in one order: what picks the
+//! algorithm first (the kernel, then the method or task), then what is
+//! solved (`n`, a subproblem, a plan), then the rest (threads, a callback):
+//! `dispatch::count(kernel, n)`, `dispatch::solver_for(kernel, task, n)`,
+//! `dispatch::auto_kernel(task, n)`. docs/api.md in the repository lists
+//! the public items and why each is public.
+//!
 //! Counts are [`Count`] (`u128`): the number of solutions of an N x N board
 //! is at most N! < 2^118 for N <= 32, so a count can never overflow.
 //!
@@ -58,7 +66,7 @@
 //! [`plan::Plan::memory_estimate`]`(threads)` bytes in all, on one thread
 //! [`crate::dispatch::memory_estimate`]`(n)` (also without `std`), which is what
 //! [`count`], [`crate::dispatch::count`] and [`Solver::count`] take with a join
-//! kernel, or with `auto` from [`dispatch::JOIN_FROM`] (N = 14). It grows
+//! kernel, or with `auto` where it counts with one (N = 14 up). It grows
 //! from tens of MiB at N = 20 to GiB past N = 25 (BENCHMARKS.md has the
 //! estimates beside the peaks measured). Every other kernel counts without
 //! the heap; listing solutions holds them ([`solutions`]).
@@ -77,7 +85,7 @@
 //! use queens_simd::{Kernel, dispatch};
 //!
 //! let one_thread = dispatch::memory_estimate(Kernel::Auto, 20)?;
-//! let two_threads = dispatch::plan_for(20, Kernel::Auto)?.memory_estimate(2);
+//! let two_threads = dispatch::plan_for(Kernel::Auto, 20)?.memory_estimate(2);
 //! assert!(one_thread < two_threads && two_threads < 1 << 30);
 //! # Ok::<(), queens_simd::Error>(())
 //! ```
@@ -172,7 +180,7 @@ pub use vocabulary::error::Error;
 pub use vocabulary::symmetry;
 
 /// Number of solutions on an `n`x`n` board, by the fastest kernel available.
-/// From [`dispatch::JOIN_FROM`] that is a join kernel, which allocates
+/// On the large boards that is a join kernel, which allocates
 /// about [`crate::dispatch::memory_estimate`]`(n)` bytes (see Memory above).
 ///
 /// # Errors
@@ -184,11 +192,11 @@ pub fn count(n: usize) -> Result<Count, Error> {
 }
 
 /// Number of solutions on an `n`x`n` board, on `threads` threads, by the
-/// fastest kernel available ([`crate::dispatch::count_on_threads`] for `auto`): from
-/// [`plan::SPLIT_FROM`] through a [`plan::Plan`], a symmetric plan below
-/// [`dispatch::JOIN_FROM`] and a join plan from there (whose memory
-/// [`plan::Plan::memory_estimate`] tells, and which this does not check);
-/// below [`plan::SPLIT_FROM`], one thread counts. The same count for every
+/// fastest kernel available ([`crate::dispatch::count_on_threads`] for `auto`):
+/// from the size where threads pay ([`dispatch::counts_through_plan`])
+/// through a [`plan::Plan`], a symmetric plan or, where `auto` counts with
+/// a join kernel, a join plan (whose memory [`plan::Plan::memory_estimate`]
+/// tells, and which this does not check); below it, one thread counts. The same count for every
 /// number of threads, and on fewer if the system refuses to start some.
 ///
 /// # Errors

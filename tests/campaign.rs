@@ -33,11 +33,11 @@ fn read_record(path: &Path) -> ShardRecord {
 /// counted, written through the library to `DIR/checkpoints/ckpt-I.json`
 /// and dated `age` ago.
 fn checkpoint(dir: &Path, i: usize, m: usize, done: usize, age: Duration) -> Checkpoint {
-    let plan = dispatch::plan_for(14, Kernel::Auto).unwrap();
+    let plan = dispatch::plan_for(Kernel::Auto, 14).unwrap();
     let shard = Shard::new(i, m).unwrap();
     let mut tally = Tally::empty(plan.len());
     for index in plan.shard(shard).into_iter().take(done) {
-        let count = dispatch::count_subproblem(plan.get(index).unwrap(), Kernel::Auto).unwrap();
+        let count = dispatch::count_subproblem(Kernel::Auto, plan.get(index).unwrap()).unwrap();
         assert!(tally.insert(index, count));
     }
     let checkpoint = Checkpoint {
@@ -102,7 +102,7 @@ fn a_campaign_midway() {
         "shards: 2 done, 1 running, 1 stalled, 2 missing"
     );
     assert!(line(&text, "campaign ").ends_with("6 shards; 4 files read, 0 refused"));
-    let plan = dispatch::plan_for(14, Kernel::Auto).unwrap();
+    let plan = dispatch::plan_for(Kernel::Auto, 14).unwrap();
     let size = |i| plan.shard(Shard::new(i, 6).unwrap()).len();
     assert_eq!(
         line(&text, "running: "),
@@ -396,7 +396,7 @@ fn what_cannot_be_told_yet_is_unknown() {
 #[test]
 fn many_shards_most_of_them_empty() {
     let dir = common::scratch("campaign-many");
-    let plan = dispatch::plan_for(8, Kernel::Auto).unwrap();
+    let plan = dispatch::plan_for(Kernel::Auto, 8).unwrap();
     let m = 1000;
     let skipped: Vec<usize> = (0..m).filter(|i| i % 97 == 5).collect();
     let mut solutions = 0;
@@ -404,7 +404,7 @@ fn many_shards_most_of_them_empty() {
         let shard = Shard::new(i, m).unwrap();
         let mut tally = Tally::empty(plan.len());
         for index in plan.shard(shard) {
-            let count = dispatch::count_subproblem(plan.get(index).unwrap(), Kernel::Auto).unwrap();
+            let count = dispatch::count_subproblem(Kernel::Auto, plan.get(index).unwrap()).unwrap();
             assert!(tally.insert(index, count));
         }
         let record = ShardRecord {

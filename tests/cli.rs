@@ -145,8 +145,7 @@ fn kernels_lists_every_kernel_and_the_auto_choice() {
         );
     }
     // The list starts at N = 0 (`portable` on every CPU: the blocks kernels
-    // lead only from `dispatch::BLOCKS_FROM`, the lane kernels from
-    // `dispatch::LANES_FROM`).
+    // lead only from N = 5, the lane kernels from N = 9).
     let auto = queens_simd::dispatch::resolve(Kernel::Auto, 0);
     assert!(
         text.contains(&format!("auto picks: {auto} for N 0-")),
@@ -157,7 +156,7 @@ fn kernels_lists_every_kernel_and_the_auto_choice() {
         ("auto enumerates with", Task::Enumerate),
         ("auto finds fundamental solutions with", Task::Fundamental),
     ] {
-        let auto = queens_simd::dispatch::resolve_for(Kernel::Auto, 0, task);
+        let auto = queens_simd::dispatch::resolve_for(Kernel::Auto, task, 0);
         assert!(
             text.lines()
                 .any(|l| l.starts_with(&format!("{label}: {auto} for N 0-"))),
@@ -186,15 +185,15 @@ fn kernels_lists_every_kernel_and_the_auto_choice() {
         "{text}"
     );
     // What `auto` shards with: the plan of the kernel it counts with, a
-    // join plan from JOIN_FROM.
+    // join plan where it counts with a join kernel.
     let line = text
         .lines()
         .find_map(|l| l.strip_prefix("auto shards with: "))
         .unwrap_or_else(|| panic!("{text}"));
-    let join_from = queens_simd::dispatch::JOIN_FROM;
+    let join_from = auto_join_from();
     let symmetric =
-        queens_simd::dispatch::counting_kernel(Method::Symmetric, Kernel::Auto).unwrap();
-    let join = queens_simd::dispatch::counting_kernel(Method::Join, Kernel::Auto).unwrap();
+        queens_simd::dispatch::counting_kernel(Kernel::Auto, Method::Symmetric).unwrap();
+    let join = queens_simd::dispatch::counting_kernel(Kernel::Auto, Method::Join).unwrap();
     assert_eq!(
         line,
         format!(
@@ -448,7 +447,7 @@ fn a_partial_join_checkpoint_is_resumed() {
     let dir = common::scratch("cli-join-partial");
     let n = if cfg!(debug_assertions) { 12 } else { 16 };
     for kernel in join_kernels() {
-        let plan = Plan::with_method(n, Method::Join).unwrap();
+        let plan = Plan::with_method(Method::Join, n).unwrap();
         let mut tally = Tally::empty(plan.len());
         // Every third piece, by number.
         let some: Vec<usize> = (0..plan.len()).step_by(3).collect();
@@ -506,11 +505,19 @@ fn a_partial_join_checkpoint_is_resumed() {
     }
 }
 
-/// `auto` shards with the join plan from JOIN_FROM, where it counts with a
-/// join kernel, and with the symmetric plan below.
+/// The smallest N that `auto` counts with a join kernel, as the library
+/// says (the portable `join` runs everywhere, so every CPU agrees).
+fn auto_join_from() -> usize {
+    (0..=queens_simd::MAX_N)
+        .find(|&n| queens_simd::dispatch::plan_method(Kernel::Auto, n) == Ok(Method::Join))
+        .expect("auto counts the largest boards with a join kernel")
+}
+
+/// `auto` shards with the join plan where it counts with a join kernel,
+/// and with the symmetric plan below.
 #[test]
 fn auto_shards_with_the_plan_of_the_kernel_it_counts_with() {
-    let join_from = queens_simd::dispatch::JOIN_FROM;
+    let join_from = auto_join_from();
     let json = stdout_of(&["14", "--count", "--format", "json"]);
     assert!(json.contains("\"kernel\":\"join"), "{json}");
     for (n, method) in [(join_from, "join"), (join_from - 1, "symmetric")] {
@@ -885,7 +892,7 @@ fn kernels_as_json_says_what_the_text_says() {
     assert_eq!(plan.last().unwrap()["last_n"], queens_simd::MAX_N);
     for range in plan {
         let n = range["first_n"].as_u64().unwrap() as usize;
-        let method = queens_simd::dispatch::plan_method(n, Kernel::Auto).unwrap();
+        let method = queens_simd::dispatch::plan_method(Kernel::Auto, n).unwrap();
         assert_eq!(range["method"], method.name(), "{range}");
     }
     let splitting: Vec<String> = serde_json::from_value(json["splitting"].clone()).unwrap();

@@ -188,7 +188,7 @@ fn kernels_refuse_sizes_past_their_range() {
                 "{kernel}"
             );
             for task in Task::ALL {
-                let solver = queens_simd::dispatch::solver_for(kernel, n, task);
+                let solver = queens_simd::dispatch::solver_for(kernel, task, n);
                 assert!(refuses_size(solver, kernel, n), "{kernel} {task:?}");
             }
             assert!(
@@ -257,12 +257,12 @@ fn auto_resolves_every_size_and_refuses_those_past_32() {
             // Nothing to resolve to: `auto` stays itself, as `asm` does
             // where no encoding runs, and its size check refuses.
             assert_eq!(
-                queens_simd::dispatch::resolve_for(Kernel::Auto, n, task),
+                queens_simd::dispatch::resolve_for(Kernel::Auto, task, n),
                 Kernel::Auto
             );
-            let picked = dispatch::auto_kernel(n, task);
+            let picked = dispatch::auto_kernel(task, n);
             assert!(refuses_size(picked, Kernel::Auto, n));
-            let preference = dispatch::auto_preference(n, task);
+            let preference = dispatch::auto_preference(task, n);
             assert!(refuses_size(preference, Kernel::Auto, n));
         }
         assert_eq!(
@@ -275,13 +275,13 @@ fn auto_resolves_every_size_and_refuses_those_past_32() {
         assert!(refuses_size(on_threads, Kernel::Auto, n));
     }
     for task in Task::ALL {
-        let picked = dispatch::auto_kernel(MAX_N, task).unwrap();
+        let picked = dispatch::auto_kernel(task, MAX_N).unwrap();
         assert_eq!(picked.role(), Role::Fast);
         assert_eq!(
-            queens_simd::dispatch::resolve_for(Kernel::Auto, MAX_N, task),
+            queens_simd::dispatch::resolve_for(Kernel::Auto, task, MAX_N),
             picked
         );
-        let preference = dispatch::auto_preference(MAX_N, task).unwrap();
+        let preference = dispatch::auto_preference(task, MAX_N).unwrap();
         assert!(preference.contains(&picked));
     }
     assert_eq!(
@@ -377,7 +377,7 @@ fn partial_boards_take_sizes_to_32_and_squares_on_the_board() {
         Err(Error::InvalidBoard(_))
     ));
     assert_eq!(
-        queens_simd::dispatch::count_partial_board(&corner, Kernel::Symmetric),
+        queens_simd::dispatch::count_partial_board(Kernel::Symmetric, &corner),
         Ok(4)
     );
     assert!(PartialBoard::new(MAX_N).is_ok());

@@ -714,8 +714,8 @@ fn formats_apply_where_they_mean_something() {
             "{{\"n\":8,\"kernel\":\"{}\",\"unique\":false,\"count\":92,\"count_text\":\"92\"}}\n",
             queens_simd::dispatch::resolve_for(
                 queens_simd::Kernel::Auto,
-                8,
-                queens_simd::kernel::Task::Count
+                queens_simd::kernel::Task::Count,
+                8
             )
         ),
     );

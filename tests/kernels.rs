@@ -118,7 +118,7 @@ fn kernels_that_only_count_refuse_to_list() {
         assert_eq!(classes.err(), Some(refused), "{kernel}");
         // Refused before any work or output.
         let solver =
-            queens_simd::dispatch::solver_for(kernel, 8, queens_simd::kernel::Task::Enumerate);
+            queens_simd::dispatch::solver_for(kernel, queens_simd::kernel::Task::Enumerate, 8);
         assert_eq!(solver.err(), Some(Error::CountOnly(kernel)), "{kernel}");
     }
 }
@@ -191,7 +191,7 @@ fn auto_picks_an_available_fast_kernel_for_every_size() {
     use queens_simd::kernel::Task;
     for n in 0..=queens_simd::MAX_N {
         for task in Task::ALL {
-            let kernel = queens_simd::dispatch::resolve_for(Kernel::Auto, n, task);
+            let kernel = queens_simd::dispatch::resolve_for(Kernel::Auto, task, n);
             assert_ne!(kernel, Kernel::Auto);
             assert!(
                 kernel.is_available() && kernel.sizes().contains(&n),
@@ -201,7 +201,7 @@ fn auto_picks_an_available_fast_kernel_for_every_size() {
         }
         assert_eq!(
             queens_simd::dispatch::resolve(Kernel::Auto, n),
-            queens_simd::dispatch::resolve_for(Kernel::Auto, n, Task::Count)
+            queens_simd::dispatch::resolve_for(Kernel::Auto, Task::Count, n)
         );
     }
 }

@@ -192,7 +192,7 @@ fn kill_and_resume(name: &str, n: usize, kernel: &str, interval: &str) {
     child.kill().unwrap();
     let status = child.wait().unwrap();
     assert!(!status.success(), "killed");
-    let plan = queens_simd::dispatch::plan_for(n, kernel.parse().unwrap()).unwrap();
+    let plan = queens_simd::dispatch::plan_for(kernel.parse().unwrap(), n).unwrap();
     let total = plan.len() as u64;
     let left = done_in(&checkpoint).unwrap();
     assert!(

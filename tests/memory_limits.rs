@@ -83,7 +83,7 @@ fn count_under_a_memory_limit() {
     // The depth of the tables is found (and remembered) and the plan
     // listed before the limit, with the memory they take.
     let estimate = queens_simd::dispatch::memory_estimate(Kernel::Auto, n).unwrap();
-    let plan = queens_simd::dispatch::plan_for(n, Kernel::Auto).unwrap();
+    let plan = queens_simd::dispatch::plan_for(Kernel::Auto, n).unwrap();
     let held = held_bytes();
     let limit = held + HEADROOM;
     if let Err(why) = lower_address_space_limit(limit) {
@@ -215,7 +215,7 @@ fn count_under_a_swept_limit() {
     };
     let (n, threads): (usize, usize) = (n.parse().unwrap(), threads.parse().unwrap());
     let extra: u64 = extra.parse().unwrap();
-    let plan = queens_simd::dispatch::plan_for(n, Kernel::Auto).unwrap();
+    let plan = queens_simd::dispatch::plan_for(Kernel::Auto, n).unwrap();
     let options = Options::threads(threads);
     let limit = held_bytes() + (extra << 10);
     if let Err(why) = lower_address_space_limit(limit) {

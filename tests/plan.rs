@@ -84,7 +84,7 @@ fn every_subproblem_is_reported_once_with_its_own_count() {
             .unwrap();
         let mut sum: Count = 0;
         for (sub, got) in plan.subproblems().iter().zip(&reported) {
-            let alone = queens_simd::dispatch::count_subproblem(sub, Kernel::Auto).unwrap();
+            let alone = queens_simd::dispatch::count_subproblem(Kernel::Auto, sub).unwrap();
             assert_eq!(Some(alone), *got, "N = {n}, {sub}");
             sum += alone;
         }
@@ -207,7 +207,7 @@ fn partial_boards_count_the_solutions_that_hold_their_queens() {
                 .with_queen(row, column)
                 .unwrap();
             assert_eq!(
-                queens_simd::dispatch::count_partial_board(&board, Kernel::Auto),
+                queens_simd::dispatch::count_partial_board(Kernel::Auto, &board),
                 Ok(holding(&[(row, column)])),
                 "({row}, {column})"
             );
@@ -215,15 +215,15 @@ fn partial_boards_count_the_solutions_that_hold_their_queens() {
     }
     assert_eq!(
         queens_simd::dispatch::count_partial_board(
-            &PartialBoard::new(12).unwrap(),
-            Kernel::Symmetric
+            Kernel::Symmetric,
+            &PartialBoard::new(12).unwrap()
         ),
         Ok(A000170[12])
     );
     assert_eq!(
         queens_simd::dispatch::count_partial_board(
-            &PartialBoard::new(1).unwrap().with_queen(0, 0).unwrap(),
-            Kernel::Auto
+            Kernel::Auto,
+            &PartialBoard::new(1).unwrap().with_queen(0, 0).unwrap()
         ),
         Ok(1)
     );
@@ -235,13 +235,13 @@ fn partial_boards_count_the_solutions_that_hold_their_queens() {
     assert!(board.clone().with_queen(5, 0).is_err(), "off the board");
     // Queens that attack each other leave nothing.
     assert_eq!(
-        queens_simd::dispatch::count_partial_board(&board.with_queen(2, 2).unwrap(), Kernel::Auto),
+        queens_simd::dispatch::count_partial_board(Kernel::Auto, &board.with_queen(2, 2).unwrap()),
         Ok(0)
     );
     assert!(
         queens_simd::dispatch::count_partial_board(
-            &PartialBoard::new(5).unwrap(),
-            Kernel::Portable
+            Kernel::Portable,
+            &PartialBoard::new(5).unwrap()
         )
         .is_err()
     );
@@ -270,7 +270,7 @@ proptest! {
             .filter(|b| board.queens().iter().all(|&(r, c)| usize::from(b.columns()[r]) == c))
             .count() as Count;
         for kernel in counting_kernels() {
-            prop_assert_eq!(queens_simd::dispatch::count_partial_board(&board, kernel), Ok(expected), "{}", board);
+            prop_assert_eq!(queens_simd::dispatch::count_partial_board(kernel, &board), Ok(expected), "{}", board);
         }
     }
 }
@@ -297,7 +297,7 @@ fn count_on_threads_gives_the_published_counts() {
 fn join_plans_in_shards_give_the_published_counts() {
     for kernel in join_kernels() {
         for (n, &expected) in A000170.iter().enumerate().take(max_join_n() + 1) {
-            let plan = Plan::with_method(n, Method::Join).unwrap();
+            let plan = Plan::with_method(Method::Join, n).unwrap();
             assert_eq!(plan.method(), Method::Join);
             for m in 1..=5 {
                 let mut total: Count = 0;
@@ -320,11 +320,11 @@ fn join_plans_in_shards_give_the_published_counts() {
 fn join_pieces_agree_with_the_portable_join_and_the_symmetric_kernel() {
     let max = if cfg!(debug_assertions) { 10 } else { 13 };
     for n in 0..=max {
-        let plan = Plan::with_method(n, Method::Join).unwrap();
+        let plan = Plan::with_method(Method::Join, n).unwrap();
         let alone: Vec<Count> = plan
             .subproblems()
             .iter()
-            .map(|sub| queens_simd::dispatch::count_subproblem(sub, Kernel::Join).unwrap())
+            .map(|sub| queens_simd::dispatch::count_subproblem(Kernel::Join, sub).unwrap())
             .collect();
         let symmetric = Plan::new(n).unwrap();
         let by_symmetric = Options::threads(2)
@@ -356,7 +356,7 @@ fn join_pieces_agree_with_the_portable_join_and_the_symmetric_kernel() {
 #[test]
 fn join_plans_give_each_piece_the_same_count_on_any_number_of_threads() {
     let n = if cfg!(debug_assertions) { 11 } else { 15 };
-    let plan = Plan::with_method(n, Method::Join).unwrap();
+    let plan = Plan::with_method(Method::Join, n).unwrap();
     for kernel in join_kernels().into_iter().chain([Kernel::Auto]) {
         let mut first: Option<Vec<Option<Count>>> = None;
         for threads in [1, 2, 3] {
@@ -380,7 +380,7 @@ fn join_plans_give_each_piece_the_same_count_on_any_number_of_threads() {
 #[test]
 fn join_plans_number_their_pieces_and_order_them_largest_first() {
     for (n, &solutions) in A000170.iter().enumerate().take(21) {
-        let plan = Plan::with_method(n, Method::Join).unwrap();
+        let plan = Plan::with_method(Method::Join, n).unwrap();
         // Empty only where no board has a solution (its bands attack
         // every split: N = 3).
         assert!(!plan.is_empty() || solutions == 0, "N = {n}");
@@ -440,7 +440,7 @@ fn join_plans_number_their_pieces_and_order_them_largest_first() {
     );
     // Even N below 24: no band, and the kind says just that.
     assert_eq!(
-        Plan::with_method(14, Method::Join).unwrap().subproblems()[0]
+        Plan::with_method(Method::Join, 14).unwrap().subproblems()[0]
             .kind()
             .to_string(),
         "join"
@@ -452,17 +452,17 @@ fn the_two_methods_fingerprint_differently_and_stably() {
     let mut seen = BTreeSet::new();
     for n in 0..=20 {
         let symmetric = Plan::new(n).unwrap();
-        let join = Plan::with_method(n, Method::Join).unwrap();
+        let join = Plan::with_method(Method::Join, n).unwrap();
         assert_eq!(symmetric.method(), Method::Symmetric);
         assert_eq!(
-            Plan::with_method(n, Method::Symmetric)
+            Plan::with_method(Method::Symmetric, n)
                 .unwrap()
                 .fingerprint(),
             symmetric.fingerprint(),
             "Plan::new is the symmetric plan"
         );
         assert_eq!(
-            Plan::with_method(n, Method::Join).unwrap().fingerprint(),
+            Plan::with_method(Method::Join, n).unwrap().fingerprint(),
             join.fingerprint(),
             "N = {n}: the same plan twice"
         );
@@ -474,7 +474,7 @@ fn the_two_methods_fingerprint_differently_and_stably() {
 
 #[test]
 fn each_kernel_counts_the_plan_of_its_method_only() {
-    let join = Plan::with_method(9, Method::Join).unwrap();
+    let join = Plan::with_method(Method::Join, 9).unwrap();
     let symmetric = Plan::new(9).unwrap();
     let count = |plan: &Plan, kernel| {
         Options::threads(2)
@@ -489,7 +489,7 @@ fn each_kernel_counts_the_plan_of_its_method_only() {
         );
         let line = refused.unwrap_err().to_string();
         assert!(line.contains("join plan") && !line.contains('\n'), "{line}");
-        assert!(queens_simd::dispatch::count_subproblem(&join.subproblems()[0], kernel).is_err());
+        assert!(queens_simd::dispatch::count_subproblem(kernel, &join.subproblems()[0]).is_err());
     }
     for kernel in Method::Join.kernels() {
         assert!(
@@ -503,7 +503,7 @@ fn each_kernel_counts_the_plan_of_its_method_only() {
             "{kernel}"
         );
         assert!(
-            queens_simd::dispatch::count_subproblem(&symmetric.subproblems()[0], kernel).is_err()
+            queens_simd::dispatch::count_subproblem(kernel, &symmetric.subproblems()[0]).is_err()
         );
         let on_join = count(&join, kernel);
         if kernel.is_available() {
@@ -550,25 +550,39 @@ fn each_kernel_counts_the_plan_of_its_method_only() {
 
 #[test]
 fn each_kernel_has_the_plan_it_counts() {
-    use queens_simd::dispatch::JOIN_FROM;
+    use queens_simd::dispatch::auto_preference;
+    use queens_simd::kernel::Task;
+    let mut join_from = None;
     for n in 0..=queens_simd::MAX_N {
         // (The method alone: building every plan to N = 32 takes long in a
         // debug build.)
-        let auto = queens_simd::dispatch::plan_method(n, Kernel::Auto).unwrap();
+        let auto = queens_simd::dispatch::plan_method(Kernel::Auto, n).unwrap();
         let auto_counts_with = queens_simd::dispatch::resolve(Kernel::Auto, n);
         assert_eq!(
             auto == Method::Join,
             Method::of(auto_counts_with) == Some(Method::Join),
             "N = {n}"
         );
-        assert_eq!(auto == Method::Join, n >= JOIN_FROM, "N = {n}");
-    }
-    for n in [JOIN_FROM - 1, JOIN_FROM] {
+        // The join plan where the policy's list puts a join kernel first
+        // (the portable `join` runs everywhere), from one N up.
+        let join_leads = Method::of(auto_preference(Task::Count, n).unwrap()[0]);
         assert_eq!(
-            queens_simd::dispatch::plan_for(n, Kernel::Auto)
+            auto == Method::Join,
+            join_leads == Some(Method::Join),
+            "N = {n}"
+        );
+        if auto == Method::Join {
+            join_from.get_or_insert(n);
+        }
+        assert_eq!(auto == Method::Join, join_from.is_some(), "N = {n}");
+    }
+    let join_from = join_from.expect("auto counts the largest boards with a join kernel");
+    for n in [join_from - 1, join_from] {
+        assert_eq!(
+            queens_simd::dispatch::plan_for(Kernel::Auto, n)
                 .unwrap()
                 .method(),
-            queens_simd::dispatch::plan_method(n, Kernel::Auto).unwrap()
+            queens_simd::dispatch::plan_method(Kernel::Auto, n).unwrap()
         );
     }
     // Every kernel of the table: the join kernels count join plans, the
@@ -591,25 +605,25 @@ fn each_kernel_has_the_plan_it_counts() {
             continue;
         };
         assert_eq!(
-            queens_simd::dispatch::plan_method(n, kernel),
+            queens_simd::dispatch::plan_method(kernel, n),
             Ok(method),
             "{kernel}"
         );
         assert_eq!(
-            queens_simd::dispatch::plan_for(n, kernel).unwrap().method(),
+            queens_simd::dispatch::plan_for(kernel, n).unwrap().method(),
             method
         );
     }
     assert_eq!(
-        queens_simd::dispatch::plan_for(9, Kernel::Portable).map(|p| p.method()),
+        queens_simd::dispatch::plan_for(Kernel::Portable, 9).map(|p| p.method()),
         Err(Error::NotSplittable(Kernel::Portable))
     );
     assert!(matches!(
-        queens_simd::dispatch::plan_for(33, Kernel::Join),
+        queens_simd::dispatch::plan_for(Kernel::Join, 33),
         Err(Error::SizeOutOfRange { .. })
     ));
     assert!(matches!(
-        Plan::with_method(33, Method::Join),
+        Plan::with_method(Method::Join, 33),
         Err(Error::SizeOutOfRange { .. })
     ));
     for method in Method::ALL {
@@ -621,14 +635,14 @@ fn each_kernel_has_the_plan_it_counts() {
 #[test]
 fn memory_estimates_are_small_for_symmetric_plans_and_grow_for_join_plans() {
     for n in 4..=20 {
-        let join = Plan::with_method(n, Method::Join).unwrap();
+        let join = Plan::with_method(Method::Join, n).unwrap();
         let symmetric = Plan::new(n).unwrap();
         let (one, two) = (join.memory_estimate(1), join.memory_estimate(2));
         assert!(two > one, "N = {n}");
         assert!(symmetric.memory_estimate(2) < 1 << 20, "N = {n}");
     }
     // N = 18 on two threads, as measured: 70 MB peak for the whole process.
-    let eighteen = Plan::with_method(18, Method::Join)
+    let eighteen = Plan::with_method(Method::Join, 18)
         .unwrap()
         .memory_estimate(2);
     assert!((64 << 20..256 << 20).contains(&eighteen), "{eighteen}");
@@ -640,7 +654,7 @@ fn memory_estimates_are_small_for_symmetric_plans_and_grow_for_join_plans() {
 /// together they hold every piece once.
 #[test]
 fn join_shards_are_runs_of_pieces_that_share_their_first_choices() {
-    let plan = Plan::with_method(16, Method::Join).unwrap();
+    let plan = Plan::with_method(Method::Join, 16).unwrap();
     let m = 8;
     let mut seen = vec![0; plan.len()];
     let mut groups_per_shard = Vec::new();
@@ -678,7 +692,7 @@ fn a_sample_of_row_sets_projects_the_published_count() {
         ]
     });
     for (kernel, n, threads) in cases {
-        let plan = Plan::with_method(n, Method::Join).unwrap();
+        let plan = Plan::with_method(Method::Join, n).unwrap();
         let draws = std::num::NonZeroUsize::new(3000).unwrap();
         let options = Options::threads(threads).with_kernel(kernel);
         let sample = options.sample(&plan, draws, 12345).unwrap();
@@ -712,7 +726,7 @@ fn a_sample_of_row_sets_projects_the_published_count() {
     ));
     assert_eq!(
         Options::threads(0)
-            .sample(&Plan::with_method(12, Method::Join).unwrap(), one, 1)
+            .sample(&Plan::with_method(Method::Join, 12).unwrap(), one, 1)
             .unwrap_err(),
         Error::InvalidThreads
     );
@@ -724,7 +738,7 @@ fn a_sample_of_row_sets_projects_the_published_count() {
 #[test]
 fn wide_bands_name_their_queens() {
     for (n, width) in [(24usize, 2usize), (25, 3)] {
-        let plan = Plan::with_method(n, Method::Join).unwrap();
+        let plan = Plan::with_method(Method::Join, n).unwrap();
         let mut bands = std::collections::BTreeSet::new();
         for sub in plan.subproblems() {
             let SubproblemKind::Join { band } = sub.kind() else {
@@ -804,7 +818,7 @@ fn prose(path: &str) -> String {
 /// had 59,640).
 #[test]
 fn the_plan_sizes_the_docs_quote_are_the_plans() {
-    let size = |n, method| with_commas(Plan::with_method(n, method).unwrap().len());
+    let size = |n, method| with_commas(Plan::with_method(method, n).unwrap().len());
     let (join, symmetric) = (Method::Join, Method::Symmetric);
     let join_sizes = format!(
         "{} at N = 18, {} at N = 21, {} at N = 32",
@@ -819,7 +833,7 @@ fn the_plan_sizes_the_docs_quote_are_the_plans() {
         size(32, symmetric)
     );
     let (most, largest) = (1..=queens_simd::MAX_N)
-        .filter_map(|n| Some((Plan::with_method(n, join).ok()?.len(), n)))
+        .filter_map(|n| Some((Plan::with_method(join, n).ok()?.len(), n)))
         .max()
         .unwrap();
     let largest = format!(

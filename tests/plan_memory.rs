@@ -16,11 +16,11 @@ static ALLOCATOR: Counting = Counting;
 fn every_plan_is_built_in_the_memory_estimated_before() {
     for method in [Method::Symmetric, Method::Join] {
         for n in 0..=32 {
-            let estimate = Plan::build_memory_estimate(n, method).unwrap();
+            let estimate = Plan::build_memory_estimate(method, n).unwrap();
             let (peak, plan) = {
                 let _one = MEASURING.lock().unwrap_or_else(|e| e.into_inner());
                 peak_growth(|| {
-                    let plan = Plan::with_method(n, method).unwrap();
+                    let plan = Plan::with_method(method, n).unwrap();
                     let _ = plan.shard(Shard::new(0, 1000).unwrap());
                     plan
                 })
@@ -40,6 +40,6 @@ fn every_plan_is_built_in_the_memory_estimated_before() {
 #[test]
 fn a_plan_too_large_for_the_size_is_refused_before_it_is_built() {
     for method in [Method::Symmetric, Method::Join] {
-        assert!(Plan::build_memory_estimate(33, method).is_err());
+        assert!(Plan::build_memory_estimate(method, 33).is_err());
     }
 }

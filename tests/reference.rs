@@ -45,7 +45,7 @@ fn the_four_seeds_are_registered() {
         for n in kernel.sizes() {
             for task in Task::ALL {
                 assert_ne!(
-                    queens_simd::dispatch::resolve_for(Kernel::Auto, n, task),
+                    queens_simd::dispatch::resolve_for(Kernel::Auto, task, n),
                     kernel,
                     "auto never picks {kernel}"
                 );

@@ -31,7 +31,7 @@ fn join_options(threads: usize) -> Options {
 fn a_sample_holds_no_more_than_its_estimate() {
     let _one = MEASURING.lock().unwrap_or_else(|e| e.into_inner());
     let n = 12;
-    let plan = queens_simd::dispatch::plan_for(n, Kernel::Join).unwrap();
+    let plan = queens_simd::dispatch::plan_for(Kernel::Join, n).unwrap();
     for threads in [1, 2] {
         let options = join_options(threads);
         let mut measured = Vec::new();
@@ -76,14 +76,14 @@ fn a_sample_holds_no_more_than_its_estimate() {
 fn a_check_of_drawn_pieces_holds_no_more_than_the_estimate() {
     let _one = MEASURING.lock().unwrap_or_else(|e| e.into_inner());
     let n = 12;
-    let plan = queens_simd::dispatch::plan_for(n, Kernel::Join).unwrap();
+    let plan = queens_simd::dispatch::plan_for(Kernel::Join, n).unwrap();
     for draws in [1, 50_000] {
         let (bytes, checked) = peak_growth(|| {
             queens_simd::dispatch::check_pieces(
+                Kernel::Join,
                 &plan,
                 NonZeroUsize::new(draws).unwrap(),
                 3,
-                Kernel::Join,
             )
             .unwrap()
         });
@@ -103,14 +103,14 @@ fn a_check_of_drawn_pieces_holds_no_more_than_the_estimate() {
 #[test]
 fn draws_past_the_address_space_are_refused() {
     let _one = MEASURING.lock().unwrap_or_else(|e| e.into_inner());
-    let plan = queens_simd::dispatch::plan_for(12, Kernel::Join).unwrap();
+    let plan = queens_simd::dispatch::plan_for(Kernel::Join, 12).unwrap();
     let start = Instant::now();
     let sampled = join_options(2).sample(&plan, NonZeroUsize::MAX, 1);
     assert!(
         matches!(sampled, Err(Error::OutOfMemory { bytes }) if bytes > 1 << 62),
         "{sampled:?}"
     );
-    let checked = queens_simd::dispatch::check_pieces(&plan, NonZeroUsize::MAX, 1, Kernel::Join);
+    let checked = queens_simd::dispatch::check_pieces(Kernel::Join, &plan, NonZeroUsize::MAX, 1);
     assert!(
         matches!(checked, Err(Error::OutOfMemory { bytes }) if bytes > 1 << 62),
         "{checked:?}"
@@ -231,14 +231,14 @@ mod limits {
         };
         let extra: u64 = extra.parse().unwrap();
         let draws = NonZeroUsize::new(draws.parse().unwrap()).unwrap();
-        let plan = queens_simd::dispatch::plan_for(12, Kernel::Join).unwrap();
+        let plan = queens_simd::dispatch::plan_for(Kernel::Join, 12).unwrap();
         let limit = held_bytes() + (extra << 10);
         if let Err(why) = lower_address_space_limit(limit) {
             println!("{SKIPPED} {why}");
             return;
         }
         let sampled = join_options(2).sample(&plan, draws, 1);
-        let checked = queens_simd::dispatch::check_pieces(&plan, draws, 1, Kernel::Join);
+        let checked = queens_simd::dispatch::check_pieces(Kernel::Join, &plan, draws, 1);
         match (sampled, checked) {
             (Ok(sample), Ok(checked)) => {
                 assert_eq!(checked.len(), draws.get());

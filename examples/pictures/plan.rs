@@ -373,7 +373,7 @@ fn shards() -> Result<String, queens_simd::Error> {
         let estimate: u64 = shard.iter().map(|&index| subs[index].estimate()).sum();
         let mut count = 0;
         for &index in &shard {
-            count += queens_simd::dispatch::count_subproblem(&subs[index], Kernel::Auto)?;
+            count += queens_simd::dispatch::count_subproblem(Kernel::Auto, &subs[index])?;
         }
         total_count += count;
         let tx = LEFT + plan.len().div_ceil(SHARDS) as i32 * BAR + 14;
@@ -462,7 +462,7 @@ fn shards() -> Result<String, queens_simd::Error> {
 /// E in the east half, blank where the piece leaves it open; in counting
 /// order, each column headed by the shard `--shard i/3` deals it to.
 fn join_pieces() -> Result<String, queens_simd::Error> {
-    let plan = Plan::with_method(N, Method::Join)?;
+    let plan = Plan::with_method(Method::Join, N)?;
     let deal = Deal::new(&plan)?;
     let order = plan.all();
     const COLUMN: i32 = 16;
@@ -484,7 +484,7 @@ fn join_pieces() -> Result<String, queens_simd::Error> {
             plan.len()
         ),
         &[
-            "Plan::with_method(12, Method::Join): a piece is the solutions whose west half's rows begin with its choices.",
+            "Plan::with_method(Method::Join, 12): a piece is the solutions whose west half's rows begin with its choices.",
             "Each column is one piece (Subproblem::join_rows), in counting order (Plan::all()); above it, its shard: p mod 3.",
         ],
     );

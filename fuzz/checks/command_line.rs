@@ -88,7 +88,7 @@ fn check_request(request: &Request) {
                 assert!(limit > 0);
                 assert!(solve.count && solve.task == Task::Count);
                 let counting =
-                    queens_simd::dispatch::resolve_for(solve.kernel, solve.n, Task::Count);
+                    queens_simd::dispatch::resolve_for(solve.kernel, Task::Count, solve.n);
                 assert_eq!(Method::of(counting), Some(Method::Join));
             }
         }

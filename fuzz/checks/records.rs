@@ -9,7 +9,7 @@ pub fn check(bytes: &[u8]) {
     let mut plans = Plans::default();
     if let Ok(record) = ShardRecord::parse(bytes, &mut plans) {
         let plan = plans
-            .get(record.plan.n, record.plan.method)
+            .get(record.plan.method, record.plan.n)
             .expect("its plan was built");
         assert_eq!(plan.method(), record.plan.method);
         assert_eq!(record.tally.total(), Some(record.count));
@@ -21,7 +21,7 @@ pub fn check(bytes: &[u8]) {
     }
     if let Ok(checkpoint) = Checkpoint::parse(bytes, &mut plans) {
         let plan = plans
-            .get(checkpoint.plan.n, checkpoint.plan.method)
+            .get(checkpoint.plan.method, checkpoint.plan.n)
             .expect("its plan was built");
         assert_eq!(checkpoint.tally.total(), Some(checkpoint.count));
         let shard = plan.shard(checkpoint.shard);

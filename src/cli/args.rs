@@ -911,8 +911,8 @@ impl Args {
         };
         self.check_flags_apply()?;
         let format = self.checked_format(n)?;
-        let through_plan = self.check_plan_flags(kernel, n, task)?;
-        self.check_max_memory(kernel, n, task, through_plan)?;
+        let through_plan = self.check_plan_flags(kernel, task, n)?;
+        self.check_max_memory(kernel, task, n, through_plan)?;
         let plan = through_plan.then(|| PlanCount {
             threads: self.threads,
             shard: self.shard,
@@ -1057,7 +1057,7 @@ impl Args {
     /// a shard, a checkpoint or threads for a kernel that does not split,
     /// at every N: one rule, where threads were once ignored below
     /// SPLIT_FROM and refused from it.
-    fn check_plan_flags(&self, kernel: Kernel, n: usize, task: Task) -> Result<bool, String> {
+    fn check_plan_flags(&self, kernel: Kernel, task: Task, n: usize) -> Result<bool, String> {
         let plain_plan_count =
             task == Task::Count && crate::dispatch::counts_through_plan(kernel, n);
         let shard_or_checkpoint =
@@ -1081,8 +1081,8 @@ impl Args {
     fn check_max_memory(
         &self,
         kernel: Kernel,
-        n: usize,
         task: Task,
+        n: usize,
         through_plan: bool,
     ) -> Result<(), String> {
         if self.max_memory.is_none() {
@@ -1094,7 +1094,7 @@ impl Args {
                     .into(),
             );
         }
-        let counting = crate::dispatch::resolve_for(kernel, n, task);
+        let counting = crate::dispatch::resolve_for(kernel, task, n);
         if !through_plan && counting.method() != Some(Method::Join) {
             return Err(format!(
                 "--max-memory limits counts through a plan or with a join kernel, but N = {n} is counted whole with {counting} here, which allocates nothing"
@@ -1110,7 +1110,7 @@ impl Args {
 /// that `auto` counts through the symmetric plan.
 fn check_sample_method(kernel: Kernel, n: usize) -> Result<(), String> {
     let joins = super::report::kernel_names(Method::Join);
-    match crate::dispatch::plan_method(n, kernel) {
+    match crate::dispatch::plan_method(kernel, n) {
         Ok(Method::Join) => Ok(()),
         Ok(method) => Err(format!(
             "--sample projects a join count, but N = {n} is counted here through the {method} plan (try --kernel {joins})"
@@ -1118,12 +1118,12 @@ fn check_sample_method(kernel: Kernel, n: usize) -> Result<(), String> {
         Err(crate::Error::NotSplittable(_)) => Err(format!(
             "--sample projects a join count, but kernel '{kernel}' counts whole boards, through no plan (try --kernel {joins})"
         )),
-        Err(e) => Err(e.to_string()),
+        Err(e) => Err(super::status::message(&e)),
     }
 }
 
 fn not_splittable(kernel: Kernel) -> String {
-    crate::Error::NotSplittable(kernel).to_string()
+    super::status::message(&crate::Error::NotSplittable(kernel))
 }
 
 fn parse_n(text: &str) -> Result<usize, String> {
@@ -1213,11 +1213,13 @@ fn parse_max_running(text: &str) -> Result<usize, String> {
 }
 
 fn parse_shard(text: &str) -> Result<Shard, String> {
-    text.parse().map_err(|e: crate::Error| e.to_string())
+    text.parse()
+        .map_err(|e: crate::Error| super::status::message(&e))
 }
 
 fn parse_kernel(name: &str) -> Result<Kernel, String> {
-    name.parse().map_err(|e: crate::Error| e.to_string())
+    name.parse()
+        .map_err(|e: crate::Error| super::status::message(&e))
 }
 
 #[cfg(test)]

@@ -362,8 +362,8 @@ impl Limits {
 /// not apply (`--sample`, `merge --recount`, a symmetric plan, whose
 /// memory is the plan's), it says nothing of them.
 pub fn check(
-    n: usize,
     kernel: Kernel,
+    n: usize,
     threads: usize,
     shards: bool,
     needed: &dyn Fn(usize) -> u64,
@@ -422,8 +422,8 @@ pub fn check_verify(
 /// Refuses to build the plan of `n` by `method` (to check records against
 /// it) where its `bytes` pass a limit.
 pub fn check_plan(
-    n: usize,
     method: crate::plan::Method,
+    n: usize,
     bytes: u64,
     limits: &Limits,
 ) -> Result<(), String> {
@@ -536,8 +536,8 @@ mod tests {
         // N = 24 by `join`, whose threads take 9 GiB each, under a limit.
         let check_24 = |threads, shards, limit: u64| {
             check(
-                24,
                 Kernel::Join,
+                24,
                 threads,
                 shards,
                 &per_thread,
@@ -545,8 +545,8 @@ mod tests {
             )
         };
         let refused = check(
-            24,
             Kernel::JoinAvx2,
+            24,
             2,
             true,
             &per_thread,
@@ -573,14 +573,14 @@ mod tests {
             "{refused}"
         );
         // Nothing fits in less than nothing.
-        assert!(check(4, Kernel::Join, 1, true, &|_| 1, &limits(0, None)).is_err());
+        assert!(check(Kernel::Join, 4, 1, true, &|_| 1, &limits(0, None)).is_err());
         let none = Limits {
             memory: None,
             address_space: None,
             arenas: 8,
         };
         assert_eq!(
-            check(4, Kernel::Join, 1, true, &|_| u64::MAX, &none),
+            check(Kernel::Join, 4, 1, true, &|_| u64::MAX, &none),
             Ok(())
         );
     }
@@ -593,8 +593,8 @@ mod tests {
         let left = (16 << 20) + 2 * (10 << 20) + limits(0, None).threads_address_space(2);
         assert_eq!(
             check(
-                18,
                 Kernel::Join,
+                18,
                 2,
                 true,
                 &needed,
@@ -603,8 +603,8 @@ mod tests {
             Ok(())
         );
         let refused = check(
-            18,
             Kernel::Join,
+            18,
             3,
             true,
             &needed,
@@ -631,14 +631,14 @@ mod tests {
     fn a_plan_too_large_for_the_limit_is_refused_before_it_is_built() {
         let method = crate::plan::Method::Symmetric;
         assert_eq!(
-            check_plan(32, method, 20 << 20, &limits(1 << 30, None)),
+            check_plan(method, 32, 20 << 20, &limits(1 << 30, None)),
             Ok(())
         );
         assert_eq!(
-            check_plan(32, method, 20 << 20, &limits(1 << 20, None)),
+            check_plan(method, 32, 20 << 20, &limits(1 << 20, None)),
             Err("checking records of N = 32 builds its symmetric plan, which needs about 20.0 MiB, more than the --max-memory limit of 1.0 MiB".into())
         );
-        let refused = check_plan(32, method, 20 << 20, &limits(1 << 30, Some(8 << 20)));
+        let refused = check_plan(method, 32, 20 << 20, &limits(1 << 30, Some(8 << 20)));
         assert!(refused.unwrap_err().contains("RLIMIT_AS"));
     }
 

@@ -170,11 +170,12 @@ impl Failure {
         match self {
             Failure::Input(e @ Error::OutOfMemory { .. }) => messages.error(
                 format_args!(
-                    "{e}; fewer --threads, a --shard of the count, or more memory (ulimit -v) may fit"
+                    "{}; fewer --threads, a --shard of the count, or more memory (ulimit -v) may fit",
+                    status::message(&e)
                 ),
                 Status::OutOfMemory,
             ),
-            Failure::Input(e) => messages.error(e, Status::Refused),
+            Failure::Input(e) => messages.error(status::message(&e), Status::Refused),
             Failure::Refused(why) => messages.error(why, Status::Refused),
             Failure::Checkpoint(why) => messages.error(why, Status::OutputFailed),
             Failure::Disagreement(what) => messages.error(what, Status::Disagreement),
@@ -219,7 +220,7 @@ fn solve(solve: &Solve, out: &mut impl Write, messages: &Messages) -> Result<(),
     let n = solve.n;
     // Resolve `auto` for the task and check availability and size before
     // any output.
-    let solver = crate::dispatch::solver_for(solve.kernel, n, solve.task)?;
+    let solver = crate::dispatch::solver_for(solve.kernel, solve.task, n)?;
     let kernel = solver.kernel();
     let unique = solve.task == Task::Fundamental;
     if let Some(plan) = &solve.plan {
@@ -233,12 +234,12 @@ fn solve(solve: &Solve, out: &mut impl Write, messages: &Messages) -> Result<(),
             if kernel.method() == Some(crate::kernel::Method::Join) {
                 let needed = |_| crate::dispatch::memory_estimate(kernel, n).unwrap_or(u64::MAX);
                 let limits = memory::Limits::of_this_process(solve.max_memory);
-                memory::check(n, kernel, 1, false, &needed, &limits).map_err(Failure::Refused)?;
+                memory::check(kernel, n, 1, false, &needed, &limits).map_err(Failure::Refused)?;
             }
             crate::dispatch::count(kernel, n)?
         };
         if solve.format == Format::Json {
-            output::write_json_fields(out, n, kernel, unique)?;
+            output::write_json_fields(out, kernel, n, unique)?;
             out.write_all(b",")?;
             output::write_json_integer(out, "count", total)?;
             out.write_all(b"}\n")?;
@@ -266,7 +267,7 @@ fn report_time(
     let (n, kernel) = (solve.n, solver.kernel());
     let unique = solve.task == Task::Fundamental;
     let (timing, what) = if let Some(request) = &solve.plan {
-        let plan = crate::dispatch::plan_for(n, solve.kernel)?;
+        let plan = crate::dispatch::plan_for(solve.kernel, n)?;
         let options = plan_options(solve.kernel, request.threads);
         let timing = timing::measure(|| {
             black_box(options.count(&plan, plan.all(), |_, _| {}).ok());

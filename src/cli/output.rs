@@ -18,7 +18,7 @@ pub fn list(
     format: Format,
 ) -> Result<(), Failure> {
     if format == Format::Json {
-        write_json_fields(out, n, kernel, unique)?;
+        write_json_fields(out, kernel, n, unique)?;
         out.write_all(b",\"solutions\":[")?;
     }
     let mut total: Count = 0;
@@ -92,8 +92,8 @@ fn write_columns(out: &mut impl Write, board: &Board, sep: &str) -> io::Result<(
 /// Opens the JSON object every JSON output starts with: `{"n":…,"kernel":…,"unique":…`.
 pub fn write_json_fields(
     out: &mut impl Write,
-    n: usize,
     kernel: Kernel,
+    n: usize,
     unique: bool,
 ) -> io::Result<()> {
     write!(

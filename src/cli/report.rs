@@ -93,12 +93,12 @@ pub(super) type PlanChoice = Result<(Kernel, crate::kernel::Method), String>;
 pub(super) fn plan_ranges() -> Vec<(PlanChoice, usize, usize)> {
     let mut choices = Vec::<(PlanChoice, usize, usize)>::new();
     for n in 0..=MAX_N {
-        let choice = crate::dispatch::plan_method(n, Kernel::Auto)
+        let choice = crate::dispatch::plan_method(Kernel::Auto, n)
             .and_then(|method| {
-                let kernel = crate::dispatch::counting_kernel(method, Kernel::Auto)?;
+                let kernel = crate::dispatch::counting_kernel(Kernel::Auto, method)?;
                 Ok((kernel, method))
             })
-            .map_err(|e| e.to_string());
+            .map_err(|e| super::status::message(&e));
         match choices.last_mut() {
             Some((c, _, last)) if *c == choice => *last = n,
             _ => choices.push((choice, n, n)),
@@ -128,7 +128,7 @@ fn auto_plans() -> String {
 pub(super) fn auto_ranges(task: Task) -> Vec<(Kernel, usize, usize)> {
     let mut choices = Vec::<(Kernel, usize, usize)>::new();
     for n in 0..=MAX_N {
-        let kernel = crate::dispatch::resolve_for(Kernel::Auto, n, task);
+        let kernel = crate::dispatch::resolve_for(Kernel::Auto, task, n);
         match choices.last_mut() {
             Some((k, _, last)) if *k == kernel => *last = n,
             _ => choices.push((kernel, n, n)),
@@ -254,12 +254,16 @@ pub(super) fn run_checks(max_n: usize, mut on_row: impl FnMut(&Row)) -> Result<V
                 None => "nothing was checked".to_owned(),
             };
             return Err(Failure::OutOfMemory(format!(
-                "--verify could not check N = {n}: {e}; {agreed}; a smaller --max-n or more memory (ulimit -v) may fit"
+                "--verify could not check N = {n}: {}; {agreed}; a smaller --max-n or more memory (ulimit -v) may fit",
+                super::status::message(&e)
             )));
         }
         Err(e @ crate::Error::OutOfMemory { .. }) => {
             let n = checked.map_or(0, |n| n + 1);
-            Some(format!("verify: stopped at N = {n}: {e}"))
+            Some(format!(
+                "verify: stopped at N = {n}: {}",
+                super::status::message(&e)
+            ))
         }
         run => {
             run?;

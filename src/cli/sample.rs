@@ -78,11 +78,11 @@ fn check(
             super::plural::counted(request.draws.get(), "row set", "row sets")
         )?;
     }
-    let checked = crate::dispatch::check_pieces(plan, request.draws, seed, kernel)?;
+    let checked = crate::dispatch::check_pieces(kernel, plan, request.draws, seed)?;
     let total: crate::Count = checked.iter().map(|row_set| row_set.search).sum();
     let differ = checked.iter().filter(|r| r.join != r.search).count();
     if format == Format::Json {
-        write_check_json(out, plan.n(), kernel, seed, &checked, total)?;
+        write_check_json(out, kernel, plan.n(), seed, &checked, total)?;
     } else {
         for row_set in &checked {
             let (band, rows) = (band_text(row_set), west_rows(row_set));
@@ -140,8 +140,8 @@ fn west_rows(row_set: &Checked) -> Vec<String> {
 /// seed, as numbers and as decimal strings (`output::write_json_integer`).
 fn write_check_json(
     out: &mut impl Write,
-    n: usize,
     kernel: crate::Kernel,
+    n: usize,
     seed: u64,
     checked: &[Checked],
     total: crate::Count,

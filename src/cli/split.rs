@@ -24,16 +24,16 @@ use super::{memory, output};
 fn check_memory(
     solve: &Solve,
     request: &PlanCount,
-    method: Method,
     kernel: Kernel,
+    method: Method,
     options: &Options,
 ) -> Result<(), Failure> {
-    let needs = MemoryNeeds::new(solve.n, method)?;
+    let needs = MemoryNeeds::new(method, solve.n)?;
     let draws = request.sample.map(|sample| sample.draws.get());
     let needed = |threads| memory::needed(&needs, threads, draws);
     let limits = memory::Limits::of_this_process(solve.max_memory);
     let shards = method == Method::Join && draws.is_none();
-    memory::check(solve.n, kernel, options.threads, shards, &needed, &limits)
+    memory::check(kernel, solve.n, options.threads, shards, &needed, &limits)
         .map_err(Failure::Refused)
 }
 
@@ -45,13 +45,13 @@ pub fn count(
     out: &mut impl Write,
     messages: &Messages,
 ) -> Result<(), Failure> {
-    let method = crate::dispatch::plan_method(solve.n, solve.kernel)?;
+    let method = crate::dispatch::plan_method(solve.kernel, solve.n)?;
     let options = super::plan_options(solve.kernel, request.threads);
-    let kernel = crate::dispatch::counting_kernel(method, options.kernel)?;
+    let kernel = crate::dispatch::counting_kernel(options.kernel, method)?;
     // Before the plan is built, and anything locked or written: a count
     // that cannot fit is refused as it is asked.
-    check_memory(solve, request, method, kernel, &options)?;
-    let plan = Plan::with_method(solve.n, method)?;
+    check_memory(solve, request, kernel, method, &options)?;
+    let plan = Plan::with_method(method, solve.n)?;
     if let Some(sample) = request.sample {
         return super::sample::project(&plan, &options, sample, solve.format, out);
     }
@@ -107,7 +107,7 @@ pub fn count(
         };
         out.write_all(&record.to_bytes())?;
     } else if solve.format == Format::Json {
-        output::write_json_fields(out, solve.n, kernel, false)?;
+        output::write_json_fields(out, kernel, solve.n, false)?;
         out.write_all(b",")?;
         output::write_json_integer(out, "count", progress.count)?;
         out.write_all(b"}\n")?;

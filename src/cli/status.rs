@@ -126,9 +126,74 @@ impl Messages {
     }
 }
 
+/// A library error as the command line says it: the library's text, which
+/// names no flag, with the flags that help added ("--kernels lists them
+/// all", "(see --kernels)", "(or --unique)").
+pub(crate) fn message(error: &crate::Error) -> String {
+    use crate::Error;
+    let text = error.to_string();
+    match error {
+        // Only the near miss ends in a question; the whole list does not.
+        Error::UnknownKernel(_) => match text.strip_suffix("?)") {
+            Some(asked) => format!("{asked}? --kernels lists them all)"),
+            None => text,
+        },
+        Error::KernelUnavailable { .. } => format!("{text} (see --kernels)"),
+        Error::CountOnly(_) => text.replacen(
+            "to list them or the fundamental ones, use",
+            "to list them (or --unique), use",
+            1,
+        ),
+        Error::OutOfMemory { .. } => {
+            format!("{text}, which the command line checks before it starts")
+        }
+        _ => text,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Error, Kernel};
+
+    /// The command line's words for the library's errors, as they were
+    /// before the library's lost their flags: each hint lands where it was.
+    #[test]
+    fn messages_add_the_command_lines_hints() {
+        let unknown = |name: &str| message(&Error::UnknownKernel(name.into()));
+        assert_eq!(
+            unknown("symetric"),
+            "unknown kernel 'symetric' (did you mean 'symmetric'? --kernels lists them all)"
+        );
+        let whole = unknown("no-such-kernel-at-all");
+        assert!(
+            whole.contains(" (known: auto, ") && !whole.contains("--"),
+            "{whole}"
+        );
+        assert_eq!(
+            message(&Error::KernelUnavailable {
+                kernel: Kernel::Avx,
+                because: "this CPU or its operating system lacks AVX",
+            }),
+            "kernel 'avx' is not available: this CPU or its operating system lacks AVX \
+             (see --kernels)"
+        );
+        assert_eq!(
+            message(&Error::CountOnly(Kernel::JoinAvx2)),
+            "kernel 'join-avx2' counts solutions only; to list them (or --unique), use \
+             'symmetric', 'portable' or 'auto'"
+        );
+        assert_eq!(
+            message(&Error::OutOfMemory { bytes: 96 << 20 }),
+            "out of memory: a count could not allocate 96.0 MiB for its plan, tables or \
+             buffers: the system gave it less than the memory it was estimated to need, which \
+             the command line checks before it starts"
+        );
+        assert_eq!(
+            message(&Error::InvalidThreads),
+            Error::InvalidThreads.to_string()
+        );
+    }
 
     #[test]
     fn codes_are_distinct_and_in_order() {

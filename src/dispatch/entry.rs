@@ -11,13 +11,13 @@ use crate::kernel::{Task, Visit};
 use crate::{Count, Kernel, Solver};
 
 /// The solver that counts size `n`: `Auto` resolved, availability and
-/// size checked. Short for `solver_for(kernel, n, Task::Count)`.
+/// size checked. Short for `solver_for(kernel, Task::Count, n)`.
 ///
 /// # Errors
 ///
 /// As [`solver_for`].
 pub fn solver(kernel: Kernel, n: usize) -> Result<&'static dyn Solver, Error> {
-    solver_for(kernel, n, Task::Count)
+    solver_for(kernel, Task::Count, n)
 }
 
 /// The solver for `task` at size `n`: `Auto` resolved for that task,
@@ -31,13 +31,13 @@ pub fn solver(kernel: Kernel, n: usize) -> Result<&'static dyn Solver, Error> {
 /// `asm`'s 0 to 16), [`Error::KernelUnavailable`] if this CPU or build
 /// cannot run the kernel, [`Error::CountOnly`] for a task other than
 /// counting asked of a kernel that only counts.
-pub fn solver_for(kernel: Kernel, n: usize, task: Task) -> Result<&'static dyn Solver, Error> {
+pub fn solver_for(kernel: Kernel, task: Task, n: usize) -> Result<&'static dyn Solver, Error> {
     kernel.check_size(n)?;
     let kernel = if kernel == Kernel::Auto {
         // `auto` picks only a kernel that accepts `n`.
-        cached_auto_kernel(n, task)
+        cached_auto_kernel(task, n)
     } else {
-        let kernel = resolve_for(kernel, n, task);
+        let kernel = resolve_for(kernel, task, n);
         kernel.check_size(n)?;
         kernel
     };
@@ -50,9 +50,9 @@ pub fn solver_for(kernel: Kernel, n: usize, task: Task) -> Result<&'static dyn S
 
 /// Number of solutions on an `n`x`n` board.
 ///
-/// A join kernel (and `auto` from [`super::JOIN_FROM`], which counts with
-/// one) allocates about [`memory_estimate`] bytes for it: see
-/// the crate's Memory section.
+/// A join kernel (and `auto` for the N it counts with one:
+/// [`super::auto_kernel`] says which) allocates about [`memory_estimate`]
+/// bytes for it: see the crate's Memory section.
 ///
 /// # Errors
 ///
@@ -63,7 +63,7 @@ pub fn count(kernel: Kernel, n: usize) -> Result<Count, Error> {
 }
 
 /// About how many bytes [`count`]`(n)` allocates, to check
-/// before counting: for a join kernel (and `auto` from [`super::JOIN_FROM`]),
+/// before counting: for a join kernel (and `auto` where it counts with one),
 /// its quarter-boards, half-boards and buffers on one thread and
 /// 16 MiB for the process, the figure that
 /// [`crate::plan::Plan::memory_estimate`]`(1)` gives for its plan (here
@@ -109,7 +109,7 @@ pub fn for_each_solution(
     n: usize,
     visit: Visit<'_>,
 ) -> Result<ControlFlow<()>, Error> {
-    solver_for(kernel, n, Task::Enumerate)?.for_each_solution(n, visit)
+    solver_for(kernel, Task::Enumerate, n)?.for_each_solution(n, visit)
 }
 
 /// Calls `visit` for every solution whose row-0 queen stands in a
@@ -125,7 +125,7 @@ pub fn for_each_solution_in_first_row(
     first_row: u32,
     visit: Visit<'_>,
 ) -> Result<ControlFlow<()>, Error> {
-    solver_for(kernel, n, Task::Enumerate)?.for_each_solution_in_first_row(n, first_row, visit)
+    solver_for(kernel, Task::Enumerate, n)?.for_each_solution_in_first_row(n, first_row, visit)
 }
 
 /// Every solution, in the kernel's own order.
@@ -135,5 +135,5 @@ pub fn for_each_solution_in_first_row(
 /// As [`solver_for`].
 #[cfg(feature = "alloc")]
 pub fn solutions(kernel: Kernel, n: usize) -> Result<alloc::vec::Vec<crate::Board>, Error> {
-    solver_for(kernel, n, Task::Enumerate)?.solutions(n)
+    solver_for(kernel, Task::Enumerate, n)?.solutions(n)
 }

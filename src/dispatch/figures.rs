@@ -68,7 +68,7 @@ const AUTO_AT_SMALL_N: &str =
 const BLOCKS_KERNEL: &str = "The blocks kernel (issue 29, part 2)";
 const JOIN_WITHOUT_VPOPCNTDQ: &str = "A 512-bit join without VPOPCNTDQ (issue 45)";
 
-/// Counting from [`super::JOIN_FROM`]: a join kernel ahead of the fastest
+/// Counting from [`super::policy::JOIN_FROM`]: a join kernel ahead of the fastest
 /// search, `join-avx512bw` ahead of `join-avx2` (where `join-avx512` does
 /// not run: both forced on one CPU, each the mean of its runs, four at
 /// N = 18 and two at N = 22, the 60 row sets of `--sample`), and (past the
@@ -94,7 +94,7 @@ pub(super) const SPLIT_512_LARGE_N_FIGURES: &[Figure] = &[
     measured(13, Count, LanesAvx2, 1_767_000.0, LanesAvx512, 2_302_000.0, ZEN_4, COUNTING),
 ];
 
-/// The same at N = [`super::LANES_FROM`].
+/// The same at N = [`super::policy::LANES_FROM`].
 #[rustfmt::skip] // a table: one figure a line
 pub(super) const SPLIT_512_SMALL_N_FIGURES: &[Figure] = &[Figure {
     n: 9,
@@ -107,9 +107,9 @@ pub(super) const SPLIT_512_SMALL_N_FIGURES: &[Figure] = &[Figure {
     source: "Counting",
 }];
 
-/// Counting from [`super::SYMMETRIC_FROM`] to below [`super::JOIN_FROM`], and enumerating
-/// from [`super::SYMMETRIC_FROM`]: lanes ahead of the symmetric search, the
-/// symmetric search ahead of the portable one; below [`super::JOIN_FROM`] a
+/// Counting from [`super::policy::SYMMETRIC_FROM`] to below [`super::policy::JOIN_FROM`], and enumerating
+/// from [`super::policy::SYMMETRIC_FROM`]: lanes ahead of the symmetric search, the
+/// symmetric search ahead of the portable one; below [`super::policy::JOIN_FROM`] a
 /// search ahead of the join.
 #[rustfmt::skip] // a table: one figure a line
 pub(super) const LARGE_N_FIGURES: &[Figure] = &[
@@ -120,13 +120,13 @@ pub(super) const LARGE_N_FIGURES: &[Figure] = &[
     measured(10, Enumerate, SymmetricBmi, 72_015.0, Portable, 204_794.0, ZEN_4, ENUMERATING),
 ];
 
-/// Fundamental solutions from [`super::SYMMETRIC_FUNDAMENTAL_FROM`]: no table of
+/// Fundamental solutions from [`super::policy::SYMMETRIC_FUNDAMENTAL_FROM`]: no table of
 /// BENCHMARKS.md measures this threshold yet; the order is that of
-/// enumeration from [`super::SYMMETRIC_FROM`], for the reason given there.
+/// enumeration from [`super::policy::SYMMETRIC_FROM`], for the reason given there.
 #[rustfmt::skip] // a table: one figure a line
 pub(super) const FUNDAMENTAL_FIGURES: &[Figure] = &[];
 
-/// Counting N = [`super::LANES_FROM`] to below [`super::SYMMETRIC_FROM`]: lanes ahead of
+/// Counting N = [`super::policy::LANES_FROM`] to below [`super::policy::SYMMETRIC_FROM`]: lanes ahead of
 /// the portable kernel.
 #[rustfmt::skip] // a table: one figure a line
 pub(super) const SMALL_N_FIGURES: &[Figure] = &[
@@ -134,7 +134,7 @@ pub(super) const SMALL_N_FIGURES: &[Figure] = &[
     measured(9, Count, LanesAvx512, 2_890.0, Portable, 9_670.0, ZEN_5, AUTO_AT_SMALL_N),
 ];
 
-/// Counting N = [`super::BLOCKS_FROM`] to 8: the blocks kernels ahead of the lanes
+/// Counting N = [`super::policy::BLOCKS_FROM`] to 8: the blocks kernels ahead of the lanes
 /// and the portable kernel.
 #[rustfmt::skip] // a table: one figure a line
 pub(super) const BLOCKS_FIGURES: &[Figure] = &[
@@ -144,7 +144,7 @@ pub(super) const BLOCKS_FIGURES: &[Figure] = &[
     measured(8, Count, LanesAvx2, 1_288.0, Portable, 3_464.0, ZEN_4, COUNTING),
 ];
 
-/// Counting below [`super::BLOCKS_FROM`]: the portable kernel ahead of the blocks
+/// Counting below [`super::policy::BLOCKS_FROM`]: the portable kernel ahead of the blocks
 /// and lane kernels.
 #[rustfmt::skip] // a table: one figure a line
 pub(super) const TINY_N_FIGURES: &[Figure] = &[
@@ -153,7 +153,7 @@ pub(super) const TINY_N_FIGURES: &[Figure] = &[
     measured(4, Count, Portable, 23.0, LanesAvx512, 151.0, ZEN_5, AUTO_AT_SMALL_N),
 ];
 
-/// Enumerating N = [`super::BLOCKS_ENUMERATION_FROM`] to 8: the blocks kernels
+/// Enumerating N = [`super::policy::BLOCKS_ENUMERATION_FROM`] to 8: the blocks kernels
 /// ahead of davidad's machine, and it ahead of the portable kernel.
 #[rustfmt::skip] // a table: one figure a line
 pub(super) const BLOCKS_ENUMERATION_FIGURES: &[Figure] = &[
@@ -163,10 +163,10 @@ pub(super) const BLOCKS_ENUMERATION_FIGURES: &[Figure] = &[
     measured(7, Enumerate, Sse41, 2_239.0, Portable, 3_646.0, ZEN_4, ENUMERATING),
 ];
 
-/// Enumerating below [`super::SYMMETRIC_FROM`] (but 7 and 8): davidad's machine
+/// Enumerating below [`super::policy::SYMMETRIC_FROM`] (but 7 and 8): davidad's machine
 /// ahead of the portable kernel, of the symmetric search (at N = 9, just
-/// below [`super::SYMMETRIC_FROM`]) and of the blocks kernels (at N = 6, just below
-/// [`super::BLOCKS_ENUMERATION_FROM`]).
+/// below [`super::policy::SYMMETRIC_FROM`]) and of the blocks kernels (at N = 6, just below
+/// [`super::policy::BLOCKS_ENUMERATION_FROM`]).
 #[rustfmt::skip] // a table: one figure a line
 pub(super) const SMALL_N_ENUMERATION_FIGURES: &[Figure] = &[
     measured(4, Enumerate, Sse41, 56.3, Portable, 127.0, ZEN_4, ENUMERATING),

@@ -51,7 +51,7 @@
 //! ```
 //! use queens_simd::{Kernel, dispatch, kernel::Task};
 //!
-//! let solver = dispatch::solver_for(Kernel::Auto, 10, Task::Count)?; // &'static dyn Solver
+//! let solver = dispatch::solver_for(Kernel::Auto, Task::Count, 10)?; // &'static dyn Solver
 //! let mut total = 0;
 //! for _ in 0..3 {
 //!     total += solver.count(10)?;
@@ -80,7 +80,8 @@ mod registry;
 #[cfg(test)]
 mod tests;
 
-pub use crate::vocabulary::kernel::{FORCED_BECAUSE, PORTABLE_FORCED};
+#[cfg(feature = "cli")]
+pub(crate) use crate::vocabulary::kernel::{FORCED_BECAUSE, PORTABLE_FORCED};
 #[cfg(feature = "alloc")]
 pub use entry::solutions;
 pub use entry::{
@@ -93,11 +94,10 @@ pub use plans::{
     check_pieces, count_on_threads, count_partial_board, count_subproblem, counting_kernel,
     counts_through_plan, plan_for, plan_method, search_subproblem,
 };
-pub use policy::{
-    BLOCKS_ENUMERATION_FROM, BLOCKS_FROM, JOIN_FROM, LANES_FROM, SPLIT_512_LANES_AVX2_UP_TO,
-    SYMMETRIC_FROM, SYMMETRIC_FUNDAMENTAL_FROM, asm_kernel, auto_kernel, auto_preference, resolve,
-    resolve_for,
-};
+// The sizes where `auto` changes families (`policy::JOIN_FROM`, ...) are
+// tuning, not API: what `auto` picks for a task and N is asked of
+// `auto_kernel` and `auto_preference`.
+pub use policy::{auto_kernel, auto_preference, resolve, resolve_for};
 #[cfg(asm_kernels)]
 pub use registry::best_asm;
 

@@ -58,7 +58,7 @@ impl Options {
     /// kernel, [`Error::WrongMethod`] for a kernel that counts the other
     /// method's plans, [`Error::NotSplittable`] for one that counts none.
     pub fn counting_kernel(&self, method: Method) -> Result<Kernel, Error> {
-        super::plans::counting_kernel(method, self.kernel)
+        super::plans::counting_kernel(self.kernel, method)
     }
 
     /// The solutions of the subproblems numbered `indices` (each at most
@@ -160,14 +160,14 @@ mod tests {
     /// capacity; the sample of a check, as well.
     #[test]
     fn draws_past_the_address_space_are_out_of_memory() {
-        let plan = plan_for(10, Kernel::Join).unwrap();
+        let plan = plan_for(Kernel::Join, 10).unwrap();
         let options = Options::threads(2).with_kernel(Kernel::Join);
         let sampled = options.sample(&plan, NonZeroUsize::MAX, 1);
         assert!(
             matches!(sampled, Err(Error::OutOfMemory { .. })),
             "{sampled:?}"
         );
-        let checked = crate::dispatch::check_pieces(&plan, NonZeroUsize::MAX, 1, Kernel::Join);
+        let checked = crate::dispatch::check_pieces(Kernel::Join, &plan, NonZeroUsize::MAX, 1);
         assert!(
             matches!(checked, Err(Error::OutOfMemory { .. })),
             "{checked:?}"

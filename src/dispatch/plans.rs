@@ -15,27 +15,27 @@ use crate::{Count, Kernel};
 use core::num::NonZeroUsize;
 
 /// Whether a count of size `n` by `kernel` goes through a plan when no
-/// shard or checkpoint asks for one: from [`SPLIT_FROM`] up, where the
-/// kernel (`auto` resolved for counting) splits: a symmetric, lane or join
-/// kernel. The one place that decides it, for [`crate::count_on_threads`]
+/// shard or checkpoint asks for one: from the size where counting on
+/// threads pays (`threads/` in BENCHMARKS.md) up, where the kernel (`auto`
+/// resolved for counting) splits: a symmetric, lane or join kernel. The one place that decides it, for [`crate::count_on_threads`]
 /// and the command line.
 pub fn counts_through_plan(kernel: Kernel, n: usize) -> bool {
-    n >= SPLIT_FROM && resolve_for(kernel, n, Task::Count).splits()
+    n >= SPLIT_FROM && resolve_for(kernel, Task::Count, n).splits()
 }
 
 /// The method of the plan `kernel` counts size `n` through: the
 /// kernel's own, or for `auto` the method of the kernel it counts `n`
-/// with (a join plan from [`super::JOIN_FROM`] where it picks a join
-/// kernel, else a symmetric plan, whose kernels it also counts with).
+/// with (a join plan where it picks a join kernel, else a symmetric plan,
+/// whose kernels it also counts with).
 ///
 /// # Errors
 ///
 /// [`Error::SizeOutOfRange`] if `kernel` does not accept `n`,
 /// [`Error::NotSplittable`] for a kernel that counts no plan.
-pub fn plan_method(n: usize, kernel: Kernel) -> Result<Method, Error> {
+pub fn plan_method(kernel: Kernel, n: usize) -> Result<Method, Error> {
     kernel.check_size(n)?;
     match kernel {
-        Kernel::Auto => Ok(resolve_for(kernel, n, Task::Count)
+        Kernel::Auto => Ok(resolve_for(kernel, Task::Count, n)
             .method()
             .unwrap_or(Method::Symmetric)),
         _ => kernel.method().ok_or(Error::NotSplittable(kernel)),
@@ -45,15 +45,14 @@ pub fn plan_method(n: usize, kernel: Kernel) -> Result<Method, Error> {
 /// The plan that `kernel` counts size `n` through: a symmetric plan for
 /// the symmetric and lane kernels, a join plan for the join kernels,
 /// and for `auto` the plan of the kernel it counts `n` with
-/// ([`plan_method`]): a join plan from [`super::JOIN_FROM`]
-/// where it picks a join kernel.
+/// ([`plan_method`]): a join plan where it picks a join kernel.
 ///
 /// # Errors
 ///
 /// [`Error::SizeOutOfRange`] if `kernel` does not accept `n`,
 /// [`Error::NotSplittable`] for a kernel that counts no plan.
-pub fn plan_for(n: usize, kernel: Kernel) -> Result<Plan, Error> {
-    Plan::with_method(n, plan_method(n, kernel)?)
+pub fn plan_for(kernel: Kernel, n: usize) -> Result<Plan, Error> {
+    Plan::with_method(plan_method(kernel, n)?, n)
 }
 
 /// `subproblem`'s share of the total, counted on this thread by `kernel`: for a
@@ -66,7 +65,7 @@ pub fn plan_for(n: usize, kernel: Kernel) -> Result<Plan, Error> {
 ///
 /// As [`super::Options::counting_kernel`], and [`Error::OutOfMemory`] if a
 /// join's tables or buffers are refused.
-pub fn count_subproblem(subproblem: &Subproblem, kernel: Kernel) -> Result<Count, Error> {
+pub fn count_subproblem(kernel: Kernel, subproblem: &Subproblem) -> Result<Count, Error> {
     let counter = counter(kernel, subproblem.method())?;
     count_one_piece(
         counter,
@@ -82,7 +81,7 @@ pub fn count_subproblem(subproblem: &Subproblem, kernel: Kernel) -> Result<Count
 /// # Errors
 ///
 /// As [`super::Options::counting_kernel`] for [`Method::Symmetric`].
-pub fn count_partial_board(board: &PartialBoard, kernel: Kernel) -> Result<Count, Error> {
+pub fn count_partial_board(kernel: Kernel, board: &PartialBoard) -> Result<Count, Error> {
     let counter = counter(kernel, Method::Symmetric)?;
     let Some(piece) = board.piece() else {
         // Two queens attack each other.
@@ -107,8 +106,8 @@ fn count_one_piece(
 /// Number of solutions on an `n`x`n` board, on `threads` threads:
 /// `Auto` resolved for counting; a kernel that splits (a symmetric,
 /// lane or join kernel) counts through its [`Plan`] from
-/// [`SPLIT_FROM`] up, and any other kernel, or any kernel below, counts
-/// on this thread. The same count for every number of threads, and
+/// the size [`counts_through_plan`] names up, and any other kernel, or any
+/// kernel below, counts on this thread. The same count for every number of threads, and
 /// on fewer threads if the system refuses to start some. (It does not
 /// check the memory a join count takes: see [`Plan::memory_estimate`]
 /// and the crate's Memory section.)
@@ -125,7 +124,7 @@ pub fn count_on_threads(kernel: Kernel, n: usize, threads: usize) -> Result<Coun
     let solver = solver(kernel, n)?;
     let kernel = solver.kernel();
     if counts_through_plan(kernel, n) {
-        let plan = plan_for(n, kernel)?;
+        let plan = plan_for(kernel, n)?;
         let counter = counter(kernel, plan.method())?;
         Ok(plan.run(plan.all(), counter, threads, |_, _| {})?.count)
     } else {
@@ -148,10 +147,10 @@ pub fn count_on_threads(kernel: Kernel, n: usize, threads: usize) -> Result<Coun
 /// symmetric plan, and [`Error::OutOfMemory`] if the join's tables or
 /// buffers are refused.
 pub fn check_pieces(
+    kernel: Kernel,
     plan: &Plan,
     draws: NonZeroUsize,
     seed: u64,
-    kernel: Kernel,
 ) -> Result<Vec<Checked>, Error> {
     let counter = counter(kernel, plan.method())?;
     plan.run_check(counter, draws, seed)
@@ -173,10 +172,10 @@ pub fn check_pieces(
 /// use queens_simd::dispatch::{count_subproblem, search_subproblem};
 /// use queens_simd::plan::{Method, Plan};
 ///
-/// let plan = Plan::with_method(12, Method::Join)?;
+/// let plan = Plan::with_method(Method::Join, 12)?;
 /// let piece = plan.get(3).unwrap();
-/// assert_eq!(search_subproblem(piece), Some(count_subproblem(piece, Kernel::Join)?));
-/// let symmetric = Plan::with_method(12, Method::Symmetric)?;
+/// assert_eq!(search_subproblem(piece), Some(count_subproblem(Kernel::Join, piece)?));
+/// let symmetric = Plan::with_method(Method::Symmetric, 12)?;
 /// assert_eq!(search_subproblem(symmetric.get(0).unwrap()), None);
 /// # Ok::<(), queens_simd::Error>(())
 /// ```
@@ -196,6 +195,6 @@ pub fn search_subproblem(subproblem: &Subproblem) -> Option<Count> {
 /// [`Error::KernelUnavailable`] if this CPU or build cannot run the
 /// kernel, [`Error::WrongMethod`] for a kernel that counts the other
 /// method's plans, [`Error::NotSplittable`] for one that counts none.
-pub fn counting_kernel(method: Method, kernel: Kernel) -> Result<Kernel, Error> {
+pub fn counting_kernel(kernel: Kernel, method: Method) -> Result<Kernel, Error> {
     counter(kernel, method).map(|counter| counter.kernel())
 }

@@ -22,17 +22,17 @@ use super::figures::{self, Figure};
 /// N where the join beats the searches on one thread (`join/` in
 /// BENCHMARKS.md). Below it the searches win, and at odd N the join pays
 /// for the quarter-boards of one split per row of the middle queen.
-pub const JOIN_FROM: usize = 14;
+pub(crate) const JOIN_FROM: usize = 14;
 
 /// The smallest N for which `auto` counts with the lane kernels: the first
 /// past the blocks kernels' sizes (below it the blocks kernels are faster
 /// from N = 5 to 8, and the portable kernel below that).
-pub const LANES_FROM: usize = BLOCKS_UP_TO + 1;
+pub(crate) const LANES_FROM: usize = BLOCKS_UP_TO + 1;
 
 /// The smallest N for which `auto` counts with the blocks kernels: below
 /// it the portable kernel is faster (the crossover measured on Zen 3:
 /// BENCHMARKS.md, "The blocks kernel").
-pub const BLOCKS_FROM: usize = 5;
+pub(crate) const BLOCKS_FROM: usize = 5;
 
 /// The largest N of the blocks kernels, from the kernel table.
 const BLOCKS_UP_TO: usize = *Kernel::Blocks.sizes().end();
@@ -40,25 +40,25 @@ const BLOCKS_UP_TO: usize = *Kernel::Blocks.sizes().end();
 /// The smallest N for which `auto` prefers the symmetric kernels: below it,
 /// their fixed cost outweighs the eighth of the search they save (the
 /// crossover in BENCHMARKS.md).
-pub const SYMMETRIC_FROM: usize = 10;
+pub(crate) const SYMMETRIC_FROM: usize = 10;
 
 /// The smallest N for which `auto` prefers the symmetric kernels to find
 /// fundamental solutions: they search one board per class, where the
 /// others enumerate half the solutions and check each for canonical form.
-pub const SYMMETRIC_FUNDAMENTAL_FROM: usize = 7;
+pub(crate) const SYMMETRIC_FUNDAMENTAL_FROM: usize = 7;
 
 /// The smallest N that `auto` enumerates with the blocks kernels: at N = 6
 /// `sse41` is a little ahead on Zen 4, and further ahead at N = 5
 /// (BENCHMARKS.md, "`auto` enumerates N = 7 and 8 with the blocks
 /// kernels").
-pub const BLOCKS_ENUMERATION_FROM: usize = 7;
+pub(crate) const BLOCKS_ENUMERATION_FROM: usize = 7;
 
 /// The largest N at which the split-512 rules apply: the last that `auto`
 /// counts with a lane kernel (the join's [`JOIN_FROM`] is next). At N = 12
 /// and 13 `lanes-avx2` counts the symmetric subproblems, ties and all, in
 /// lanes, and on Zen 4 beats `lanes-avx512`'s mirror starts (BENCHMARKS.md,
 /// "Ties in lanes").
-pub const SPLIT_512_LANES_AVX2_UP_TO: usize = JOIN_FROM - 1;
+pub(crate) const SPLIT_512_LANES_AVX2_UP_TO: usize = JOIN_FROM - 1;
 
 /// One entry of a rule's order.
 #[derive(Clone, Copy, Debug)]
@@ -90,7 +90,7 @@ struct Rule {
 impl Rule {
     /// Whether it serves `task` at size `n` on a CPU that does
     /// (`splits_512`) or does not split 512-bit instructions.
-    fn serves(&self, n: usize, task: Task, splits_512: bool) -> bool {
+    fn serves(&self, task: Task, n: usize, splits_512: bool) -> bool {
         self.tasks.contains(&task)
             && self.sizes.contains(&n)
             && (splits_512 || !self.split_512_only)
@@ -326,42 +326,42 @@ const fn expand_led(first: Kernel, order: &[Pick]) -> [Kernel; FAST] {
 
 /// The kernels `auto` may choose for `task` at size `n`, fastest first on
 /// the machines measured; `auto` takes the first that runs here and
-/// accepts `n`. The join kernels lead counting from N = [`JOIN_FROM`] up,
-/// the lane kernels from N = [`LANES_FROM`] (`lanes-avx2` ahead of
-/// `lanes-avx512` up to N = [`SPLIT_512_LANES_AVX2_UP_TO`] on a CPU that
-/// runs 512-bit instructions as two halves, the one list that depends on
-/// more than the CPU's features), the blocks kernels from [`BLOCKS_FROM`]
-/// and `portable` below; the symmetric kernels lead from
-/// N = [`SYMMETRIC_FROM`] up for the other tasks and where no lane kernel
-/// runs (from [`SYMMETRIC_FUNDAMENTAL_FROM`] for fundamental solutions);
-/// below, `portable` counts fastest and davidad's machine, where built,
-/// enumerates fastest, but for the blocks kernels from
-/// [`BLOCKS_ENUMERATION_FROM`] to 8. `n` from 0 to [`MAX_N`].
+/// accepts `n`. The join kernels lead counting on the largest boards, the
+/// lane kernels below them (`lanes-avx2` ahead of `lanes-avx512` on a CPU
+/// that runs 512-bit instructions as two halves, the one list that depends
+/// on more than the CPU's features), the blocks kernels on the boards they
+/// hold (to N = 8) and `portable` on the smallest; the symmetric kernels
+/// lead the other tasks on the larger boards, and counting where no lane
+/// kernel runs; below, `portable` counts fastest and davidad's machine,
+/// where built, enumerates fastest, but for the blocks kernels on the
+/// largest boards they hold. Where each list starts and why is
+/// BENCHMARKS.md's "`auto`'s choices" and the figures it cites. `n` from 0
+/// to [`MAX_N`].
 ///
 /// # Errors
 ///
 /// [`Error::SizeOutOfRange`] (for `auto`) if `n` is over [`MAX_N`]: no
 /// kernel accepts it, so `auto` has nothing to prefer.
-pub fn auto_preference(n: usize, task: Task) -> Result<&'static [Kernel], Error> {
-    preference(n, task, crate::vocabulary::cpu::splits_512_bit_vectors())
+pub fn auto_preference(task: Task, n: usize) -> Result<&'static [Kernel], Error> {
+    preference(task, n, crate::vocabulary::cpu::splits_512_bit_vectors())
 }
 
 /// [`auto_preference`] on a CPU that does (`splits_512`) or does not run
 /// each 512-bit instruction as two halves: the list of the first rule
 /// that serves them.
 pub(super) fn preference(
-    n: usize,
     task: Task,
+    n: usize,
     splits_512: bool,
 ) -> Result<&'static [Kernel], Error> {
     Kernel::Auto.check_size(n)?;
-    Ok(rule(n, task, splits_512).map_or(&[], |rule| rule.list))
+    Ok(rule(task, n, splits_512).map_or(&[], |rule| rule.list))
 }
 
 /// The first rule that serves `task` at `n` (every one up to [`MAX_N`]
 /// has one: a test checks it).
-fn rule(n: usize, task: Task, splits_512: bool) -> Option<&'static Rule> {
-    RULES.iter().find(|rule| rule.serves(n, task, splits_512))
+fn rule(task: Task, n: usize, splits_512: bool) -> Option<&'static Rule> {
+    RULES.iter().find(|rule| rule.serves(task, n, splits_512))
 }
 
 /// The kernel `auto` stands for when a plan of `method` is
@@ -369,7 +369,7 @@ fn rule(n: usize, task: Task, splits_512: bool) -> Option<&'static Rule> {
 /// boards, that this CPU runs.
 #[cfg(feature = "std")]
 pub(super) fn auto_for_plans(method: crate::kernel::Method) -> Option<Kernel> {
-    preference(MAX_N, Task::Count, false)
+    preference(Task::Count, MAX_N, false)
         .unwrap_or(&[])
         .iter()
         .copied()
@@ -378,7 +378,7 @@ pub(super) fn auto_for_plans(method: crate::kernel::Method) -> Option<Kernel> {
 
 /// The concrete kernel the name `asm` stands for: the AVX encoding where it
 /// runs, else the SSE4.1 one, else `Asm` itself (unavailable).
-pub fn asm_kernel() -> Kernel {
+pub(crate) fn asm_kernel() -> Kernel {
     [Kernel::AsmAvx, Kernel::AsmSse41]
         .into_iter()
         .find(|k| k.is_available())
@@ -398,10 +398,10 @@ pub(super) static AUTO_CHOICE: [[AtomicU8; MAX_N + 1]; 3] =
 ///
 /// [`Error::SizeOutOfRange`] (for `auto`) if `n` is over [`MAX_N`], which
 /// no kernel accepts.
-pub fn auto_kernel(n: usize, task: Task) -> Result<Kernel, Error> {
+pub fn auto_kernel(task: Task, n: usize) -> Result<Kernel, Error> {
     // Past MAX_N there is no choice, and no slot of the cache.
     Kernel::Auto.check_size(n)?;
-    Ok(cached_auto_kernel(n, task))
+    Ok(cached_auto_kernel(task, n))
 }
 
 /// [`auto_kernel`] for an `n` already checked against `auto`'s sizes (0 to
@@ -409,7 +409,7 @@ pub fn auto_kernel(n: usize, task: Task) -> Result<Kernel, Error> {
 /// to a load and a compare (BENCHMARKS.md, "Dispatch cost": a call of
 /// `queens_simd::count` may cost at most 2% more than a held solver).
 #[inline]
-pub(super) fn cached_auto_kernel(n: usize, task: Task) -> Kernel {
+pub(super) fn cached_auto_kernel(task: Task, n: usize) -> Kernel {
     // The slots follow `Task::ALL`, the tasks' order of declaration.
     let cached = &AUTO_CHOICE[task as usize][n];
     if let Some(&kernel) =
@@ -417,13 +417,13 @@ pub(super) fn cached_auto_kernel(n: usize, task: Task) -> Kernel {
     {
         return kernel;
     }
-    choose_auto_kernel(n, task, cached)
+    choose_auto_kernel(task, n, cached)
 }
 
 /// `auto`'s choice for `task` at `n`, made and stored in `cached`.
 #[cold]
-fn choose_auto_kernel(n: usize, task: Task, cached: &AtomicU8) -> Kernel {
-    let kernel = auto_preference(n, task)
+fn choose_auto_kernel(task: Task, n: usize, cached: &AtomicU8) -> Kernel {
+    let kernel = auto_preference(task, n)
         .unwrap_or(&[])
         .iter()
         .copied()
@@ -445,18 +445,18 @@ fn choose_auto_kernel(n: usize, task: Task, cached: &AtomicU8) -> Kernel {
 /// resolved, any other kernel itself. (`Asm` stays itself where no
 /// encoding runs, `Auto` for sizes no kernel accepts.) Defined for every
 /// `n`: [`Kernel::check_size`] and [`super::solver`] tell whether the
-/// kernel accepts it. Short for `resolve_for(kernel, n, Task::Count)`.
+/// kernel accepts it. Short for `resolve_for(kernel, Task::Count, n)`.
 pub fn resolve(kernel: Kernel, n: usize) -> Kernel {
-    resolve_for(kernel, n, Task::Count)
+    resolve_for(kernel, Task::Count, n)
 }
 
 /// The concrete kernel that would do `task` for size `n`: `Auto` resolved
 /// for that task, `Asm` to its best encoding, any other kernel itself.
 /// Defined for every `n`, as [`resolve`]: for sizes no kernel accepts,
 /// `Auto` stays itself, and its size check reports them in its own name.
-pub fn resolve_for(kernel: Kernel, n: usize, task: Task) -> Kernel {
+pub fn resolve_for(kernel: Kernel, task: Task, n: usize) -> Kernel {
     match kernel {
-        Kernel::Auto => auto_kernel(n, task).unwrap_or(Kernel::Auto),
+        Kernel::Auto => auto_kernel(task, n).unwrap_or(Kernel::Auto),
         Kernel::Asm => asm_kernel(),
         other => other,
     }
@@ -474,8 +474,8 @@ mod tests {
         for task in Task::ALL {
             for n in 0..=MAX_N {
                 for splits_512 in [false, true] {
-                    let rule = rule(n, task, splits_512).expect("a rule");
-                    assert_eq!(preference(n, task, splits_512), Ok(rule.list));
+                    let rule = rule(task, n, splits_512).expect("a rule");
+                    assert_eq!(preference(task, n, splits_512), Ok(rule.list));
                 }
             }
         }
@@ -492,7 +492,7 @@ mod tests {
         for (index, rule) in RULES.iter().enumerate() {
             for figure in rule.because {
                 let at = |kernel| rule.list.iter().position(|&k| k == kernel);
-                let first = super::rule(figure.n, figure.task, rule.split_512_only);
+                let first = super::rule(figure.task, figure.n, rule.split_512_only);
                 assert!(
                     first.is_some_and(|first| core::ptr::eq(first, rule)),
                     "rule {index} does not serve {figure:?}"
@@ -537,7 +537,7 @@ mod tests {
         ];
         let runs = |kernel: &&Kernel| kernel.cpu_features().iter().all(|f| skylake_sp.contains(f));
         for n in JOIN_FROM..=MAX_N {
-            let list = preference(n, Task::Count, false).unwrap();
+            let list = preference(Task::Count, n, false).unwrap();
             let first = list.iter().filter(runs).find(|k| k.sizes().contains(&n));
             assert_eq!(first, Some(&Kernel::JoinAvx512Bw), "N = {n}");
         }

@@ -65,7 +65,7 @@ fn simd_kernels_are_absent_from_this_build() {
             } else {
                 symmetric_kernel
             };
-            assert_eq!(auto_kernel(n, task), Ok(expected), "N = {n}, {task:?}");
+            assert_eq!(auto_kernel(task, n), Ok(expected), "N = {n}, {task:?}");
         }
     }
 }
@@ -100,7 +100,7 @@ fn every_solver_is_the_kernel_asked_for() {
 fn auto_picks_the_first_preferred_kernel_that_runs_and_fits() {
     for task in Task::ALL {
         for n in 0..=MAX_N {
-            let picked = auto_kernel(n, task).unwrap();
+            let picked = auto_kernel(task, n).unwrap();
             assert_eq!(picked.role(), Role::Fast, "N = {n}, {task:?}");
             assert!(
                 picked.is_available() && picked.sizes().contains(&n),
@@ -108,7 +108,7 @@ fn auto_picks_the_first_preferred_kernel_that_runs_and_fits() {
             );
             // No kernel ahead of it in the preference list could have
             // served.
-            for &ahead in auto_preference(n, task)
+            for &ahead in auto_preference(task, n)
                 .unwrap()
                 .iter()
                 .take_while(|&&k| k != picked)
@@ -121,13 +121,13 @@ fn auto_picks_the_first_preferred_kernel_that_runs_and_fits() {
                 );
             }
             // The second call reads the cache and agrees.
-            assert_eq!(auto_kernel(n, task), Ok(picked), "N = {n}, {task:?}");
+            assert_eq!(auto_kernel(task, n), Ok(picked), "N = {n}, {task:?}");
             assert!(try_solver(picked).is_some());
         }
         for n in [MAX_N + 1, usize::MAX] {
             let refused = Error::from(Kernel::Auto.check_size(n).unwrap_err());
-            assert_eq!(auto_kernel(n, task), Err(refused.clone()));
-            assert_eq!(auto_preference(n, task), Err(refused));
+            assert_eq!(auto_kernel(task, n), Err(refused.clone()));
+            assert_eq!(auto_preference(task, n), Err(refused));
         }
     }
 }
@@ -136,7 +136,7 @@ fn auto_picks_the_first_preferred_kernel_that_runs_and_fits() {
 fn every_preference_lists_every_fast_kernel_once() {
     for (n, splits_512) in (0..=MAX_N).flat_map(|n| [(n, false), (n, true)]) {
         for task in Task::ALL {
-            let mut listed = preference(n, task, splits_512).unwrap().to_vec();
+            let mut listed = preference(task, n, splits_512).unwrap().to_vec();
             listed.sort();
             let mut fast: Vec<Kernel> = Kernel::ALL
                 .iter()
@@ -193,7 +193,7 @@ fn the_kernels_that_split_count_their_own_plans() {
     // in 8 lanes and a plan's pieces, split further, in 16
     // (BENCHMARKS.md, "Ties in lanes"); and a join plan with the one it
     // counts large boards with.
-    let large = preference(JOIN_FROM - 1, Task::Count, false).unwrap();
+    let large = preference(Task::Count, JOIN_FROM - 1, false).unwrap();
     assert_eq!(
         counter(Kernel::Auto, Method::Symmetric)
             .map(PieceCounter::kernel)
@@ -202,7 +202,7 @@ fn the_kernels_that_split_count_their_own_plans() {
     );
     assert_eq!(
         counter(Kernel::Auto, Method::Join).map(PieceCounter::kernel),
-        auto_kernel(MAX_N, Task::Count)
+        auto_kernel(Task::Count, MAX_N)
     );
 }
 
@@ -215,7 +215,7 @@ fn plans_count_right_on_the_threads_the_system_starts() {
     use crate::dispatch::Options;
     use crate::plan::{Counted, Plan};
     for method in Method::ALL {
-        let plan = Plan::with_method(12, method).unwrap();
+        let plan = Plan::with_method(method, 12).unwrap();
         for (allowed, threads, refused) in [(usize::MAX, 3, 0), (2, 2, 1), (0, 1, 3)] {
             let counted = crate::support::workers::refusing_after(allowed, || {
                 Options::threads(3).count_reporting(&plan, plan.all(), |_, _| {})
@@ -237,8 +237,8 @@ fn plans_count_right_on_the_threads_the_system_starts() {
 fn a_split_512_cpu_counts_small_boards_in_8_lanes() {
     for task in Task::ALL {
         for n in 0..=MAX_N {
-            let whole = preference(n, task, false).unwrap();
-            let split = preference(n, task, true).unwrap();
+            let whole = preference(task, n, false).unwrap();
+            let split = preference(task, n, true).unwrap();
             let moved =
                 task == Task::Count && (LANES_FROM..=SPLIT_512_LANES_AVX2_UP_TO).contains(&n);
             if !moved {
@@ -252,10 +252,10 @@ fn a_split_512_cpu_counts_small_boards_in_8_lanes() {
         }
     }
     assert_eq!(
-        auto_preference(LANES_FROM, Task::Count).unwrap(),
+        auto_preference(Task::Count, LANES_FROM).unwrap(),
         preference(
-            LANES_FROM,
             Task::Count,
+            LANES_FROM,
             crate::vocabulary::cpu::splits_512_bit_vectors()
         )
         .unwrap()
@@ -269,17 +269,17 @@ fn a_split_512_cpu_counts_small_boards_in_8_lanes() {
 fn boards_of_7_and_8_are_listed_by_the_blocks_kernels() {
     let blocks = BLOCKS_ENUMERATION_FROM..=crate::kernel::blocks::MAX_N;
     for n in 0..SYMMETRIC_FROM {
-        let list = preference(n, Task::Enumerate, false).unwrap();
+        let list = preference(Task::Enumerate, n, false).unwrap();
         let first_two = list[..2] == [Kernel::BlocksBmi, Kernel::Blocks];
         assert_eq!(first_two, blocks.contains(&n), "N = {n}: {list:?}");
         let mut sorted = list.to_vec();
-        let mut small = preference(0, Task::Enumerate, false).unwrap().to_vec();
+        let mut small = preference(Task::Enumerate, 0, false).unwrap().to_vec();
         sorted.sort_by_key(|k| k.name());
         small.sort_by_key(|k| k.name());
         assert_eq!(sorted, small, "N = {n}");
     }
     if Kernel::Blocks.is_available() {
-        let picked = auto_kernel(8, Task::Enumerate).unwrap();
+        let picked = auto_kernel(Task::Enumerate, 8).unwrap();
         assert!(
             matches!(picked, Kernel::BlocksBmi | Kernel::Blocks),
             "{picked}"
@@ -300,11 +300,11 @@ fn each_task_has_its_own_slot() {
 #[test]
 fn auto_counts_with_a_join_kernel_from_join_from() {
     for n in 0..=MAX_N {
-        let picked = auto_kernel(n, Task::Count).unwrap();
+        let picked = auto_kernel(Task::Count, n).unwrap();
         let join = picked.method() == Some(Method::Join);
         assert_eq!(join, n >= JOIN_FROM, "N = {n}: {picked}");
         for task in [Task::Enumerate, Task::Fundamental] {
-            let picked = auto_kernel(n, task).unwrap();
+            let picked = auto_kernel(task, n).unwrap();
             assert!(picked.enumerates(), "N = {n}, {task:?}: {picked}");
         }
     }

@@ -43,8 +43,8 @@ pub(crate) enum Piece {
 /// [`Error::SizeOutOfRange`] for `n` over what the method's kernels
 /// accept.
 pub(crate) fn for_each_estimated(
-    n: usize,
     method: Method,
+    n: usize,
     mut visit: impl FnMut(Piece, u64),
 ) -> Result<(), Error> {
     match method {
@@ -71,7 +71,7 @@ pub(crate) fn for_each_estimated(
 /// # Errors
 ///
 /// As [`for_each_estimated`].
-pub(crate) fn how_many(n: usize, method: Method) -> Result<usize, Error> {
+pub(crate) fn how_many(method: Method, n: usize) -> Result<usize, Error> {
     Ok(match method {
         Method::Symmetric => {
             Kernel::Symmetric.check_size(n)?;

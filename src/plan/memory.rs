@@ -14,8 +14,8 @@ use crate::kernel::pieces;
 /// ```
 /// use queens_simd::plan::{MemoryNeeds, Method, Plan};
 ///
-/// let needs = MemoryNeeds::new(22, Method::Join)?;
-/// let plan = Plan::with_method(22, Method::Join)?;
+/// let needs = MemoryNeeds::new(Method::Join, 22)?;
+/// let plan = Plan::with_method(Method::Join, 22)?;
 /// assert_eq!(needs.count(2), plan.memory_estimate(2));
 /// assert_eq!(needs.total(2), needs.plan() + needs.count(2));
 /// # Ok::<(), queens_simd::Error>(())
@@ -36,8 +36,8 @@ impl MemoryNeeds {
     ///
     /// [`Error::SizeOutOfRange`] for `n` over what the method's kernels
     /// accept.
-    pub fn new(n: usize, method: Method) -> Result<MemoryNeeds, Error> {
-        let pieces = pieces::how_many(n, method)?;
+    pub fn new(method: Method, n: usize) -> Result<MemoryNeeds, Error> {
+        let pieces = pieces::how_many(method, n)?;
         Ok(MemoryNeeds { n, method, pieces })
     }
 
@@ -71,7 +71,8 @@ impl MemoryNeeds {
 /// Address space a count keeps free beyond its buffers (4 MiB), probed
 /// after each large buffer it allocates, so that the small allocations
 /// that cannot fail have room: a check of the address space left adds it.
-pub const PROBED_HEADROOM: u64 = crate::kernel::join::grow::HEADROOM;
+#[cfg(feature = "cli")]
+pub(crate) const PROBED_HEADROOM: u64 = crate::kernel::join::grow::HEADROOM;
 
 /// Bytes a plan takes per subproblem, at most, while it is built and once
 /// built: the subproblem (`size_of::<Subproblem>()`, 328 bytes on 64-bit

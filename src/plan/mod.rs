@@ -34,9 +34,10 @@
 //! to the plan: what takes a kernel's name ([`crate::dispatch::Options`],
 //! [`crate::dispatch::plan_for`], [`crate::dispatch::count_subproblem`],
 //! [`crate::dispatch::count_partial_board`], ...) is written there, and
-//! this module never imports it. `auto` counts with a join kernel from
-//! [`crate::dispatch::JOIN_FROM`], so its plan ([`crate::dispatch::plan_for`]) is a
-//! join plan from there, a symmetric plan below.
+//! this module never imports it. `auto` counts the larger boards with a
+//! join kernel ([`crate::dispatch::auto_kernel`] says from which N), so its
+//! plan ([`crate::dispatch::plan_for`]) is a join plan there, a symmetric
+//! plan below.
 //!
 //! docs/plan.md in the repository draws a plan (the 646 subproblems of
 //! N = 12, coloured by the shard `--shard i/3` deals them to) and
@@ -85,7 +86,7 @@
 //! // One subproblem at a time, in any order:
 //! let mut total = 0;
 //! for sub in plan.subproblems() {
-//!     total += dispatch::count_subproblem(sub, Kernel::Auto)?;
+//!     total += dispatch::count_subproblem(Kernel::Auto, sub)?;
 //! }
 //! assert_eq!(total, 14_200);
 //! // All of them on two threads:
@@ -99,11 +100,11 @@
 //! assert_eq!(total, 14_200);
 //!
 //! // The join kernels' plan: the same calls, other subproblems.
-//! let join = Plan::with_method(14, Method::Join)?;
+//! let join = Plan::with_method(Method::Join, 14)?;
 //! assert_eq!(join.method(), Method::Join);
 //! assert_ne!(join.fingerprint(), Plan::new(14)?.fingerprint());
 //! // What `auto` counts N = 14 with, and so its plan:
-//! assert_eq!(dispatch::plan_for(14, Kernel::Auto)?.method(), Method::Join);
+//! assert_eq!(dispatch::plan_for(Kernel::Auto, 14)?.method(), Method::Join);
 //! // Check the memory first (most of it: the quarter-boards), then count.
 //! assert!(join.memory_estimate(2) < 64 << 20);
 //! let mut total = 0;
@@ -128,7 +129,9 @@ use core::fmt;
 use core::num::NonZeroUsize;
 
 pub use crate::kernel::join::check::Checked;
-pub use memory::{MemoryNeeds, PROBED_HEADROOM};
+pub use memory::MemoryNeeds;
+#[cfg(feature = "cli")]
+pub(crate) use memory::PROBED_HEADROOM;
 pub use partial::PartialBoard;
 pub use sample::{JoinStats, Observation, Projection, Sample};
 pub use shard::Shard;
@@ -143,7 +146,7 @@ use crate::{Count, Error, MAX_N};
 /// `threads/` in BENCHMARKS.md). [`crate::count_on_threads`] and the
 /// command line count through a plan from here
 /// ([`crate::dispatch::counts_through_plan`]).
-pub const SPLIT_FROM: usize = 12;
+pub(crate) const SPLIT_FROM: usize = 12;
 
 /// The subproblems of an N x N board by one [`Method`], numbered, with an
 /// order to count them in (largest first) and a fingerprint of the split.
@@ -205,7 +208,7 @@ pub struct Subproblem {
 
 impl Plan {
     /// The symmetric plan of an `n`x`n` board, `n` from 0 to 32: short for
-    /// [`Plan::with_method`]`(n, Method::Symmetric)`. Building it costs
+    /// [`Plan::with_method`]`(Method::Symmetric, n)`. Building it costs
     /// little next to the count: it lists the subproblems, it does not
     /// search them.
     ///
@@ -213,7 +216,7 @@ impl Plan {
     ///
     /// [`Error::SizeOutOfRange`] for `n` over [`MAX_N`].
     pub fn new(n: usize) -> Result<Plan, Error> {
-        Plan::with_method(n, Method::Symmetric)
+        Plan::with_method(Method::Symmetric, n)
     }
 
     /// The plan of an `n`x`n` board by `method`, `n` from 0 to 32: the
@@ -224,12 +227,12 @@ impl Plan {
     /// # Errors
     ///
     /// [`Error::SizeOutOfRange`] for `n` over [`MAX_N`].
-    pub fn with_method(n: usize, method: Method) -> Result<Plan, Error> {
+    pub fn with_method(method: Method, n: usize) -> Result<Plan, Error> {
         // Counted first, so that the two lists are reserved at their size,
         // and refused as Error::OutOfMemory where they do not fit.
-        let len = pieces::how_many(n, method)?;
+        let len = pieces::how_many(method, n)?;
         let mut subproblems: Vec<Subproblem> = pieces::reserved(len)?;
-        pieces::for_each_estimated(n, method, |piece, estimate| {
+        pieces::for_each_estimated(method, n, |piece, estimate| {
             subproblems.push(Subproblem {
                 index: subproblems.len(),
                 estimate,
@@ -246,7 +249,7 @@ impl Plan {
             let sub = &subproblems[i];
             (sub.piece.second_pass(), core::cmp::Reverse(sub.estimate), i)
         });
-        let fingerprint = fingerprint(n, method, &subproblems, &all);
+        let fingerprint = fingerprint(method, n, &subproblems, &all);
         Ok(Plan {
             n,
             method,
@@ -257,14 +260,14 @@ impl Plan {
         })
     }
 
-    /// About how many bytes [`Plan::with_method`]`(n, method)` takes at
+    /// About how many bytes [`Plan::with_method`]`(method, n)` takes at
     /// most while it builds the plan, and the plan holds once built,
     /// known before it is built: [`MemoryNeeds::plan`].
     ///
     /// ```
     /// use queens_simd::plan::{Method, Plan};
     ///
-    /// let bytes = Plan::build_memory_estimate(20, Method::Join)?;
+    /// let bytes = Plan::build_memory_estimate(Method::Join, 20)?;
     /// assert!(bytes > 100 << 10 && bytes < 16 << 20);
     /// # Ok::<(), queens_simd::Error>(())
     /// ```
@@ -273,8 +276,8 @@ impl Plan {
     ///
     /// [`Error::SizeOutOfRange`] for `n` over what the method's kernels
     /// accept.
-    pub fn build_memory_estimate(n: usize, method: Method) -> Result<u64, Error> {
-        Ok(MemoryNeeds::new(n, method)?.plan())
+    pub fn build_memory_estimate(method: Method, n: usize) -> Result<u64, Error> {
+        Ok(MemoryNeeds::new(method, n)?.plan())
     }
 
     /// Board side N.
@@ -478,7 +481,7 @@ impl Plan {
     /// ```
     /// use queens_simd::plan::{Method, Plan};
     ///
-    /// let plan = Plan::with_method(16, Method::Join)?;
+    /// let plan = Plan::with_method(Method::Join, 16)?;
     /// let draws = plan.sample_memory_estimate(1 << 20, 1);
     /// // 160 MiB for a million draws, and some for the plan and the thread.
     /// assert!(draws >= 160 << 20 && draws < 200 << 20);
@@ -507,7 +510,7 @@ impl Plan {
         }
         let pieces: Vec<_> = self.subproblems.iter().map(|sub| sub.piece()).collect();
         let drawn = counter.sample(self.n, &pieces, draws.get(), seed, threads)?;
-        Ok(Sample::of(self.n, counter.kernel(), seed, drawn))
+        Ok(Sample::of(counter.kernel(), self.n, seed, drawn))
     }
 
     /// [`crate::dispatch::check_pieces`] with the counter the
@@ -611,7 +614,7 @@ impl fmt::Display for Subproblem {
 /// family says names it) and the counting order (which decides the
 /// shards). A symmetric plan's fingerprint is what it was before join
 /// plans existed, so that its records and checkpoints stay valid.
-fn fingerprint(n: usize, method: Method, subproblems: &[Subproblem], order: &[usize]) -> u64 {
+fn fingerprint(method: Method, n: usize, subproblems: &[Subproblem], order: &[usize]) -> u64 {
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
     let mut eat = |word: u64| {
         for byte in word.to_le_bytes() {

@@ -19,12 +19,12 @@ use crate::{Error, Kernel};
 /// // Of the 92 solutions for N = 8, 4 have a queen in the corner (0, 0)
 /// // and 8 have one in (0, 1).
 /// let corner = PartialBoard::new(8)?.with_queen(0, 0)?;
-/// assert_eq!(count_partial_board(&corner, Kernel::Auto)?, 4);
+/// assert_eq!(count_partial_board(Kernel::Auto, &corner)?, 4);
 /// let next = PartialBoard::new(8)?.with_queen(0, 1)?;
-/// assert_eq!(count_partial_board(&next, Kernel::Auto)?, 8);
+/// assert_eq!(count_partial_board(Kernel::Auto, &next)?, 8);
 /// // Queens on the border, anywhere:
 /// let border = PartialBoard::new(8)?.with_queen(7, 3)?.with_queen(2, 0)?;
-/// assert_eq!(count_partial_board(&border, Kernel::Auto)?, 4);
+/// assert_eq!(count_partial_board(Kernel::Auto, &border)?, 4);
 /// # Ok::<(), queens_simd::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]

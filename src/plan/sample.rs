@@ -62,7 +62,7 @@ impl Projection {
 impl Sample {
     /// The sample of the row sets `drawn` of the `n`x`n` join plan, with
     /// `seed`, joined by `kernel`.
-    pub(super) fn of(n: usize, kernel: Kernel, seed: u64, drawn: Drawn) -> Sample {
+    pub(super) fn of(kernel: Kernel, n: usize, seed: u64, drawn: Drawn) -> Sample {
         Sample {
             n,
             kernel,
@@ -323,7 +323,7 @@ mod tests {
     /// refused) are those found with one, at every fraction.
     #[test]
     fn quantiles_in_place_are_the_quantiles() {
-        let plan = Plan::with_method(12, Method::Join).unwrap();
+        let plan = Plan::with_method(Method::Join, 12).unwrap();
         let join = crate::kernel::join::Join::new().unwrap().as_static();
         let counter = PieceCounter::Joiner(join);
         let fractions = [0.0, 0.1, 0.5, 0.9, 0.999, 1.0, 2.0];

@@ -75,8 +75,8 @@ impl Watch for Recorder {
     }
 }
 
-/// Counts the `n`x`n` board (`n` from 4 to [`crate::kernel::lanes::MIRROR_UP_TO`],
-/// whose starts are rows 0 and 1 placed) with `kernel`
+/// Counts the `n`x`n` board (`n` from 4 to 11, the sizes both lane kernels
+/// count over mirror starts, whose starts are rows 0 and 1 placed) with `kernel`
 /// (`lanes-avx2` or `lanes-avx512`), keeping its lanes after each of the
 /// first `steps` steps.
 ///
@@ -84,7 +84,7 @@ impl Watch for Recorder {
 ///
 /// [`Error::KernelUnavailable`] where the CPU lacks the kernel's features
 /// or for another kernel; [`Error::SizeOutOfRange`] for `n` outside 4 to
-/// [`crate::kernel::lanes::MIRROR_UP_TO`].
+/// 11.
 pub fn first_steps(kernel: Kernel, n: usize, steps: usize) -> Result<Walk, Error> {
     let max = crate::kernel::lanes::MIRROR_UP_TO;
     super::check_size(kernel, n, 4, max)?;

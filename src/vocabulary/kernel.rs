@@ -790,11 +790,11 @@ pub(crate) fn absent_because(kernel: Kernel) -> Option<&'static str> {
 /// Whether this build was made with `queens_simd_force_portable`, which
 /// leaves `auto` only the plain-Rust kernels: `portable`, `symmetric`,
 /// `blocks` and `join`.
-pub const PORTABLE_FORCED: bool = cfg!(queens_simd_force_portable);
+pub(crate) const PORTABLE_FORCED: bool = cfg!(queens_simd_force_portable);
 
 /// What `--kernels` says of such a build, and why a SIMD or asm kernel is
 /// missing from it.
-pub const FORCED_BECAUSE: &str =
+pub(crate) const FORCED_BECAUSE: &str =
     "this build forces the portable kernel (queens_simd_force_portable)";
 
 impl fmt::Display for Kernel {

@@ -99,7 +99,7 @@ impl Files {
             (r.plan, r.shard, r.tally, r.count, r.seconds, kind)
         };
         // Built already: the file was checked against it.
-        let plan = self.built.get(id.n, id.method)?;
+        let plan = self.built.get(id.method, id.n)?;
         Ok(CheckedFile {
             path: path.to_path_buf(),
             estimate: estimate(plan, &tally),

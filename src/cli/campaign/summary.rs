@@ -105,7 +105,7 @@ impl Summary {
         files.refused.sort();
         let plan = files
             .built
-            .get(id.n, id.method)
+            .get(id.method, id.n)
             .expect("built when its files were read");
         let mut by_shard: BTreeMap<usize, ShardFiles<'_>> = BTreeMap::new();
         for entry in &ours {

@@ -51,7 +51,7 @@ pub fn merge(request: &Merge, out: &mut impl Write, messages: &Messages) -> Resu
         return Err(wrong);
     }
     let id = &sum.records[0].1.plan;
-    let plan = plans.get(id.n, id.method).map_err(refuse)?;
+    let plan = plans.get(id.method, id.n).map_err(refuse)?;
     refuse_missing(plan, &sum)?;
     let cross_checks = sum.cross_checks();
     if cross_checks.checked > 0 {

@@ -140,7 +140,7 @@ fn checked_options(plan: &Plan, recount: &Recount, threads: usize) -> Result<Opt
     let needed = |threads| plan.memory_estimate(threads);
     let limits = memory::Limits::of_this_process(recount.max_memory);
     // A recount is no shard: its advice is threads and memory only.
-    memory::check(plan.n(), kernel, options.threads, false, &needed, &limits)
+    memory::check(kernel, plan.n(), options.threads, false, &needed, &limits)
         .map_err(Failure::Refused)?;
     Ok(options)
 }

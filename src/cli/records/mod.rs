@@ -122,15 +122,16 @@ pub struct Plans {
 
 impl Plans {
     /// The plan of `n` (0 to 32) by `method`.
-    pub fn get(&mut self, n: usize, method: Method) -> Result<&Plan, String> {
+    pub fn get(&mut self, method: Method, n: usize) -> Result<&Plan, String> {
         match self.plans.entry((n, method)) {
             Entry::Occupied(known) => Ok(known.into_mut()),
             Entry::Vacant(slot) => {
                 // Checked before it is built, as a count's plan is.
-                let needs = MemoryNeeds::new(n, method).map_err(|e| e.to_string())?;
+                let needs = MemoryNeeds::new(method, n).map_err(|e| super::status::message(&e))?;
                 let limits = super::memory::Limits::of_this_process(None);
-                super::memory::check_plan(n, method, needs.plan(), &limits)?;
-                Ok(slot.insert(Plan::with_method(n, method).map_err(|e| e.to_string())?))
+                super::memory::check_plan(method, n, needs.plan(), &limits)?;
+                Ok(slot
+                    .insert(Plan::with_method(method, n).map_err(|e| super::status::message(&e))?))
             }
         }
     }
@@ -620,7 +621,7 @@ fn check_fields(plan: &Plan, fields: &Fields<'_>) -> Result<CheckedRecord, Strin
     let shard: Shard = fields
         .shard
         .parse()
-        .map_err(|e: crate::Error| format!("has {e}"))?;
+        .map_err(|e: crate::Error| format!("has {}", super::status::message(&e)))?;
     let tally = Tally::decode(fields.bitmap, fields.counts, plan.len())?;
     let count = parse_decimal(fields.count)?;
     let members = plan.shard(shard);
@@ -715,7 +716,7 @@ impl ShardRecord {
     /// one line saying what is wrong otherwise, to follow the file's name.
     pub fn parse(bytes: &[u8], plans: &mut Plans) -> Result<ShardRecord, String> {
         let file = parse_file::<ShardFile>(bytes)?;
-        let plan = plans.get(file.n, method_of(&file.fields())?)?;
+        let plan = plans.get(method_of(&file.fields())?, file.n)?;
         let CheckedRecord {
             id,
             shard,
@@ -774,7 +775,7 @@ impl Checkpoint {
     /// line saying what is wrong otherwise, to follow the file's name.
     pub fn parse(bytes: &[u8], plans: &mut Plans) -> Result<Checkpoint, String> {
         let file = parse_file::<CheckpointFile>(bytes)?;
-        let plan = plans.get(file.n, method_of(&file.fields())?)?;
+        let plan = plans.get(method_of(&file.fields())?, file.n)?;
         let CheckedRecord {
             id,
             shard,
@@ -819,16 +820,16 @@ mod tests {
 
     /// A real shard record of `n`, counted here.
     fn record(n: usize, shard: Shard) -> ShardRecord {
-        record_of(n, Method::Symmetric, shard)
+        record_of(Method::Symmetric, n, shard)
     }
 
     /// A real shard record of the plan of `n` by `method`, counted here.
-    fn record_of(n: usize, method: Method, shard: Shard) -> ShardRecord {
-        let plan = Plan::with_method(n, method).unwrap();
+    fn record_of(method: Method, n: usize, shard: Shard) -> ShardRecord {
+        let plan = Plan::with_method(method, n).unwrap();
         let mut tally = Tally::empty(plan.len());
         for index in plan.shard(shard) {
             let count =
-                crate::dispatch::count_subproblem(plan.get(index).unwrap(), Kernel::Auto).unwrap();
+                crate::dispatch::count_subproblem(Kernel::Auto, plan.get(index).unwrap()).unwrap();
             assert!(tally.insert(index, count));
         }
         ShardRecord {
@@ -849,7 +850,7 @@ mod tests {
         let read = ShardRecord::parse(&written.to_bytes(), &mut plans).unwrap();
         assert_eq!(read, written);
         assert_eq!(
-            plans.get(9, Method::Symmetric).unwrap().len(),
+            plans.get(Method::Symmetric, 9).unwrap().len(),
             written.plan.subproblems
         );
         let checkpoint = Checkpoint {
@@ -957,20 +958,20 @@ mod tests {
         // must hold for every honest count; a join piece's is any number.
         for n in [0, 1, 4, 5, 8, 9, 10, 12] {
             for method in Method::ALL {
-                let honest = record_of(n, method, Shard::WHOLE);
+                let honest = record_of(method, n, Shard::WHOLE);
                 let read = ShardRecord::parse(&honest.to_bytes(), &mut Plans::default());
                 assert!(read.is_ok(), "N = {n}, {method}: {read:?}");
             }
         }
         // A join piece's count need not be a multiple of anything: N = 1's
         // one piece has 1 solution.
-        let join = record_of(1, Method::Join, Shard::WHOLE);
+        let join = record_of(Method::Join, 1, Shard::WHOLE);
         assert_eq!(join.tally.iter().collect::<Vec<_>>(), [(0, 1)]);
     }
 
     #[test]
     fn join_records_name_their_method_and_round_trip() {
-        let written = record_of(11, Method::Join, Shard::new(2, 3).unwrap());
+        let written = record_of(Method::Join, 11, Shard::new(2, 3).unwrap());
         let bytes = written.to_bytes();
         let text = String::from_utf8(bytes.clone()).unwrap();
         // Version 3, the method right after the plan.
@@ -985,10 +986,10 @@ mod tests {
         let mut plans = Plans::default();
         assert_eq!(ShardRecord::parse(&bytes, &mut plans), Ok(written.clone()));
         // The symmetric plan of the same N is another plan.
-        let symmetric = record_of(11, Method::Symmetric, Shard::new(2, 3).unwrap());
+        let symmetric = record_of(Method::Symmetric, 11, Shard::new(2, 3).unwrap());
         assert_ne!(symmetric.plan, written.plan);
         assert_eq!(
-            plans.get(11, Method::Join).unwrap().len(),
+            plans.get(Method::Join, 11).unwrap().len(),
             written.plan.subproblems
         );
     }

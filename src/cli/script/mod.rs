@@ -62,8 +62,9 @@ pub(super) fn write(campaign: &Campaign, out: &mut impl Write) -> Result<(), Fai
 
 fn derive(campaign: &Campaign) -> Result<Derived, String> {
     let (n, kernel) = (campaign.n, campaign.kernel);
-    let method = crate::dispatch::plan_method(n, kernel).map_err(|e| e.to_string())?;
-    let plan = Plan::with_method(n, method).map_err(|e| e.to_string())?;
+    let method =
+        crate::dispatch::plan_method(kernel, n).map_err(|e| crate::cli::status::message(&e))?;
+    let plan = Plan::with_method(method, n).map_err(|e| crate::cli::status::message(&e))?;
     if campaign.shards > plan.len() {
         return Err(format!(
             "--shards {} is more than the {} subproblems of N = {n}'s {method} plan, so some shards would count nothing; at most {} shards",
@@ -72,7 +73,7 @@ fn derive(campaign: &Campaign) -> Result<Derived, String> {
             plan.len()
         ));
     }
-    let needs = MemoryNeeds::new(n, method).map_err(|e| e.to_string())?;
+    let needs = MemoryNeeds::new(method, n).map_err(|e| crate::cli::status::message(&e))?;
     let estimate = |threads| memory::needed(&needs, threads, None);
     let (threads, memory) = threads_and_memory(campaign, &estimate)?;
     let cross_kernel = cross_kernel(campaign, method)?;

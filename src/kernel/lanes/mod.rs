@@ -16,8 +16,8 @@
 //!
 //! # What they count
 //!
-//! * **Small boards** (N up to 11 in 8 lanes, 13 in 16: see
-//!   [`MIRROR_UP_TO`]): no symmetric subproblems to build, no symmetry to
+//! * **Small boards** (N up to 11 in 8 lanes, 13 in 16): no symmetric
+//!   subproblems to build, no symmetry to
 //!   check. Each start places rows 0 and 1, row 0
 //!   in the left half (with odd N, also row 0 in the middle and row 1 in
 //!   the left half), and each solution found counts twice: its mirror
@@ -67,7 +67,8 @@ use walk::CountedLeaves;
 /// `lanes-avx512`): up to it the symmetric kernel's set-up (its
 /// subproblems, the checks of the ties' leaves) costs more than the search
 /// it saves.
-pub const MIRROR_UP_TO: usize = 11;
+#[cfg_attr(not(feature = "trace"), allow(dead_code))] // for the traces (`trace`)
+pub(crate) const MIRROR_UP_TO: usize = 11;
 
 /// The starts of a whole `n`x`n` board by mirror symmetry (`n` from 4 to
 /// [`walk::MAX_N`]): rows 0 and 1 placed, row 0 in the left half, or for

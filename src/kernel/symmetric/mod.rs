@@ -51,7 +51,7 @@
 //! columns and diagonals, the squares of the *next* row that stay free
 //! whatever this row does (`ahead`). A queen in column `c` takes columns
 //! `c - 1`, `c` and `c + 1` of the next row, so it leaves the next row empty
-//! exactly when `ahead` lies within those three columns. [`alive_columns`]
+//! exactly when `ahead` lies within those three columns. `alive_columns`
 //! turns `ahead` into the set of such columns with two bit scans and a few
 //! shifts, and the search only ever descends into the others (`live`): a
 //! square whose next row is empty costs no branch and no iteration. At the
@@ -124,7 +124,7 @@ kernel_type! {
 /// every bit from `lo` up; a shift right by the leading zeros, every bit up
 /// to `hi`. Defined for every `ahead`: an empty one gives no column.
 #[inline(always)]
-pub fn alive_columns(ahead: u32) -> u32 {
+pub(crate) fn alive_columns(ahead: u32) -> u32 {
     let from_lo = ahead | ahead.wrapping_neg();
     let up_to_hi = (u64::from(u32::MAX) >> ahead.leading_zeros()) as u32;
     from_lo << 2 | up_to_hi >> 2
