@@ -599,7 +599,7 @@ fn each_kernel_has_the_plan_it_counts() {
         assert_eq!(kernel.method(), method, "{kernel}");
         let Some(method) = method else {
             assert_eq!(
-                queens_simd::dispatch::plan_for(n, kernel).map(|p| p.method()),
+                queens_simd::dispatch::plan_for(kernel, n).map(|p| p.method()),
                 Err(Error::NotSplittable(kernel))
             );
             continue;

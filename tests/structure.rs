@@ -504,6 +504,8 @@ fn the_timing_scan_finds_quoted_timings_and_nothing_else() {
             "taken some 600 times at N = 12, 3 times as fast",
         ]
     );
+}
+
 /// The features a build of `Cargo.toml`'s `[features]` turns on with
 /// `default`: the closure of `default` over the features it names.
 fn default_features(manifest: &str) -> BTreeSet<String> {
