@@ -17,6 +17,7 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::process::Command;
+use std::sync::OnceLock;
 
 /// Whether `tools` are all on PATH; if not, the test says `SKIPPED` and
 /// returns, as the README promises (a failure with
@@ -25,16 +26,25 @@ fn on_path(tools: &[&str]) -> bool {
     tools.iter().all(|tool| common::tool(tool).is_some())
 }
 
+/// The binary's disassembly (`objdump -d -C`), made once and shared by
+/// every test of this file: a second of objdump per reading otherwise.
+fn disassembly() -> &'static str {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    TEXT.get_or_init(|| {
+        let binary = env!("CARGO_BIN_EXE_queens-simd");
+        let output = Command::new("objdump")
+            .args(["-d", "-C", "--no-show-raw-insn", binary])
+            .output()
+            .expect("objdump (GNU binutils) must be installed to check the kernels' instructions");
+        assert!(output.status.success(), "objdump failed on {binary}");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    })
+}
+
 /// Mnemonics of every function whose demangled name is `name`, one list per
 /// copy (monomorphisation), read from `objdump -d -C`.
 fn functions_named(name: &str) -> Vec<Vec<String>> {
-    let binary = env!("CARGO_BIN_EXE_queens-simd");
-    let output = Command::new("objdump")
-        .args(["-d", "-C", "--no-show-raw-insn", binary])
-        .output()
-        .expect("objdump (GNU binutils) must be installed to check the kernels' instructions");
-    assert!(output.status.success(), "objdump failed on {binary}");
-    let text = String::from_utf8_lossy(&output.stdout);
+    let text = disassembly();
 
     let mut functions = BTreeMap::<usize, Vec<String>>::new();
     let mut current = None;

@@ -47,6 +47,7 @@ mod common;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// The repository's root.
@@ -280,10 +281,32 @@ fn run_page(page: &str, emulate: Option<&str>) -> Vec<String> {
 
 /// Runs the examples of `pages` and fails with every one that went wrong.
 fn check_pages(pages: &[String], emulate: Option<&str>) {
-    let failures: Vec<String> = pages
-        .iter()
-        .flat_map(|page| run_page(page, emulate))
-        .collect();
+    // Two pages at a time, each in its own scratch folder; a page's
+    // examples run in order, as a reader types them. The failures are
+    // reported in the pages' order.
+    let next = AtomicUsize::new(0);
+    let mut by_page: Vec<(usize, Vec<String>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(page) = pages.get(index) else {
+                            break done;
+                        };
+                        done.push((index, run_page(page, emulate)));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|worker| worker.join().unwrap())
+            .collect()
+    });
+    by_page.sort_by_key(|&(index, _)| index);
+    let failures: Vec<String> = by_page.into_iter().flat_map(|(_, f)| f).collect();
     assert!(
         failures.is_empty(),
         "{} example(s) in the docs do not do what they show{}:\n\n{}",

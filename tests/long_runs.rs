@@ -224,10 +224,16 @@ fn kill_and_resume(name: &str, n: usize, kernel: &str, interval: &str) {
 
 #[test]
 fn a_killed_count_resumes_to_the_right_total() {
-    // N = 17 on one thread takes seconds with a symmetric kernel (minutes
-    // in a debug build): long enough to be killed part-way.
-    let n = if cfg!(debug_assertions) { 15 } else { 17 };
-    kill_and_resume("checkpoint", n, "symmetric", "0.5");
+    // N = 17 on one thread takes ten seconds with a symmetric kernel
+    // (minutes in a debug build), N = 16 one or two: either is long enough
+    // to be killed part-way, checkpointed every 0.1 s at N = 16. N = 17
+    // with the long tests (CI).
+    let (n, interval) = match (cfg!(debug_assertions), common::long_tests()) {
+        (true, _) => (15, "0.5"),
+        (false, false) => (16, "0.1"),
+        (false, true) => (17, "0.5"),
+    };
+    kill_and_resume("checkpoint", n, "symmetric", interval);
 }
 
 #[test]

@@ -27,8 +27,14 @@ fn join_kernels() -> Vec<Kernel> {
         .collect()
 }
 
+/// Largest N of the symmetric plans' counts: N = 16 (seconds a kernel) with
+/// the long tests (CI).
 fn max_n() -> usize {
-    if cfg!(debug_assertions) { 12 } else { 16 }
+    match (cfg!(debug_assertions), common::long_tests()) {
+        (true, _) => 12,
+        (false, false) => 15,
+        (false, true) => 16,
+    }
 }
 
 /// Largest N of the join plans' counts in shards.

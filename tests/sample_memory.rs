@@ -196,12 +196,18 @@ mod limits {
 
     /// A sample under every limit of a sweep, from nothing past what the
     /// process holds to past what it takes: its draws or
-    /// `Error::OutOfMemory`, never an abort nor a panic.
+    /// `Error::OutOfMemory`, never an abort nor a panic. With the long
+    /// tests (CI) 65,536 draws every 12 MiB; otherwise 16,384 draws (a
+    /// second a child) every 24 MiB.
     #[test]
     fn a_sample_under_any_limit_samples_or_reports_it() {
-        let draws = 65_536;
+        let (draws, step) = if crate::common::long_tests() {
+            (65_536, 12)
+        } else {
+            (16_384, 24)
+        };
         let (mut sampled, mut refused) = (0, 0);
-        for extra_mib in (0..=96).step_by(12) {
+        for extra_mib in (0..=96).step_by(step) {
             match sample_in_a_child(draws, extra_mib << 10) {
                 Err(why) => {
                     eprintln!("SKIPPED: the address space cannot be limited here: {why}");

@@ -14,20 +14,26 @@ mod oracle;
 pub use oracle::{A000170, A002562};
 
 /// Largest N whose count the tests check: the big ones only in release
-/// builds, so that a debug `cargo test` stays quick.
-pub const fn max_count_n() -> usize {
-    if cfg!(debug_assertions) { 12 } else { 15 }
+/// builds, so that a debug `cargo test` stays quick, and N = 15 (a second
+/// or two a kernel that searches every solution) only with the long tests
+/// ([`long_tests`], CI).
+pub fn max_count_n() -> usize {
+    match (cfg!(debug_assertions), long_tests()) {
+        (true, _) => 12,
+        (false, false) => 14,
+        (false, true) => 15,
+    }
 }
 
-/// Largest N whose count the tests check for `kernel`: one more (N = 16, in
-/// release builds) for the kernels that search by symmetry class (the
-/// symmetric and lane kernels), which
-/// take about a second there where the others take ten or more, and two
-/// more (N = 17) for the join kernels, which take one to three seconds.
+/// Largest N whose count the tests check for `kernel`: one more than
+/// [`max_count_n`] (N = 16 with the long tests, in release builds) for the
+/// kernels that search by symmetry class (the symmetric and lane kernels),
+/// which take about a second there where the others take ten or more, and
+/// two more (N = 17) for the join kernels, which take one to three seconds.
 pub fn max_count_n_for(kernel: Kernel) -> usize {
     match kernel {
-        k if k.method() == Some(Method::Symmetric) && !cfg!(debug_assertions) => 16,
-        k if k.method() == Some(Method::Join) && !cfg!(debug_assertions) => 17,
+        k if k.method() == Some(Method::Symmetric) && !cfg!(debug_assertions) => max_count_n() + 1,
+        k if k.method() == Some(Method::Join) && !cfg!(debug_assertions) => max_count_n() + 2,
         _ => max_count_n(),
     }
 }
@@ -99,6 +105,16 @@ pub fn skip_unavailable(kernel: Kernel) {
 /// in CI): a kernel or tool that is missing fails instead of skipping.
 pub fn require_all() -> bool {
     std::env::var("QUEENS_SIMD_REQUIRE_ALL").is_ok_and(|v| v == "1")
+}
+
+/// Whether the long sweeps run in full (`QUEENS_SIMD_LONG_TESTS=1`, set in
+/// CI by `.ci/run`). Without it each sweep runs a smaller sample of the same
+/// cases (every kernel, path and kind of outcome still reached; fewer
+/// limits, or one N less), so that `cargo test --release` takes minutes on
+/// two cores; CI runs every case. DEVELOPERS.md lists what each sweep
+/// leaves to CI.
+pub fn long_tests() -> bool {
+    std::env::var("QUEENS_SIMD_LONG_TESTS").is_ok_and(|v| v == "1")
 }
 
 /// The path of this build's `queens-simd` binary.

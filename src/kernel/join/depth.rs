@@ -240,10 +240,15 @@ mod tests {
     use alloc::collections::BTreeSet;
 
     /// [`FOUND`] is what [`find_tables`] finds, for every N (up to 22
-    /// without optimisation, where it is slow; all in release tests).
+    /// without optimisation, where it is slow; all in release tests with
+    /// the long tests, as CI runs them; up to 26 otherwise).
     #[test]
     fn the_tables_found_are_those_written() {
-        let largest = if cfg!(debug_assertions) { 22 } else { MAX_N };
+        let largest = match (cfg!(debug_assertions), crate::kernel::join::long_tests()) {
+            (true, _) => 22,
+            (false, false) => 26,
+            (false, true) => MAX_N,
+        };
         let found: Vec<Tables> = (0..=largest).map(find_tables).collect();
         let lines: Vec<alloc::string::String> = found
             .iter()
@@ -264,7 +269,11 @@ mod tests {
     /// unrestricted square is the board's quarter, so the bound is close).
     #[test]
     fn the_tables_take_no_more_than_their_bound() {
-        let largest = if cfg!(debug_assertions) { 12 } else { 16 };
+        let largest = match (cfg!(debug_assertions), crate::kernel::join::long_tests()) {
+            (true, _) => 12,
+            (false, false) => 14,
+            (false, true) => 16,
+        };
         for n in 4..=largest {
             let splits = Split::all(n);
             for depth in 0..=splits[0].rows {
