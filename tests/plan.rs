@@ -36,7 +36,6 @@ fn max_join_n() -> usize {
     if cfg!(debug_assertions) { 11 } else { 15 }
 }
 
-
 /// The kernels of the table that count no plan (its `method` column
 /// empty), and the `asm` alias: each refuses a plan.
 fn unsplittable() -> impl Iterator<Item = Kernel> {
