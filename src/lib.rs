@@ -173,10 +173,12 @@ pub mod trace;
 pub mod verify;
 mod vocabulary;
 
-pub use kernel::{Kernel, Solver};
-pub use vocabulary::board::{self, Board, BoardDefect, MAX_N};
+pub use kernel::Solver;
+pub use vocabulary::board::{self, Board};
 pub use vocabulary::count::Count;
+pub use vocabulary::defect::BoardDefect;
 pub use vocabulary::error::Error;
+pub use vocabulary::kernel::{Kernel, MAX_N};
 pub use vocabulary::symmetry;
 
 /// Number of solutions on an `n`x`n` board, by the fastest kernel available.

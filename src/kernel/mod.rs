@@ -32,13 +32,15 @@
 //!    builds; the table's length grows by one), and, if it needs CPU
 //!    features, its line of `target_features!`, the one place they are
 //!    written.
-//! 2. **Its type**, declared with `kernel_type!` (`proof.rs`): zero-sized,
-//!    built only where the CPU runs its row's features.
+//! 2. **Its type**, declared in its own file with `kernel_type!` (the
+//!    macro `proof.rs` defines): zero-sized, built only where the CPU runs
+//!    its row's features.
 //! 3. **Its code**, the family's generic code compiled with those features:
 //!    `target_features!(ItsVariant => { fn ... })` around the family's
 //!    entry points (`lane_kernel!` and `join_kernel!` write the type, the
 //!    compiled code and the traits, so that a new ISA of theirs is one
-//!    invocation beside the ISA's own vector operations;
+//!    invocation at the top of the ISA's file, `lanes/avx2.rs` or
+//!    `join/avx2.rs`, beside its own vector operations;
 //!    `davidad_kernel!` the compiled machine and its `Solver`), and the
 //!    [`Solver`] impl, plus the family's trait for a kernel that counts a
 //!    plan's pieces (the symmetric kernel's `Walkers`, the join's
@@ -47,9 +49,14 @@
 //! 4. **One line of `dispatch/registry.rs`'s `build`**, which makes its
 //!    type. `auto` places it by its family (`dispatch/policy.rs`), in the
 //!    table's order within the family.
+//! 5. **Its row in the tests that build or emulate kernels**, which read
+//!    the table and fail until the row is there: `joiners` in
+//!    `join/mod.rs` for a join kernel, `trace::lanes::first_steps` for a
+//!    lane kernel, `Model::runs` in `tests/cpu_models.rs` for any.
 //!
-//! Nothing else in the code names it: the plan, the errors, `--kernels`
-//! and the hints of the command line read the table. The docs do: its line
+//! Nothing else in the code names it: the plan, the errors, `--kernels`,
+//! the hints of the command line and the other lists of kernels in the
+//! tests read the table (`Kernel::ALL`, `Method::kernels`). The docs do: its line
 //! of the README's `--kernels` example (which runs as a test, and fails
 //! until the line is there) and its row of docs/kernels.md. The
 //! dispatcher's tests fail while a kernel is missing from `build`, and the
@@ -85,9 +92,9 @@ use core::ops::ControlFlow;
 
 pub(crate) use proof::kernel_type;
 
-pub use crate::vocabulary::kernel::{Kernel, Method, Role, UnsupportedSize};
+pub use crate::vocabulary::kernel::{Method, Role, UnsupportedSize};
 pub use crate::vocabulary::task::Task;
-use crate::{Board, Count, Error};
+use crate::{Board, Count, Error, Kernel};
 
 /// What a kernel calls for each solution it finds; `Break` stops the search.
 pub type Visit<'a> = &'a mut dyn FnMut(&Board) -> ControlFlow<()>;

@@ -3,9 +3,7 @@
 
 use core::fmt;
 
-pub use super::defect::BoardDefect;
-pub use super::kernel::MAX_N;
-use crate::Error;
+use crate::{BoardDefect, Error, MAX_N};
 
 /// A placement of N queens with exactly one queen in every row and every
 /// column: a permutation of `0..N`, row 0 first.

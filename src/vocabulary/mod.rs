@@ -13,7 +13,7 @@
 pub mod board;
 pub mod count;
 pub(crate) mod cpu;
-mod defect;
+pub(crate) mod defect;
 pub mod error;
 pub mod kernel;
 #[cfg(feature = "alloc")]
