@@ -41,14 +41,12 @@ pub enum Role {
     },
 }
 
-/// How a [`crate::plan::Plan`] cuts a board into pieces: one method per
+/// How a plan (`plan::Plan`, with the `std` feature) cuts a board into pieces: one method per
 /// family of kernels that count pieces, each family counting only its
 /// own method's. Each kernel's method is a column of the kernel table
 /// ([`Kernel::method`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
-#[cfg_attr(not(feature = "std"), doc = "")]
-#[cfg_attr(not(feature = "std"), doc = "[`crate::plan::Plan`]: crate#features")]
 pub enum Method {
     /// The symmetric kernel's subproblems (corner, edge and tie cases,
     /// split by their first rows), counted by the symmetric and lane
@@ -74,12 +72,8 @@ impl Method {
     /// The method whose plans the concrete `kernel` counts: its
     /// [`Kernel::method`], read from the kernel table. `None` for a kernel
     /// that counts no plan's pieces, and for `auto` and `asm`, which stand
-    /// for a kernel that depends on N (see [`crate::dispatch::plan_for`]).
-    #[cfg_attr(not(feature = "std"), doc = "")]
-    #[cfg_attr(
-        not(feature = "std"),
-        doc = "[`crate::dispatch::plan_for`]: crate#features"
-    )]
+    /// for a kernel that depends on N (see `dispatch::plan_for`, with the
+    /// `std` feature).
     pub const fn of(kernel: Kernel) -> Option<Method> {
         kernel.method()
     }
@@ -638,24 +632,17 @@ impl Kernel {
         self.facts().method
     }
 
-    /// Whether the kernel counts a [`crate::plan`]'s subproblems, and so
+    /// Whether the kernel counts a plan's subproblems (`plan`), and so
     /// runs on several threads, in shards and from checkpoints: those with
     /// a [`Kernel::method`], and `auto`, which counts the plan of the
     /// kernel it picks for N.
-    #[cfg_attr(not(feature = "std"), doc = "")]
-    #[cfg_attr(not(feature = "std"), doc = "[`crate::plan`]: crate#features")]
     pub const fn splits(self) -> bool {
         self.facts().method.is_some() || matches!(self, Kernel::Auto)
     }
 
     /// Whether the kernel counts a whole board on several threads
-    /// ([`crate::dispatch::count_on_threads`]): exactly those that split, through
-    /// their plan.
-    #[cfg_attr(not(feature = "std"), doc = "")]
-    #[cfg_attr(
-        not(feature = "std"),
-        doc = "[`crate::dispatch::count_on_threads`]: crate#features"
-    )]
+    /// (`dispatch::count_on_threads`, with the `std` feature): exactly
+    /// those that split, through their plan.
     pub const fn counts_on_threads(self) -> bool {
         self.splits()
     }

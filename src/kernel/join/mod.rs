@@ -63,7 +63,7 @@
 //!
 //! The row sets are cut into chunks by their first choices of rows
 //! (`split::Chunk`): the numbered pieces of `pieces.rs`, which a plan
-//! ([`crate::plan`]) counts on threads, in shards and from checkpoints.
+//! (`plan`, with the `std` feature) counts on threads, in shards and from checkpoints.
 //! The kernels count; they do not enumerate or find fundamental solutions
 //! ([`Error::CountOnly`]). Memory is each thread's quarter-boards, only
 //! those that agree with the first choices of the row set it joins
@@ -71,8 +71,6 @@
 //! (`memory::estimate` says how much before a count starts). Those buffers
 //! grow fallibly (`grow.rs`): a refused allocation stops the count with
 //! [`Error::OutOfMemory`] rather than aborting the program that links it.
-#![cfg_attr(not(feature = "std"), doc = "")]
-#![cfg_attr(not(feature = "std"), doc = "[`crate::plan`]: crate#features")]
 
 pub(crate) mod band;
 #[cfg(feature = "std")]

@@ -32,15 +32,13 @@
 //!   fits no lane (a plan's partial board whose forbidden squares take more
 //!   masks, a tie past N = 16) runs on the scalar walkers.
 //!
-//! Both kernels also count a symmetric [`crate::plan`]'s subproblems
+//! Both kernels also count a symmetric plan's subproblems (`plan`)
 //! (threads, shards, checkpoints) the same way: they are the symmetric
 //! kernel's `Walkers`, in lanes.
 //!
 //! The walk needs squares below bit 24 and rows below 32, so these kernels
 //! take N up to 24 (`walk::MAX_N`), which is beyond any board a search
 //! can count.
-#![cfg_attr(not(feature = "std"), doc = "")]
-#![cfg_attr(not(feature = "std"), doc = "[`crate::plan`]: crate#features")]
 
 use core::cell::RefCell;
 
