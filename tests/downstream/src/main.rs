@@ -76,7 +76,7 @@ fn join_kernels_come_with_alloc() -> Result<(), queens_simd::Error> {
         .filter(|k| k.method() == Some(Method::Join))
         .collect();
     assert!(joins.contains(&Kernel::Join), "the join kernels are listed");
-    let auto = dispatch::solver_for(Kernel::Auto, 14, Task::Count)?.kernel();
+    let auto = dispatch::solver_for(Kernel::Auto, Task::Count, 14)?.kernel();
     if alloc {
         assert!(Kernel::Join.is_available(), "join is built with alloc");
         assert_eq!(dispatch::count(Kernel::Join, 10)?, 724);
