@@ -6,8 +6,8 @@ mod common;
 use common::{queens, stdout_of};
 use predicates::prelude::*;
 use queens_simd::Kernel;
+use queens_simd::kernel::Method;
 use queens_simd::kernel::Task;
-use queens_simd::plan::Method;
 
 #[test]
 fn count_prints_the_number_alone() {

@@ -772,7 +772,7 @@ fn plans_refuse_what_they_cannot_do() {
 
 #[test]
 fn an_explicit_join_kernel_splits_like_a_symmetric_one() {
-    for kernel in queens_simd::plan::Method::Join.kernels().rev() {
+    for kernel in queens_simd::kernel::Method::Join.kernels().rev() {
         if !kernel.is_available() {
             common::skip_unavailable(kernel);
             continue;

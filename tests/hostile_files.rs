@@ -14,7 +14,8 @@ use common::{A000170, binary, merge, queens, scratch, shard_files, stdout_of};
 use predicates::prelude::*;
 use queens_simd::Count;
 use queens_simd::cli::records::{Checkpoint, Plans, ShardRecord, Tally};
-use queens_simd::plan::{Method, Shard};
+use queens_simd::kernel::Method;
+use queens_simd::plan::Shard;
 
 /// Counts every shard `i/m` of N's join plan (with the portable join) into
 /// a record file in `dir`, and returns the files.

@@ -13,7 +13,7 @@ use common::{A000170, kernels_under_test, queens, scratch, stdout_of};
 use predicates::prelude::*;
 use queens_simd::Kernel;
 use queens_simd::cli::records::{Plans, ShardRecord, Tally};
-use queens_simd::plan::Method;
+use queens_simd::kernel::Method;
 
 /// N of the join records: the smallest N that `auto` counts with a join
 /// kernel, a fraction of a second for the whole board.

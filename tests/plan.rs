@@ -8,7 +8,8 @@ use std::collections::BTreeSet;
 use common::A000170;
 use proptest::prelude::*;
 use queens_simd::dispatch::Options;
-use queens_simd::plan::{Method, PartialBoard, Plan, Shard, SubproblemKind};
+use queens_simd::kernel::Method;
+use queens_simd::plan::{PartialBoard, Plan, Shard, SubproblemKind};
 use queens_simd::{Count, Error, Kernel};
 
 /// The kernels that count subproblems, among those this run covers.

@@ -7,7 +7,8 @@
 mod common;
 
 use common::counting::{Counting, MEASURING, peak_growth};
-use queens_simd::plan::{Method, Plan, Shard, Subproblem};
+use queens_simd::kernel::Method;
+use queens_simd::plan::{Plan, Shard, Subproblem};
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;

@@ -8,7 +8,8 @@
 //! `dispatch::count_subproblem` gives each one's share of the 14,200 solutions.
 
 use queens_simd::Kernel;
-use queens_simd::plan::{Method, Plan, Shard, Subproblem, SubproblemKind};
+use queens_simd::kernel::Method;
+use queens_simd::plan::{Plan, Shard, Subproblem, SubproblemKind};
 
 use crate::Picture;
 use crate::board::{self, EMPTY, QUEEN, Square};

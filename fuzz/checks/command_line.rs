@@ -5,8 +5,8 @@
 use std::ffi::OsString;
 
 use queens_simd::cli::args::{Format, Parsed, RecountBy, Request, parse_from};
+use queens_simd::kernel::Method;
 use queens_simd::kernel::Task;
-use queens_simd::plan::Method;
 
 /// The words of a command line: `bytes` split at NUL bytes.
 pub fn words(bytes: &[u8]) -> Vec<OsString> {

@@ -14,8 +14,9 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use super::time_limit::TimeLimit;
 
+use crate::kernel::Method;
 use crate::kernel::Task;
-use crate::plan::{Method, Shard};
+use crate::plan::Shard;
 use crate::{Kernel, MAX_N};
 
 /// N when none is given.

@@ -422,7 +422,7 @@ pub fn check_verify(
 /// Refuses to build the plan of `n` by `method` (to check records against
 /// it) where its `bytes` pass a limit.
 pub fn check_plan(
-    method: crate::plan::Method,
+    method: crate::kernel::Method,
     n: usize,
     bytes: u64,
     limits: &Limits,
@@ -629,7 +629,7 @@ mod tests {
     /// `merge` checks the plan it builds to check records against.
     #[test]
     fn a_plan_too_large_for_the_limit_is_refused_before_it_is_built() {
-        let method = crate::plan::Method::Symmetric;
+        let method = crate::kernel::Method::Symmetric;
         assert_eq!(
             check_plan(method, 32, 20 << 20, &limits(1 << 30, None)),
             Ok(())

@@ -10,7 +10,8 @@ use super::Failure;
 use super::args::{Format, SampleRequest};
 use super::memory::{show, threads_text};
 use crate::dispatch::Options;
-use crate::plan::{Checked, JoinStats, Method, Plan, Projection, Sample};
+use crate::kernel::Method;
+use crate::plan::{Checked, JoinStats, Plan, Projection, Sample};
 
 /// Draws, joins and prints the projection of `plan`'s count with
 /// `options` (the threads and the kernel; the memory checked already).

@@ -9,7 +9,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::Kernel;
 use crate::dispatch::Options;
-use crate::plan::{MemoryNeeds, Method, Plan, Shard};
+use crate::kernel::Method;
+use crate::plan::{MemoryNeeds, Plan, Shard};
 
 use super::Failure;
 use super::args::{Format, PlanCount, Solve};

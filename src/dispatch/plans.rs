@@ -170,7 +170,8 @@ pub fn check_pieces(
 /// ```
 /// use queens_simd::Kernel;
 /// use queens_simd::dispatch::{count_subproblem, search_subproblem};
-/// use queens_simd::plan::{Method, Plan};
+/// use queens_simd::plan::Plan;
+/// use queens_simd::kernel::Method;
 ///
 /// let plan = Plan::with_method(Method::Join, 12)?;
 /// let piece = plan.get(3).unwrap();

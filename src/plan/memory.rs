@@ -12,7 +12,8 @@ use crate::kernel::pieces;
 /// once").
 ///
 /// ```
-/// use queens_simd::plan::{MemoryNeeds, Method, Plan};
+/// use queens_simd::plan::{MemoryNeeds, Plan};
+/// use queens_simd::kernel::Method;
 ///
 /// let needs = MemoryNeeds::new(Method::Join, 22)?;
 /// let plan = Plan::with_method(Method::Join, 22)?;

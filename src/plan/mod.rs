@@ -80,7 +80,8 @@
 //! ```
 //! use queens_simd::Kernel;
 //! use queens_simd::dispatch::{self, Options};
-//! use queens_simd::plan::{Method, Plan, Shard};
+//! use queens_simd::plan::{Plan, Shard};
+//! use queens_simd::kernel::Method;
 //!
 //! let plan = Plan::new(12)?; // symmetric
 //! // One subproblem at a time, in any order:
@@ -136,7 +137,7 @@ pub use partial::PartialBoard;
 pub use sample::{JoinStats, Observation, Projection, Sample};
 pub use shard::Shard;
 
-pub use crate::kernel::Method;
+use crate::kernel::Method;
 use crate::kernel::pieces::{self, Piece, PieceCounter};
 pub use crate::kernel::pieces::{JoinBand, SubproblemKind};
 use crate::{Count, Error, MAX_N};
@@ -265,7 +266,8 @@ impl Plan {
     /// known before it is built: [`MemoryNeeds::plan`].
     ///
     /// ```
-    /// use queens_simd::plan::{Method, Plan};
+    /// use queens_simd::plan::Plan;
+    /// use queens_simd::kernel::Method;
     ///
     /// let bytes = Plan::build_memory_estimate(Method::Join, 20)?;
     /// assert!(bytes > 100 << 10 && bytes < 16 << 20);
@@ -479,7 +481,8 @@ impl Plan {
     /// the address space estimate `u64::MAX`.
     ///
     /// ```
-    /// use queens_simd::plan::{Method, Plan};
+    /// use queens_simd::plan::Plan;
+    /// use queens_simd::kernel::Method;
     ///
     /// let plan = Plan::with_method(Method::Join, 16)?;
     /// let draws = plan.sample_memory_estimate(1 << 20, 1);

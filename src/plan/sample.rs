@@ -315,8 +315,9 @@ impl Sample {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernel::Method;
     use crate::kernel::pieces::PieceCounter;
-    use crate::plan::{Method, Plan};
+    use crate::plan::Plan;
     use core::num::NonZeroUsize;
 
     /// The quantiles found without a list of the draws (where it is

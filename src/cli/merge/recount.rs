@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::Count;
 use crate::dispatch::Options;
-use crate::plan::{Counted, Method, Plan};
+use crate::kernel::Method;
+use crate::plan::{Counted, Plan};
 use crate::support::random::choose_indices as choose;
 
 use super::super::Failure;

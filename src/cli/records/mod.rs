@@ -46,7 +46,8 @@ use sha2::{Digest, Sha256};
 
 pub use tally::Tally;
 
-use crate::plan::{MemoryNeeds, Method, Plan, Shard, SubproblemKind};
+use crate::kernel::Method;
+use crate::plan::{MemoryNeeds, Plan, Shard, SubproblemKind};
 use crate::{Count, MAX_N};
 
 /// The `format` of a shard record.

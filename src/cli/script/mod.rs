@@ -21,7 +21,8 @@ mod slurm;
 use std::io::Write;
 
 use crate::Kernel;
-use crate::plan::{MemoryNeeds, Method, Plan};
+use crate::kernel::Method;
+use crate::plan::{MemoryNeeds, Plan};
 
 use super::Failure;
 use super::args::{Campaign, DEFAULT_MAX_ARRAY_SIZE, Engine};

@@ -74,7 +74,7 @@
 
 pub(crate) mod band;
 #[cfg(feature = "std")]
-pub mod check;
+pub(crate) mod check;
 pub(crate) mod cuts;
 #[cfg(test)]
 mod depth;
@@ -89,7 +89,7 @@ pub(crate) mod quarters;
 #[cfg(feature = "std")]
 pub(crate) mod sample;
 pub(crate) mod split;
-pub mod stats;
+pub(crate) mod stats;
 pub(crate) mod transpose;
 pub(crate) mod words;
 
