@@ -235,6 +235,10 @@ fn run_page(page: &str, emulate: Option<&str>) -> Vec<String> {
             eprintln!("{place}: not run on the emulated CPU: it runs qemu-x86_64 itself");
             continue;
         }
+        if emulate.is_some() && counts_alone(example) {
+            eprintln!("{place}: not run on the emulated CPU: its count is the same on every CPU");
+            continue;
+        }
         if programs
             .iter()
             .filter(|program| **program != "queens-simd")
@@ -277,6 +281,18 @@ fn run_page(page: &str, emulate: Option<&str>) -> Vec<String> {
         }
     }
     failures
+}
+
+/// Whether `example` picks no kernel and prints nothing but a count: what
+/// it shows does not depend on the CPU (the native run checks it, and
+/// tests/cpu_models.rs every kernel's counts on emulated CPUs), while under
+/// qemu a count of N = 16 takes seconds.
+fn counts_alone(example: &Example) -> bool {
+    let printed = example.output.trim_end();
+    example.status == 0
+        && !example.command.contains("--kernel")
+        && !printed.is_empty()
+        && printed.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Runs the examples of `pages` and fails with every one that went wrong.
@@ -323,7 +339,7 @@ fn every_command_example_in_the_docs_runs_as_shown() {
 
 /// The pages the emulated run covers: the ones whose examples show what the
 /// CPU decides (`--kernels`, `--verify`, `--time`, `auto`'s choices) and
-/// take seconds under qemu. `docs/plan.md` names the kernel too (`kernel`
+/// take seconds under qemu (less their plain counts, [`counts_alone`]). `docs/plan.md` names the kernel too (`kernel`
 /// in a record, `join-avx[..]` in its errors), but its counts of N = 16
 /// to 19 take five minutes there; it passed so when it was written, and
 /// CI's machines without AVX-512 run it natively.
@@ -342,6 +358,35 @@ fn the_docs_hold_without_avx512() {
         assert!(Path::new(ROOT).join(page).is_file(), "{page} is gone");
     }
     check_pages(&pages, Some(WITHOUT_AVX512));
+}
+
+/// The emulated run leaves out plain counts with `auto`, and nothing else.
+#[test]
+fn only_plain_counts_are_left_to_the_native_run() {
+    let example = |command: &str, status: i32, output: &str| Example {
+        place: "page.md:1".into(),
+        command: command.into(),
+        status,
+        output: output.into(),
+    };
+    assert!(counts_alone(&example(
+        "queens-simd 16 --count",
+        0,
+        "14772512\n"
+    )));
+    for shows_more in [
+        example(
+            "queens-simd 16 --count --kernel join-avx512",
+            0,
+            "14772512\n",
+        ),
+        example("queens-simd 8 --count --time", 0, "92\nqueens-simd: [..]\n"),
+        example("queens-simd 8 --count --format json", 0, "{\"n\":8}\n"),
+        example("queens-simd 40", 2, "\n"),
+        example("queens-simd --kernels | wc -l", 0, ""),
+    ] {
+        assert!(!counts_alone(&shows_more), "{}", shows_more.command);
+    }
 }
 
 #[test]

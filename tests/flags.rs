@@ -567,30 +567,8 @@ fn no_pair_of_flags_is_silently_dropped() {
             );
         }
     }
-    let dir = common::scratch("flag-pairs");
-    let checkpoint = dir.join(CHECKPOINT);
-    let mut seen = std::collections::HashMap::new();
-    let output = dir.join(OUTPUT);
-    // What a run shows: its status, stdout, stderr, whether it wrote the
-    // checkpoint, and what it wrote to --output's file.
-    let mut run = |words: &[&str]| -> (Option<i32>, String, String, bool, String) {
-        let key: Vec<String> = words.iter().map(|w| w.to_string()).collect();
-        seen.entry(key)
-            .or_insert_with(|| {
-                let _ = std::fs::remove_file(&checkpoint);
-                let _ = std::fs::remove_file(&output);
-                let out = queens().current_dir(&dir).args(words).output().unwrap();
-                (
-                    out.status.code(),
-                    steady(&out.stdout, false),
-                    steady(&out.stderr, true),
-                    checkpoint.exists(),
-                    steady(&std::fs::read(&output).unwrap_or_default(), false),
-                )
-            })
-            .clone()
-    };
-    let mut verdicts = Verdicts::default();
+    let mut shown = Shown::new(common::scratch("flag-pairs"));
+    let mut pairs = Vec::new();
     for (n, base) in [("6", &[][..]), ("14", &["--count"][..])] {
         // With --count always given, it is not one of the pair: without
         // it, N = 14 would list 365,596 solutions.
@@ -600,21 +578,37 @@ fn no_pair_of_flags_is_silently_dropped() {
             .collect();
         for (at, a) in flags.iter().enumerate() {
             for b in &flags[at + 1..] {
-                let words = pair_words(n, base, a, b);
-                let out = run(&words);
-                verdicts.judge(&words, [a, b], (out.0, &out.2), &out, &mut run);
+                pairs.push((pair_words(n, base, a, b), [*a, *b]));
             }
         }
     }
+    // Every pair, then the commands that judging the pairs that ran
+    // compares them with, then the judging, which finds them all run.
+    shown.run_all(pairs.iter().map(|(words, _)| words.clone()));
+    let compared: Vec<Vec<&str>> = pairs
+        .iter()
+        .filter(|(words, _)| shown.get(words).0 == Some(0))
+        .flat_map(|(words, pair)| without_each(words, *pair))
+        .map(|(_, other)| other)
+        .collect();
+    shown.run_all(compared);
+    let mut verdicts = Verdicts::default();
+    for (words, pair) in &pairs {
+        let out = shown.get(words);
+        verdicts.judge(words, *pair, (out.0, &out.2), &out, |w| shown.get(w));
+    }
     // Issue 47: --format json applies to the tables of --kernels and
-    // --verify; the sweep ran those pairs (the same words, so `run` gives
-    // what the sweep saw) and found them honoured.
-    for words in [
+    // --verify; the sweep ran those pairs (the same words, so they do not
+    // run again) and found them honoured.
+    let json_tables = [
         &["--format", "json", "--kernels"][..],
         &["--format", "json", "--verify", "--max-n", "3"],
         &["--format", "json", "--max-n", "4", "--verify"],
-    ] {
-        assert_eq!(run(words).0, Some(0), "{words:?}");
+    ]
+    .map(<[&str]>::to_vec);
+    shown.run_all(json_tables.clone());
+    for words in &json_tables {
+        assert_eq!(shown.get(words).0, Some(0), "{words:?}");
     }
     let Verdicts { honoured, dropped } = verdicts;
     assert!(dropped.is_empty(), "accepted and dropped: {dropped:#?}");
@@ -650,17 +644,115 @@ impl Verdicts {
         }
         assert_eq!(status, Some(0), "{words:?}: {out:?}");
         self.honoured += 1;
-        for flag in pair {
-            let other = match flag.seen {
-                Seen::Removed => without(words, flag.words[0], None),
-                Seen::Value(value) => without(words, flag.words[0], Some(value)),
-                Seen::Unseen => continue,
-            };
+        for (flag, other) in without_each(words, pair) {
             if run(&other) == *out {
-                self.dropped.push(format!("{} in {words:?}", flag.words[0]));
+                self.dropped.push(format!("{flag} in {words:?}"));
             }
         }
     }
+}
+
+/// The commands a pair's run `words` is compared with: for each flag of
+/// the pair whose effect shows ([`Seen`]), the same command without it, or
+/// with its other value.
+fn without_each<'a>(words: &[&'a str], pair: [&Flag; 2]) -> Vec<(&'static str, Vec<&'a str>)> {
+    pair.iter()
+        .filter_map(|flag| {
+            let other = match flag.seen {
+                Seen::Removed => without(words, flag.words[0], None),
+                Seen::Value(value) => without(words, flag.words[0], Some(value)),
+                Seen::Unseen => return None,
+            };
+            Some((flag.words[0], other))
+        })
+        .collect()
+}
+
+/// What a command of the pair sweep showed: its status, stdout, stderr,
+/// whether it wrote the checkpoint, and what it wrote to `--output`'s file.
+type Outcome = (Option<i32>, String, String, bool, String);
+
+/// The pair sweep's commands and what each showed, each command run once.
+/// They run [`Shown::WIDTH`] at a time, each worker in a folder of its own
+/// (the commands name the same checkpoint and output files).
+struct Shown {
+    dir: std::path::PathBuf,
+    seen: std::collections::HashMap<Vec<String>, Outcome>,
+}
+
+impl Shown {
+    /// More workers than a 2-core machine has cores: a `--time` run takes
+    /// its 1.5 s of the clock however busy the CPU is, and the sweep has
+    /// fifteen of them.
+    const WIDTH: usize = 8;
+
+    fn new(dir: std::path::PathBuf) -> Shown {
+        Shown {
+            dir,
+            seen: Default::default(),
+        }
+    }
+
+    /// What `words` showed; it must have been run.
+    fn get(&self, words: &[&str]) -> Outcome {
+        let key: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+        self.seen
+            .get(&key)
+            .unwrap_or_else(|| panic!("{words:?} was not run"))
+            .clone()
+    }
+
+    /// Runs each of `commands` not run before.
+    fn run_all<'a>(&mut self, commands: impl IntoIterator<Item = Vec<&'a str>>) {
+        let mut todo: Vec<Vec<String>> = Vec::new();
+        for words in commands {
+            let key: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+            if !self.seen.contains_key(&key) && !todo.contains(&key) {
+                todo.push(key);
+            }
+        }
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let done: Vec<(Vec<String>, Outcome)> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..Self::WIDTH)
+                .map(|worker| {
+                    let (todo, next) = (&todo, &next);
+                    let dir = self.dir.join(format!("worker-{worker}"));
+                    scope.spawn(move || {
+                        std::fs::create_dir_all(&dir).unwrap();
+                        let mut done = Vec::new();
+                        loop {
+                            let at = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some(words) = todo.get(at) else {
+                                break done;
+                            };
+                            done.push((words.clone(), run_in(&dir, words)));
+                        }
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .flat_map(|worker| worker.join().unwrap())
+                .collect()
+        });
+        self.seen.extend(done);
+    }
+}
+
+/// Runs `words` in `dir`, with no checkpoint or output file left there
+/// by an earlier command.
+fn run_in(dir: &std::path::Path, words: &[String]) -> Outcome {
+    let (checkpoint, output) = (dir.join(CHECKPOINT), dir.join(OUTPUT));
+    let _ = std::fs::remove_file(&checkpoint);
+    let _ = std::fs::remove_file(&output);
+    let out = queens().current_dir(dir).args(words).output().unwrap();
+    (
+        out.status.code(),
+        steady(&out.stdout, false),
+        steady(&out.stderr, true),
+        checkpoint.exists(),
+        steady(&std::fs::read(&output).unwrap_or_default(), false),
+    )
 }
 
 /// `N BASE… A B` with what each needs, or without N and BASE for the

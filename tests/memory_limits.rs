@@ -159,19 +159,39 @@ fn a_join_count_under_any_limit_counts_or_reports_it() {
         }
     }
     let (mut counted, mut refused) = (0, 0);
-    for (i, &(n, threads, extra)) in runs.iter().enumerate() {
-        // Every other run with one arena for every thread.
-        let child = spawn_self(
-            "count_under_a_swept_limit",
-            &[
-                (CHILD, "1".to_string()),
-                (SWEEP_N, n.to_string()),
-                (SWEEP_THREADS, threads.to_string()),
-                (SWEEP_EXTRA_KIB, extra.to_string()),
-            ],
-            i % 2 == 1,
-        );
-        let (status, stdout, stderr) = wait_for(child, CHILD_TIME);
+    // Each child lowers its own limit, so they run as many at a time as
+    // there are cores, without a run's limit touching another's.
+    let width = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let children: Vec<_> = runs
+        .iter()
+        .enumerate()
+        .collect::<Vec<_>>()
+        .chunks(width)
+        .flat_map(|batch| {
+            let started: Vec<_> = batch
+                .iter()
+                .map(|&(i, &(n, threads, extra))| {
+                    // Every other run with one arena for every thread.
+                    let child = spawn_self(
+                        "count_under_a_swept_limit",
+                        &[
+                            (CHILD, "1".to_string()),
+                            (SWEEP_N, n.to_string()),
+                            (SWEEP_THREADS, threads.to_string()),
+                            (SWEEP_EXTRA_KIB, extra.to_string()),
+                        ],
+                        i % 2 == 1,
+                    );
+                    ((n, threads, extra), child)
+                })
+                .collect();
+            started
+                .into_iter()
+                .map(|(run, child)| (run, wait_for(child, CHILD_TIME)))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    for ((n, threads, extra), (status, stdout, stderr)) in children {
         if stdout.contains(SKIPPED) {
             eprintln!("SKIPPED: {}", after(&stdout, SKIPPED));
             return;
