@@ -8,10 +8,13 @@
 //! - each item the crate re-exports at its root is reached by one path,
 //!   `crate::Name` inside the crate and `queens_simd::Name` outside.
 //!
+//! - docs/api.md lists every public item, and nothing else.
+//!
 //! (The layers and their imports are checked by the architecture picture,
 //! `cargo run --features trace --example pictures -- --check`.)
 
 mod structure {
+    pub mod api;
     pub mod macros;
     pub mod paths;
     pub mod text;
@@ -590,4 +593,53 @@ fn the_default_features_are_read_as_cargo_reads_them() {
     assert_eq!(on, BTreeSet::from(["a".to_owned(), "b".to_owned()]));
     let table = "| feature | default |\n|---|---|\n| `a` | yes (by `b`) | x |\n| `c` | | y |";
     assert_eq!(defaults_in_table(table), BTreeSet::from(["a".to_owned()]));
+}
+
+/// docs/api.md lists the public API, and this keeps it true: the `pub`
+/// items written at the top of `src/lib.rs` and of each public module's
+/// file ([`structure::api`]) against the paths in the page's tables.
+#[test]
+fn docs_api_lists_every_public_item_and_no_other() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut public = BTreeSet::new();
+    structure::api::collect(&root.join("src/lib.rs"), "", &mut public);
+    let listed = structure::api::listed(&root.join("docs/api.md"));
+    // Far more than a broken reader or page would give.
+    assert!(public.len() > 100, "{public:?}");
+    let unlisted: Vec<_> = public.difference(&listed).collect();
+    let stale: Vec<_> = listed.difference(&public).collect();
+    assert!(
+        unlisted.is_empty() && stale.is_empty(),
+        "public but not in docs/api.md (list it and say why, or make it private): \
+         {unlisted:?}\nin docs/api.md but not public: {stale:?}"
+    );
+}
+
+/// The API's reader reads the forms the code uses, and nothing private.
+#[test]
+fn the_api_reader_reads_each_form_of_item() {
+    let lines = [
+        "pub use a::b::{self, C, D as E};",
+        "pub use a::{",
+        "    f, g,",
+        "    h::{i, j as k},",
+        "};",
+        "pub const fn l() {}",
+        "pub(crate) fn hidden() {}",
+        "    pub struct Indented = Kernel::Indented;",
+        "pub struct M {",
+    ];
+    let mut names = Vec::new();
+    let mut at = 0;
+    while at < lines.len() {
+        names.extend(structure::api::public_names(&lines, &mut at));
+        at += 1;
+    }
+    let names: Vec<_> = names.iter().map(|(n, k)| format!("{k} {n}")).collect();
+    assert_eq!(
+        names,
+        [
+            "use b", "use C", "use E", "use f", "use g", "use i", "use k", "fn l", "struct M"
+        ]
+    );
 }

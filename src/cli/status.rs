@@ -127,22 +127,27 @@ impl Messages {
 }
 
 /// A library error as the command line says it: the library's text, which
-/// names no flag, with the flags that help added ("--kernels lists them
-/// all", "(see --kernels)", "(or --unique)").
+/// names no flag, with the flags that help ("--kernels lists them all",
+/// "(see --kernels)", "(or --unique)"). Where a hint goes inside the
+/// sentence, the command line writes the whole sentence from the error's
+/// parts; it never edits the library's text, whose wording may change.
 pub(crate) fn message(error: &crate::Error) -> String {
     use crate::Error;
+    use crate::vocabulary::{error::quoted_names, suggest::quoted_or};
     let text = error.to_string();
     match error {
-        // Only the near miss ends in a question; the whole list does not.
-        Error::UnknownKernel(_) => match text.strip_suffix("?)") {
-            Some(asked) => format!("{asked}? --kernels lists them all)"),
-            None => text,
+        Error::UnknownKernel(name) => match Error::kernels_near(name).as_slice() {
+            // Not near any name: the library's list of them all.
+            [] => text,
+            near => format!(
+                "unknown kernel '{name}' (did you mean {}? --kernels lists them all)",
+                quoted_or(near)
+            ),
         },
         Error::KernelUnavailable { .. } => format!("{text} (see --kernels)"),
-        Error::CountOnly(_) => text.replacen(
-            "to list them or the fundamental ones, use",
-            "to list them (or --unique), use",
-            1,
+        Error::CountOnly(kernel) => format!(
+            "kernel '{kernel}' counts solutions only; to list them (or --unique), use {}",
+            quoted_names(Error::listing_instead(*kernel))
         ),
         Error::OutOfMemory { .. } => {
             format!("{text}, which the command line checks before it starts")

@@ -112,10 +112,9 @@ impl fmt::Display for Error {
             ),
             #[cfg(feature = "alloc")]
             Error::UnknownKernel(name) => {
-                let names = Kernel::ALIASES.iter().chain(Kernel::ALL).map(|k| k.name());
-                let close = super::suggest::closest(name, names);
                 // A near miss gets the names it nearly is; anything else
                 // the whole list.
+                let close = Error::kernels_near(name);
                 if !close.is_empty() {
                     let close = super::suggest::quoted_or(&close);
                     return write!(f, "unknown kernel '{name}' (did you mean {close}?)");
@@ -166,15 +165,7 @@ impl fmt::Display for Error {
                     "kernel '{kernel}' counts solutions only; to list them or the fundamental \
                      ones, use "
                 )?;
-                // The fast kernels that list solutions on every target
-                // and every size this one takes, and `auto`.
-                let everywhere = Kernel::ALL.iter().copied().filter(|k| {
-                    k.role() == Role::Fast
-                        && k.enumerates()
-                        && k.build() == Build::Everywhere
-                        && k.sizes().end() >= kernel.sizes().end()
-                });
-                write_names(f, everywhere.chain([Kernel::Auto]))
+                write_names(f, Error::listing_instead(*kernel))
             }
             Error::InvalidThreads => write!(f, "the number of threads must be at least 1"),
             Error::BitboardTooSmall { n } => write!(
@@ -230,6 +221,39 @@ impl Error {
                 .unwrap_or("this CPU or build cannot run it"),
         }
     }
+
+    /// The kernel names (aliases first) that `name` nearly is, which
+    /// [`Error::UnknownKernel`]'s message suggests; empty when none is
+    /// near, and the message lists them all. The command line writes its
+    /// own sentence from these.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn kernels_near(name: &str) -> alloc::vec::Vec<&'static str> {
+        let names = Kernel::ALIASES.iter().chain(Kernel::ALL).map(|k| k.name());
+        super::suggest::closest(name, names)
+    }
+
+    /// The kernels that [`Error::CountOnly`]'s message offers for listing
+    /// what `kernel` only counts: the fast ones that list solutions on
+    /// every target and at every size `kernel` takes, then `auto`.
+    pub(crate) fn listing_instead(kernel: Kernel) -> impl Iterator<Item = Kernel> {
+        let everywhere = Kernel::ALL.iter().copied().filter(move |k| {
+            k.role() == Role::Fast
+                && k.enumerates()
+                && k.build() == Build::Everywhere
+                && k.sizes().end() >= kernel.sizes().end()
+        });
+        everywhere.chain([Kernel::Auto])
+    }
+}
+
+/// `kernels` as [`write_names`] writes them, for the command line's
+/// messages (`cli::status::message`).
+#[cfg(feature = "cli")]
+pub(crate) fn quoted_names(kernels: impl Iterator<Item = Kernel>) -> alloc::string::String {
+    let mut text = alloc::string::String::new();
+    // Writing to a `String` does not fail.
+    let _ = write_names(&mut text, kernels);
+    text
 }
 
 // The names' parsers: here rather than beside the names, which sit below
@@ -258,7 +282,7 @@ impl core::str::FromStr for Kernel {
 
 /// Writes `kernels` as a list of quoted names: `'a'`, `'a' or 'b'`,
 /// `'a', 'b' or 'c'`.
-fn write_names(f: &mut fmt::Formatter<'_>, kernels: impl Iterator<Item = Kernel>) -> fmt::Result {
+fn write_names(f: &mut impl fmt::Write, kernels: impl Iterator<Item = Kernel>) -> fmt::Result {
     let mut kernels = kernels.peekable();
     let mut first = true;
     while let Some(kernel) = kernels.next() {

@@ -116,7 +116,7 @@ fn top_level_parts(text: &str) -> Vec<&str> {
 }
 
 /// A `use` tree flattened: each leaf's segments and the name it imports.
-fn flatten(tree: &str, prefix: &[String], out: &mut Vec<(Vec<String>, String)>) {
+pub fn flatten(tree: &str, prefix: &[String], out: &mut Vec<(Vec<String>, String)>) {
     let tree = tree.trim();
     if tree.is_empty() || tree.ends_with('*') {
         return;
