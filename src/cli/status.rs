@@ -132,8 +132,8 @@ impl Messages {
 /// sentence, the command line writes the whole sentence from the error's
 /// parts; it never edits the library's text, whose wording may change.
 pub(crate) fn message(error: &crate::Error) -> String {
-    use crate::Error;
-    use crate::vocabulary::{error::quoted_names, suggest::quoted_or};
+    use crate::vocabulary::suggest::quoted_or;
+    use crate::{Error, Kernel};
     let text = error.to_string();
     match error {
         Error::UnknownKernel(name) => match Error::kernels_near(name).as_slice() {
@@ -147,7 +147,11 @@ pub(crate) fn message(error: &crate::Error) -> String {
         Error::KernelUnavailable { .. } => format!("{text} (see --kernels)"),
         Error::CountOnly(kernel) => format!(
             "kernel '{kernel}' counts solutions only; to list them (or --unique), use {}",
-            quoted_names(Error::listing_instead(*kernel))
+            quoted_or(
+                &Error::listing_instead(*kernel)
+                    .map(Kernel::name)
+                    .collect::<Vec<_>>()
+            )
         ),
         Error::OutOfMemory { .. } => {
             format!("{text}, which the command line checks before it starts")

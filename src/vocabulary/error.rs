@@ -246,16 +246,6 @@ impl Error {
     }
 }
 
-/// `kernels` as [`write_names`] writes them, for the command line's
-/// messages (`cli::status::message`).
-#[cfg(feature = "cli")]
-pub(crate) fn quoted_names(kernels: impl Iterator<Item = Kernel>) -> alloc::string::String {
-    let mut text = alloc::string::String::new();
-    // Writing to a `String` does not fail.
-    let _ = write_names(&mut text, kernels);
-    text
-}
-
 // The names' parsers: here rather than beside the names, which sit below
 // the error type.
 #[cfg(feature = "alloc")]
@@ -282,7 +272,7 @@ impl core::str::FromStr for Kernel {
 
 /// Writes `kernels` as a list of quoted names: `'a'`, `'a' or 'b'`,
 /// `'a', 'b' or 'c'`.
-fn write_names(f: &mut impl fmt::Write, kernels: impl Iterator<Item = Kernel>) -> fmt::Result {
+fn write_names(f: &mut fmt::Formatter<'_>, kernels: impl Iterator<Item = Kernel>) -> fmt::Result {
     let mut kernels = kernels.peekable();
     let mut first = true;
     while let Some(kernel) = kernels.next() {
