@@ -9,7 +9,6 @@
 mod common;
 
 use std::fs::{self, File};
-use std::io::Read;
 use std::path::Path;
 use std::process::{Command as Process, Output, Stdio};
 
@@ -344,19 +343,20 @@ fn a_checkpoint_path_is_checked_before_anything_is_created() {
     if !null_lock_before {
         assert!(!Path::new("/dev/null.lock").exists());
     }
-    // A link to nothing is refused too, and stays as it was.
+    // A link to nothing is refused too (as every link is), and stays as
+    // it was: nothing is created where it points.
     let dangling = dir.join("dangling.json");
     std::os::unix::fs::symlink(dir.join("nowhere.json"), &dangling).unwrap();
     let err = common::refusal(["12", "--count", "--checkpoint", dangling.to_str().unwrap()]);
-    assert!(err.contains("is a link to nothing"), "{err}");
+    assert!(err.contains("is a symbolic link"), "{err}");
     assert_eq!(names_in(&dir), ["dangling.json", "sub"]);
 }
 
-/// Two names for one checkpoint share its lock: a link to a checkpoint
-/// that a run holds is refused, and once free, a run through the link
-/// updates the file it points to and leaves the link a link.
+/// A link to a checkpoint, even one a run holds, is refused before any
+/// lock is taken or file written: the file it names may not be ours
+/// (issue 54). The checkpoint, the link and the folder stay as they were.
 #[test]
-fn a_link_to_a_checkpoint_shares_its_lock_and_stays_a_link() {
+fn a_link_to_a_checkpoint_is_refused_and_touches_nothing() {
     let dir = scratch("checkpoint-link");
     let checkpoint = dir.join("count.json");
     let link = dir.join("link.json");
@@ -364,10 +364,10 @@ fn a_link_to_a_checkpoint_shares_its_lock_and_stays_a_link() {
     let second = common::second_run_while_first_holds(&checkpoint, &link);
     assert_eq!(code(&second), 2, "{second:?}");
     let err = String::from_utf8_lossy(&second.stderr);
-    assert!(err.contains("is in use by another run"), "{err}");
+    assert!(err.contains("link.json is a symbolic link"), "{err}");
 
-    // Through a link, a finished checkpoint is read and written where it
-    // is; the link stays a link, and the lock is the file's.
+    // A finished checkpoint behind a link: refused, read nowhere,
+    // written nowhere.
     let twelve = dir.join("twelve.json");
     queens()
         .args(["12", "--count", "--checkpoint"])
@@ -376,25 +376,25 @@ fn a_link_to_a_checkpoint_shares_its_lock_and_stays_a_link() {
         .success();
     let twelve_link = dir.join("twelve-link.json");
     std::os::unix::fs::symlink(&twelve, &twelve_link).unwrap();
-    let mut before = String::new();
-    File::open(&twelve)
-        .unwrap()
-        .read_to_string(&mut before)
-        .unwrap();
-    queens()
+    let before = fs::read(&twelve).unwrap();
+    let names_before = names_in(&dir);
+    let out = Process::new(binary())
         .args(["12", "--count", "--checkpoint"])
         .arg(&twelve_link)
-        .assert()
-        .success()
-        .stdout("14200\n");
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 2, "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("twelve-link.json is a symbolic link"), "{err}");
     assert!(
         fs::symlink_metadata(&twelve_link)
             .unwrap()
             .file_type()
             .is_symlink()
     );
-    assert!(fs::read_to_string(&twelve).unwrap().contains("\"count\""));
-    assert!(!dir.join("twelve-link.json.lock").exists());
+    assert_eq!(fs::read(&twelve).unwrap(), before);
+    assert_eq!(names_in(&dir), names_before);
 }
 
 /// `queens-simd ARGS` with its address space limited to `limit` bytes

@@ -497,8 +497,8 @@ fn links_planted_beside_a_checkpoint_are_not_followed() {
         .stderr(predicate::str::contains("symbolic links (os error").not());
     assert_eq!(fs::read_to_string(&victim).unwrap(), "precious\n");
 
-    // A link at the checkpoint itself is followed to its file (here: not a
-    // checkpoint, so refused, and left as it was).
+    // A link at the checkpoint itself is refused, not followed, and left
+    // as it was.
     let linked = dir.join("linked.json");
     symlink(&victim, &linked).unwrap();
     queens()
@@ -506,8 +506,268 @@ fn links_planted_beside_a_checkpoint_are_not_followed() {
         .arg(&linked)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("is not a JSON record"));
+        .stderr(predicate::str::contains("linked.json is a symbolic link"));
     assert_eq!(fs::read_to_string(&victim).unwrap(), "precious\n");
+    assert!(!dir.join("linked.json.lock").exists());
+}
+
+/// `queens-simd ARGS` in `dir`: its status, stdout and stderr.
+fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Process::new(binary())
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Issue 54: one rule for every file a count writes. A `--output` or a
+/// `--checkpoint` that is a symbolic link is refused (status 2, one line
+/// naming it), whatever it points to: a file that is not ours, a
+/// checkpoint, nothing. The file it names, the link and the folder stay as
+/// they were. A folder reached through a link is not refused.
+#[cfg(unix)]
+#[test]
+fn a_written_path_that_is_a_link_is_refused_and_its_file_untouched() {
+    use std::os::unix::fs::symlink;
+    let dir = scratch("written-links");
+    let victim = dir.join("passwd");
+    fs::write(&victim, "root:x:0:0\n").unwrap();
+    queens()
+        .current_dir(&dir)
+        .args(["12", "--count", "--checkpoint", "done.json"])
+        .assert()
+        .success();
+    let done = fs::read(dir.join("done.json")).unwrap();
+    symlink(&victim, dir.join("to-victim.json")).unwrap();
+    symlink("done.json", dir.join("to-done.json")).unwrap();
+    symlink("nowhere.json", dir.join("to-nothing.json")).unwrap();
+    let names = || {
+        let mut names: Vec<String> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    };
+    let before = names();
+    for link in ["to-victim.json", "to-done.json", "to-nothing.json"] {
+        for flag in ["--output", "--checkpoint"] {
+            let (status, out, err) = run_in(&dir, &["12", "--count", flag, link]);
+            assert_eq!((status, out.as_str()), (2, ""), "{flag} {link}: {err}");
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(err.contains(&format!("{link} is a symbolic link")), "{err}");
+        }
+    }
+    assert_eq!(fs::read_to_string(&victim).unwrap(), "root:x:0:0\n");
+    assert_eq!(fs::read(dir.join("done.json")).unwrap(), done);
+    assert_eq!(names(), before);
+    // `/dev/stdout` is a link too: the message says how to get stdout.
+    let (status, _, err) = run_in(&dir, &["12", "--count", "--output", "/dev/stdout"]);
+    assert_eq!(status, 2, "{err}");
+    assert!(
+        err.contains("leave out --output to write to stdout"),
+        "{err}"
+    );
+    // Through a linked folder, both are written where they are.
+    let real = dir.join("real");
+    fs::create_dir(&real).unwrap();
+    symlink(&real, dir.join("scratch")).unwrap();
+    let (status, out, err) = run_in(
+        &dir,
+        &[
+            "12",
+            "--count",
+            "--checkpoint",
+            "scratch/c.json",
+            "--output",
+            "scratch/total.txt",
+        ],
+    );
+    assert_eq!((status, out.as_str()), (0, ""), "{err}");
+    assert_eq!(
+        fs::read_to_string(real.join("total.txt")).unwrap(),
+        "14200\n"
+    );
+    assert!(real.join("c.json").is_file());
+}
+
+/// Issue 54: `--output` and `--checkpoint` are compared as files, not as
+/// text: `./x.json` and `x.json`, `sub/../x.json`, and a hard link to the
+/// checkpoint are each one file, refused before anything is written.
+#[cfg(unix)]
+#[test]
+fn output_and_checkpoint_are_compared_as_files() {
+    let dir = scratch("same-file");
+    fs::create_dir(dir.join("sub")).unwrap();
+    let same = [
+        ("x.json", "./x.json"),
+        ("x.json", "sub/../x.json"),
+        ("./sub/y.json", "sub/y.json"),
+    ];
+    for (checkpoint, output) in same {
+        let args = [
+            "12",
+            "--count",
+            "--checkpoint",
+            checkpoint,
+            "--output",
+            output,
+        ];
+        let (status, _, err) = run_in(&dir, &args);
+        assert_eq!(status, 2, "{args:?}: {err}");
+        assert!(err.contains("name the same file"), "{err}");
+    }
+    assert!(fs::read_dir(&dir).unwrap().count() == 1, "only sub/");
+    // A hard link is the same file by its device and inode.
+    queens()
+        .current_dir(&dir)
+        .args(["12", "--count", "--checkpoint", "c.json"])
+        .assert()
+        .success();
+    fs::hard_link(dir.join("c.json"), dir.join("h.json")).unwrap();
+    let before = fs::read(dir.join("c.json")).unwrap();
+    let args = [
+        "12",
+        "--count",
+        "--checkpoint",
+        "c.json",
+        "--output",
+        "h.json",
+    ];
+    let (status, _, err) = run_in(&dir, &args);
+    assert_eq!(status, 2, "{err}");
+    assert!(err.contains("name the same file"), "{err}");
+    assert_eq!(fs::read(dir.join("h.json")).unwrap(), before);
+    // Two files are two files.
+    let args = [
+        "12",
+        "--count",
+        "--checkpoint",
+        "c.json",
+        "--output",
+        "t.txt",
+    ];
+    assert_eq!(run_in(&dir, &args).0, 0);
+}
+
+/// Issue 54: a `--output` or checkpoint whose folder is missing, or is a
+/// file, or cannot be written, is refused before any count with status 2,
+/// naming the file asked for and the folder at fault, never the
+/// temporary file's hidden name.
+#[cfg(unix)]
+#[test]
+fn an_output_that_cannot_be_created_names_the_file_asked_for() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let dir = scratch("cannot-create");
+    fs::write(dir.join("afile"), "").unwrap();
+    for (path, why) in [
+        ("nodir/x.json", "folder nodir does not exist"),
+        ("sub/../y.json", "folder sub does not exist"),
+        ("afile/y.json", "afile is not a folder"),
+    ] {
+        for flag in ["--output", "--checkpoint"] {
+            let (status, _, err) = run_in(&dir, &["12", "--count", flag, path]);
+            assert_eq!(status, 2, "{flag} {path}: {err}");
+            assert!(
+                err.contains(&format!("{path} cannot be created: {why}")),
+                "{err}"
+            );
+        }
+    }
+    // A folder this user cannot write in (as root, the child runs as
+    // nobody, whom the folder's mode keeps out).
+    let locked = dir.join("locked");
+    fs::create_dir(&locked).unwrap();
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o555)).unwrap();
+    fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).unwrap();
+    // SAFETY: getuid cannot fail and touches no memory.
+    let root = unsafe { libc::getuid() } == 0;
+    let mut command = Process::new(binary());
+    command
+        .current_dir(&dir)
+        .args(["12", "--count", "--output", "locked/x.json"]);
+    // SAFETY: between fork and exec the closure calls only setgid and
+    // setuid, which are async-signal-safe, and allocates nothing.
+    unsafe {
+        command.pre_exec(move || {
+            if root && (libc::setgid(65534) != 0 || libc::setuid(65534) != 0) {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = command.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--output locked/x.json cannot be created: Permission denied"),
+        "{err}"
+    );
+    assert!(!err.contains(".tmp") && !err.contains("at path"), "{err}");
+    assert_eq!(fs::read_dir(&locked).unwrap().count(), 0);
+}
+
+/// Issue 54: a result that cannot be written names where it was going:
+/// stdout, or the `--output` file (here past a file-size limit, as on a
+/// full disk: status 1, the file left as it was).
+#[cfg(unix)]
+#[test]
+fn a_failed_write_names_where_the_result_was_going() {
+    use std::os::unix::process::CommandExt;
+    let dir = scratch("failed-write");
+    let out = Process::new(binary())
+        .args(["12", "--count"])
+        .stdout(
+            fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        )
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("cannot write output to stdout: No space left"),
+        "{err}"
+    );
+    fs::write(dir.join("list.txt"), "as it was").unwrap();
+    let mut command = Process::new(binary());
+    command
+        .current_dir(&dir)
+        .args(["10", "--format", "columns", "--output", "list.txt"]);
+    // SAFETY: between fork and exec the closure calls only setrlimit and
+    // signal, which are async-signal-safe, and allocates nothing.
+    unsafe {
+        command.pre_exec(|| {
+            let rlimit = libc::rlimit {
+                rlim_cur: 1000,
+                rlim_max: 1000,
+            };
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &rlimit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = command.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("cannot write output to list.txt: File too large"),
+        "{err}"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.join("list.txt")).unwrap(),
+        "as it was"
+    );
 }
 
 #[cfg(unix)]

@@ -387,7 +387,7 @@ fn a_result_in_a_file_is_whole_or_absent() {
     assert_eq!(names(), ["shard-1.json"]);
     // Paths that cannot take a file are refused before any count.
     for (path, says) in [
-        ("missing/x.json", "missing is not a directory"),
+        ("missing/x.json", "folder missing does not exist"),
         ("./", "names a directory"),
         ("/dev/null", "is not a regular file (a device)"),
     ] {

@@ -962,12 +962,6 @@ impl Args {
         {
             return Err(format!("{flag} goes with --count"));
         }
-        if self.output.is_some() && self.output == self.checkpoint {
-            return Err(
-                "--output and --checkpoint name the same file; a count's result and its checkpoint are two files"
-                    .into(),
-            );
-        }
         if self.checkpoint_interval.is_some() && self.checkpoint.is_none() {
             return Err("--checkpoint-interval goes with --checkpoint".into());
         }

@@ -196,14 +196,28 @@ fn temporary_beside(path: &Path) -> io::Result<tempfile::NamedTempFile> {
         // a checkpoint or a record is as readable as any other output.
         builder.permissions(fs::Permissions::from_mode(0o666));
     }
-    builder.tempfile_in(directory_of(path))
+    builder
+        .tempfile_in(directory_of(path))
+        .map_err(without_temporary_path)
+}
+
+/// `e` without the ` at path "…"` that tempfile adds to its errors: the
+/// temporary file's random name tells the user nothing, and messages name
+/// the file asked for instead. (tempfile keeps the system's error private;
+/// a unit test pins the text this takes apart.)
+fn without_temporary_path(e: io::Error) -> io::Error {
+    let text = e.to_string();
+    match text.rfind(" at path \"") {
+        Some(at) => io::Error::new(e.kind(), &text[..at]),
+        None => e,
+    }
 }
 
 /// The file a `--checkpoint` path names: a regular file, or a new name in
-/// an existing directory (a link resolved to its file), checked before
-/// anything is created.
+/// an existing directory, checked before anything is created
+/// ([`writable_file`]).
 pub fn checkpoint_file(path: &Path) -> Result<PathBuf, String> {
-    writable_file(path, "checkpoint", "a checkpoint is a regular file")
+    writable_file(path, "checkpoint", "a checkpoint is a regular file", "")
 }
 
 /// The file a `--output` path names, checked as [`checkpoint_file`] checks
@@ -213,18 +227,29 @@ pub fn output_file(path: &Path) -> Result<PathBuf, String> {
         path,
         "--output",
         "the output replaces a regular file, atomically",
+        ", or leave out --output to write to stdout",
     )
 }
 
-/// The file a path to be replaced names (`what` says which in messages,
-/// `rule` why only a regular file will do), checked before anything is
-/// created: a regular file, or a new name in an existing directory. A link
-/// is resolved to the file it points to, so that a run given the link and a
-/// run given the file share one lock and one file, and the user's link
-/// stays a link. Refused in one line: a path that ends in `/` or names no
-/// file, a directory, a device or any other non-regular file (`/dev/null`),
-/// a link to nothing, a directory that does not exist.
-fn writable_file(path: &Path, what: &str, rule: &str) -> Result<PathBuf, String> {
+/// The one rule for every file the command line writes (a `--output`, a
+/// checkpoint), checked before anything is created: the path names a
+/// regular file, or a new name in a folder that exists. `what` says which
+/// file in messages, `rule` why only a regular file will do, `instead`
+/// what else to do than give a link (with its leading comma).
+///
+/// A path that is a symbolic link is refused, never followed: the file
+/// it names may be anyone's (a link planted in a shared campaign folder
+/// would have a count overwrite it), and replacing the link itself would
+/// silently undo the user's link. Only the last component counts: a
+/// folder reached through a link (a cluster's `$SCRATCH`) is fine. The
+/// file is later replaced by a rename ([`Replacement`]), which replaces
+/// whatever is at the path then, a link planted meanwhile included, and
+/// never writes through it.
+///
+/// Refused in one line: a path that ends in `/` or names no file, a
+/// symbolic link, a directory, a device or any other non-regular file
+/// (`/dev/null`), a folder that does not exist.
+fn writable_file(path: &Path, what: &str, rule: &str, instead: &str) -> Result<PathBuf, String> {
     let shown = path_text(path);
     let refuse = |why: &str| Err(format!("{what} {shown} {why}"));
     #[cfg(unix)]
@@ -237,31 +262,82 @@ fn writable_file(path: &Path, what: &str, rule: &str) -> Result<PathBuf, String>
     if ends_in_slash || path.file_name().is_none() {
         return refuse("names a directory, not a file");
     }
-    let file = match fs::symlink_metadata(path) {
-        Ok(metadata) if metadata.file_type().is_symlink() => match fs::canonicalize(path) {
-            Ok(target) => target,
-            Err(e) => return refuse(&format!("is a link to nothing that can be read ({e})")),
-        },
-        Ok(_) => path.to_path_buf(),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            let directory = directory_of(path);
-            if !fs::metadata(directory).is_ok_and(|m| m.is_dir()) {
-                return refuse(&format!(
-                    "cannot be created: {} is not a directory",
-                    path_text(directory)
-                ));
-            }
-            return Ok(path.to_path_buf());
-        }
-        Err(e) => return refuse(&format!("cannot be read: {e}")),
-    };
-    match fs::metadata(&file) {
-        Ok(metadata) if metadata.is_file() => Ok(file),
+    match fs::symlink_metadata(path) {
+        Ok(metadata) if metadata.file_type().is_symlink() => refuse(&format!(
+            "is a symbolic link, and the command line never writes through one (the file it names may not be ours to replace): give the file's own path{instead}"
+        )),
+        Ok(metadata) if metadata.is_file() => Ok(path.to_path_buf()),
         Ok(metadata) => refuse(&format!(
             "is not a regular file ({}): {rule}",
             kind_of(&metadata.file_type())
         )),
+        // NotADirectory: a file on the way (`afile/x.json`).
+        Err(e)
+            if matches!(
+                e.kind(),
+                io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+            ) =>
+        {
+            match unreachable_folder(path) {
+                Some(why) => refuse(&format!("cannot be created: {why}")),
+                None => Ok(path.to_path_buf()),
+            }
+        }
         Err(e) => refuse(&format!("cannot be read: {e}")),
+    }
+}
+
+/// Why no file can be created at `path`, whose own name does not exist:
+/// the first folder on its way that does not exist or is not a folder
+/// (`nodir` in `nodir/x.json`, `sub` in `sub/../y.json`), or `None` if
+/// its folder is there.
+fn unreachable_folder(path: &Path) -> Option<String> {
+    let folder = directory_of(path);
+    if fs::metadata(folder).is_ok_and(|m| m.is_dir()) {
+        return None;
+    }
+    // The shortest leading part of the folder's path that fails says
+    // why: later parts fail only because of it.
+    let mut part = PathBuf::new();
+    for component in folder.components() {
+        part.push(component);
+        match fs::metadata(&part) {
+            Ok(metadata) if metadata.is_dir() => continue,
+            Ok(_) => return Some(format!("{} is not a folder", path_text(&part))),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Some(format!("folder {} does not exist", path_text(&part)));
+            }
+            Err(e) => {
+                return Some(format!(
+                    "folder {} cannot be reached: {e}",
+                    path_text(&part)
+                ));
+            }
+        }
+    }
+    Some(format!("folder {} cannot be reached", path_text(folder)))
+}
+
+/// Whether `a` and `b` name one file, however they are spelt (`x.json`,
+/// `./x.json`, a hard link): the same device and inode where both exist;
+/// where one does not exist yet, the same name in the same folder (their
+/// folders compared as resolved paths).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(a), Ok(b)) = (fs::metadata(a), fs::metadata(b)) {
+            return a.dev() == b.dev() && a.ino() == b.ino();
+        }
+    }
+    let resolved = |path: &Path| {
+        fs::canonicalize(directory_of(path))
+            .ok()
+            .map(|folder| (folder, path.file_name().map(ToOwned::to_owned)))
+    };
+    match (resolved(a), resolved(b)) {
+        (Some(a), Some(b)) => a == b,
+        _ => a == b,
     }
 }
 
@@ -321,5 +397,78 @@ impl CheckpointLock {
                 "cannot lock the checkpoint's lock file {shown}: {e}"
             )),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// tempfile's errors end in ` at path "…"`: pinned here, so that a
+    /// tempfile whose text changes fails this test rather than putting a
+    /// temporary file's name back into messages.
+    #[test]
+    fn a_temporary_files_name_is_cut_from_its_error() {
+        let missing = std::env::temp_dir().join("queens-simd-no-such-folder/x.json");
+        let raw = tempfile::Builder::new()
+            .tempfile_in(directory_of(&missing))
+            .unwrap_err();
+        assert!(raw.to_string().contains(" at path \""), "{raw}");
+        let cut = temporary_beside(&missing).unwrap_err();
+        assert_eq!(cut.kind(), io::ErrorKind::NotFound);
+        assert!(!cut.to_string().contains("at path"), "{cut}");
+        assert!(
+            cut.to_string().contains("No such file or directory"),
+            "{cut}"
+        );
+        // An error without a path is left alone.
+        let plain = io::Error::from_raw_os_error(28);
+        let text = plain.to_string();
+        assert_eq!(without_temporary_path(plain).to_string(), text);
+    }
+
+    #[test]
+    fn one_file_under_two_spellings_is_the_same_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = |name: &str| dir.path().join(name);
+        fs::create_dir(at("sub")).unwrap();
+        // Neither exists yet: compared by folder and name.
+        assert!(same_file(&at("x.json"), &at("sub/../x.json")));
+        assert!(!same_file(&at("x.json"), &at("sub/x.json")));
+        // Both exist: by device and inode.
+        fs::write(at("a"), "").unwrap();
+        fs::hard_link(at("a"), at("b")).unwrap();
+        fs::write(at("c"), "").unwrap();
+        assert!(same_file(&at("a"), &at("b")));
+        assert!(!same_file(&at("a"), &at("c")));
+        assert!(!same_file(&at("a"), &at("new")));
+    }
+
+    #[test]
+    fn the_first_folder_at_fault_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = |name: &str| dir.path().join(name);
+        fs::write(at("file"), "").unwrap();
+        let why = |name: &str| {
+            unreachable_folder(&at(name)).map(|why| why.replace(&path_text(dir.path()), "D"))
+        };
+        assert_eq!(why("x.json"), None);
+        assert_eq!(
+            why("no/x.json").as_deref(),
+            Some("folder D/no does not exist")
+        );
+        assert_eq!(
+            why("no/deeper/x.json").as_deref(),
+            Some("folder D/no does not exist")
+        );
+        assert_eq!(
+            why("no/../x.json").as_deref(),
+            Some("folder D/no does not exist")
+        );
+        assert_eq!(
+            why("file/x.json").as_deref(),
+            Some("D/file is not a folder")
+        );
+        assert_eq!(unreachable_folder(Path::new("x.json")), None);
     }
 }

@@ -83,7 +83,7 @@ where
             };
             return match stdout.write_all(text.as_bytes()) {
                 Ok(()) => Status::Success,
-                Err(e) => Failure::Output(e).report(messages),
+                Err(e) => Failure::Output(e).report(messages, "stdout"),
             };
         }
         Err(line) => return messages.error(line, Status::Refused),
@@ -105,25 +105,17 @@ where
         out.flush()?;
         Ok(status)
     });
-    result.unwrap_or_else(|failure| failure.report(messages))
+    result.unwrap_or_else(|failure| failure.report(messages, "stdout"))
 }
 
 /// `--output FILE`: the result goes to a [`files::Replacement`] of FILE,
 /// renamed over it only when the request succeeds; on any failure FILE is
 /// left as it was and the temporary file is removed.
 fn serve_to_file(request: &Request, path: &Path, messages: &Messages) -> Status {
-    let file = match files::output_file(path) {
-        Ok(file) => file,
-        Err(why) => return messages.error(why, Status::Refused),
-    };
-    let replacement = match files::Replacement::deferred(&file) {
+    let shown = files::path_text(path);
+    let replacement = match output_replacement(request, path) {
         Ok(replacement) => replacement,
-        Err(e) => {
-            return messages.error(
-                format_args!("cannot write {}: {e}", files::path_text(path)),
-                Status::OutputFailed,
-            );
-        }
+        Err(why) => return messages.error(why, Status::Refused),
     };
     let mut out = io::BufWriter::with_capacity(1 << 16, replacement);
     let result = serve(request, &mut out, messages).and_then(|status| {
@@ -131,7 +123,28 @@ fn serve_to_file(request: &Request, path: &Path, messages: &Messages) -> Status 
         replacement.commit()?;
         Ok(status)
     });
-    result.unwrap_or_else(|failure| failure.report(messages))
+    result.unwrap_or_else(|failure| failure.report(messages, &shown))
+}
+
+/// The replacement of `--output FILE`, or why FILE cannot take the result,
+/// in one line naming FILE as given: checked before any count, like every
+/// input (so a refusal is [`Status::Refused`]).
+fn output_replacement(request: &Request, path: &Path) -> Result<files::Replacement, String> {
+    let file = files::output_file(path)?;
+    let checkpoint = match request {
+        Request::Solve(Solve {
+            plan: Some(plan), ..
+        }) => plan.checkpoint.as_ref().map(|(checkpoint, _)| checkpoint),
+        _ => None,
+    };
+    if checkpoint.is_some_and(|checkpoint| files::same_file(checkpoint, path)) {
+        return Err(
+            "--output and --checkpoint name the same file; a count's result and its checkpoint are two files"
+                .into(),
+        );
+    }
+    files::Replacement::deferred(&file)
+        .map_err(|e| format!("--output {} cannot be created: {e}", files::path_text(path)))
 }
 
 /// A stdout that cannot take the result (closed, or open for reading
@@ -165,8 +178,10 @@ enum Failure {
 }
 
 impl Failure {
-    /// Says why on stderr, in one line, and gives the exit status.
-    fn report(self, messages: &Messages) -> Status {
+    /// Says why on stderr, in one line, and gives the exit status;
+    /// `output` names where the result was going (`stdout`, or the file
+    /// given to `--output`).
+    fn report(self, messages: &Messages, output: &str) -> Status {
         match self {
             Failure::Input(e @ Error::OutOfMemory { .. }) => messages.error(
                 format_args!(
@@ -183,7 +198,7 @@ impl Failure {
             // The reader stopped reading (`| head`): what it wanted, it has.
             Failure::Output(e) if e.kind() == io::ErrorKind::BrokenPipe => Status::Success,
             Failure::Output(e) => messages.error(
-                format_args!("cannot write output: {e}"),
+                format_args!("cannot write output to {output}: {e}"),
                 Status::OutputFailed,
             ),
         }

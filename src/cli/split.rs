@@ -58,9 +58,9 @@ pub fn count(
     }
     let shard = request.shard.unwrap_or(Shard::WHOLE);
     let mine = plan.shard(shard);
-    // The file is checked before anything is created, then locked to the
-    // end of the run: a second run on the same file, by any of its names,
-    // is refused instead of racing this one.
+    // The file is checked before anything is created (a link is refused),
+    // then locked to the end of the run: a second run on the same file is
+    // refused instead of racing this one.
     let checkpoint = match &request.checkpoint {
         Some((path, interval)) => Some((
             files::checkpoint_file(path).map_err(Failure::Refused)?,
