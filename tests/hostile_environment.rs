@@ -273,6 +273,170 @@ fn a_message_to_a_closed_or_read_only_stderr_is_status_1() {
     }
 }
 
+/// `PROGRAM -c SCRIPT queens-simd ARGS`: a shell or Python hands the
+/// program its streams as SCRIPT says (`"$0" "$@"` in bash, `sys.argv[1:]`
+/// in Python), its stderr and stdout caught; `None` (said as skipped)
+/// without PROGRAM.
+fn run_from(program: &str, script: &str, args: &[&str]) -> Option<Output> {
+    let program = common::tool(program)?;
+    let out = Process::new(program)
+        .args(["-c", script])
+        .arg(binary())
+        .args(args)
+        .output()
+        .unwrap();
+    Some(out)
+}
+
+/// Whether the checkpoint at `path` holds a count that ran to its end.
+fn finished(path: &Path) -> bool {
+    let text = fs::read_to_string(path).unwrap();
+    let checkpoint: serde_json::Value = serde_json::from_str(&text).unwrap();
+    checkpoint["subproblems_done"] == checkpoint["subproblems_in_plan"]
+}
+
+/// Issue 54, item 1: Python's `subprocess.DEVNULL` opens `/dev/null` for
+/// reading and writing, which b95376c took for a closed stdout ("stdout
+/// is closed", status 1). Now that stdout counts to its end and exits 0,
+/// as does one that the caller opened `r+b`; a stderr on `DEVNULL` loses
+/// no line of `--time`, so that run exits 0 too.
+#[test]
+fn a_null_device_that_python_opens_for_reading_and_writing_takes_the_output() {
+    let dir = scratch("python-devnull");
+    let checkpoint = dir.join("count.json");
+    let checkpoint = checkpoint.to_str().unwrap();
+    let count = ["12", "--count", "--checkpoint", checkpoint];
+    for script in [
+        "import subprocess, sys\n\
+         sys.exit(subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode)",
+        "import subprocess, sys\n\
+         null = open('/dev/null', 'r+b')\n\
+         sys.exit(subprocess.run(sys.argv[1:], stdout=null).returncode)",
+    ] {
+        let _ = fs::remove_file(checkpoint);
+        let Some(out) = run_from("python3", script, &count) else {
+            return;
+        };
+        assert_eq!(code(&out), 0, "{script}: {out:?}");
+        assert!(out.stderr.is_empty(), "{script}: {out:?}");
+        assert!(finished(Path::new(checkpoint)), "{script}");
+    }
+    let script = "import subprocess, sys\n\
+                  sys.exit(subprocess.run(sys.argv[1:], stderr=subprocess.DEVNULL).returncode)";
+    let out = run_from("python3", script, &["8", "--count", "--time"]).unwrap();
+    assert_eq!(code(&out), 0, "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "92\n");
+}
+
+/// A reader that Python closes after one byte: the listing ends quietly
+/// with status 0, as with `| head`.
+#[test]
+fn a_pipe_that_python_closes_early_ends_the_output_quietly() {
+    let script = "import subprocess, sys\n\
+                  child = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE)\n\
+                  child.stdout.read(1)\n\
+                  child.stdout.close()\n\
+                  sys.exit(child.wait())";
+    let Some(out) = run_from("python3", script, &["12"]) else {
+        return;
+    };
+    assert_eq!(code(&out), 0, "{out:?}");
+    assert!(out.stderr.is_empty(), "{out:?}");
+}
+
+/// Each way bash hands over a stream, with what the count must end with:
+/// the status, stdout, and how stderr starts. A stdout closed (`>&-`) or
+/// open for reading only is refused before anything is counted (no
+/// checkpoint); the null device, write-only or read-write, takes the
+/// output; `/dev/full` fails the write; a closed stdin changes nothing.
+#[test]
+fn streams_as_bash_hands_them_over() {
+    let dir = scratch("bash-streams");
+    let checkpoint = dir.join("count.json");
+    let input = dir.join("input");
+    fs::write(&input, "").unwrap();
+    let (checkpoint, input) = (checkpoint.to_str().unwrap(), input.to_str().unwrap());
+    let count = ["12", "--count", "--checkpoint", checkpoint];
+    let refused = Some(false);
+    let counted = Some(true);
+    for (redirection, status, stdout, stderr, ran) in [
+        (
+            ">&-",
+            1,
+            "",
+            "queens-simd: error: stdout is closed, so",
+            refused,
+        ),
+        (
+            "1<\"$input\"",
+            1,
+            "",
+            "queens-simd: error: stdout is open for reading only,",
+            refused,
+        ),
+        (
+            ">/dev/full",
+            1,
+            "",
+            "queens-simd: error: cannot write output: ",
+            counted,
+        ),
+        ("1<>/dev/null", 0, "", "", counted),
+        (">/dev/null", 0, "", "", counted),
+        ("0<&-", 0, "14200\n", "", counted),
+        ("2<>/dev/null", 0, "14200\n", "", counted),
+        (
+            "| head -c1 >/dev/null; exit ${PIPESTATUS[0]}",
+            0,
+            "",
+            "",
+            None,
+        ),
+    ] {
+        let _ = fs::remove_file(checkpoint);
+        let script = format!("input='{input}'; \"$0\" \"$@\" {redirection}");
+        let args = if ran.is_some() { &count[..] } else { &["12"] };
+        let Some(out) = run_from("bash", &script, args) else {
+            return;
+        };
+        assert_eq!(code(&out), status, "{redirection}: {out:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            stdout,
+            "{redirection}"
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with(stderr), "{redirection}: {err}");
+        assert_eq!(
+            err.lines().count(),
+            usize::from(!stderr.is_empty()),
+            "{err}"
+        );
+        if let Some(ran) = ran {
+            let ran_to_the_end = Path::new(checkpoint).exists() && finished(Path::new(checkpoint));
+            assert_eq!(ran_to_the_end, ran, "{redirection}");
+        }
+    }
+}
+
+/// The stderr side: a closed stderr loses `--time`'s line (status 1, the
+/// total printed); `2<>/dev/null` drops it as asked (status 0).
+#[test]
+fn a_closed_stderr_loses_a_line_and_a_null_one_drops_it() {
+    for (redirection, status) in [("2>&-", 1), ("2<>/dev/null", 0), ("2>/dev/null", 0)] {
+        let script = format!("\"$0\" \"$@\" {redirection}");
+        let Some(out) = run_from("bash", &script, &["8", "--count", "--time"]) else {
+            return;
+        };
+        assert_eq!(code(&out), status, "{redirection}: {out:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            "92\n",
+            "{redirection}"
+        );
+    }
+}
+
 /// The issue's case: the checkpoint and the log on one disk, which fills
 /// during the count. The last save fails, its warning cannot be written,
 /// and the total is printed all the same, with status 1. A tmpfs of one
