@@ -437,6 +437,153 @@ fn a_closed_stderr_loses_a_line_and_a_null_one_drops_it() {
     }
 }
 
+/// Issue 54, sweep: a checkpoint's lock file that this user may not write
+/// (another user's, left in a shared campaign folder) refused the count
+/// ("cannot open the checkpoint's lock file ...: Permission denied",
+/// status 2), though the checkpoint beside it is replaced by a rename that
+/// the folder allows. It is locked through a descriptor open for reading
+/// now: a lock held on it still keeps the run out, and once free, the run
+/// counts. As root, the run is `nobody`'s, on root's lock file; as anyone
+/// else, on the user's own lock file made read-only.
+#[test]
+fn a_lock_file_this_user_cannot_write_still_locks() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let dir = scratch("unwritable-lock-file");
+    fs::set_permissions(&dir, fs::Permissions::from_mode(0o777)).unwrap();
+    let checkpoint = dir.join("count.json");
+    let lock = dir.join("count.json.lock");
+    fs::write(&lock, "").unwrap();
+    fs::set_permissions(&lock, fs::Permissions::from_mode(0o444)).unwrap();
+    // SAFETY: getuid cannot fail and touches no memory.
+    let root = unsafe { libc::getuid() } == 0;
+    let run = || {
+        let mut command = Process::new(binary());
+        command
+            .args(["12", "--count", "--checkpoint"])
+            .arg(&checkpoint);
+        // SAFETY: between fork and exec the closure calls only setgid and
+        // setuid, which are async-signal-safe, and allocates nothing.
+        unsafe {
+            command.pre_exec(move || {
+                if root && (libc::setgid(65534) != 0 || libc::setuid(65534) != 0) {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        command.output()
+    };
+    let held = File::open(&lock).unwrap();
+    held.lock().unwrap();
+    let out = match run() {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("SKIPPED: cannot run the binary as another user here: {e}");
+            return;
+        }
+    };
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(code(&out), 2, "{err}");
+    assert!(err.contains("is in use by another run"), "{err}");
+    drop(held);
+    let out = run().unwrap();
+    assert_eq!(code(&out), 0, "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "14200\n");
+    assert!(finished(&checkpoint));
+}
+
+/// Makes `flock` fail with ENOSYS, as on a Lustre mount without `flock`,
+/// in this process and what it runs: a seccomp filter that lets every
+/// other call through. For a child, between fork and exec.
+#[cfg(target_os = "linux")]
+fn refuse_flock() -> std::io::Result<()> {
+    let statement = |code: u32, k: u32, jt: u8, jf: u8| libc::sock_filter {
+        code: code as u16,
+        jt,
+        jf,
+        k,
+    };
+    let filter = [
+        // The call's number, the first field of `seccomp_data`.
+        statement(libc::BPF_LD | libc::BPF_W | libc::BPF_ABS, 0, 0, 0),
+        statement(
+            libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K,
+            libc::SYS_flock as u32,
+            0,
+            1,
+        ),
+        statement(
+            libc::BPF_RET | libc::BPF_K,
+            libc::SECCOMP_RET_ERRNO | libc::ENOSYS as u32,
+            0,
+            0,
+        ),
+        statement(libc::BPF_RET | libc::BPF_K, libc::SECCOMP_RET_ALLOW, 0, 0),
+    ];
+    let program = libc::sock_fprog {
+        len: filter.len() as u16,
+        filter: filter.as_ptr().cast_mut(),
+    };
+    // SAFETY: prctl reads `program` and the filter it points to, both
+    // alive on this stack for the call; PR_SET_NO_NEW_PRIVS, which a
+    // filter needs without privileges, takes no pointer.
+    let installed = unsafe {
+        libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0
+            && libc::prctl(
+                libc::PR_SET_SECCOMP,
+                libc::SECCOMP_MODE_FILTER,
+                &raw const program,
+            ) == 0
+    };
+    if installed {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+/// Issue 54, sweep: a checkpoint on a file system that takes no locks (an
+/// NFS mount without a lock manager, Lustre without `flock`) was refused
+/// ("cannot lock the checkpoint's lock file ...: Function not
+/// implemented", status 2). Now the count goes on, with one warning on
+/// stderr that no lock is held, and exits 0. [`refuse_flock`] stands in
+/// for such a file system.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_checkpoint_where_no_lock_can_be_taken_counts_with_a_warning() {
+    use std::os::unix::process::CommandExt;
+    let dir = scratch("no-locks");
+    let checkpoint = dir.join("count.json");
+    let mut command = Process::new(binary());
+    command
+        .args(["12", "--count", "--checkpoint"])
+        .arg(&checkpoint);
+    // SAFETY: between fork and exec the closure calls only prctl, which is
+    // async-signal-safe, and allocates nothing.
+    unsafe {
+        command.pre_exec(refuse_flock);
+    }
+    let out = match command.output() {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("SKIPPED: no seccomp filter can be installed here: {e}");
+            return;
+        }
+    };
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(code(&out), 0, "{err}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "14200\n");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("queens-simd: warning: checkpoint ")
+            && err.contains("is not locked")
+            && err.contains("count.json.lock"),
+        "{err}"
+    );
+    assert!(finished(&checkpoint));
+}
+
 /// The issue's case: the checkpoint and the log on one disk, which fills
 /// during the count. The last save fails, its warning cannot be written,
 /// and the total is printed all the same, with status 1. A tmpfs of one
