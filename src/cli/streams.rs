@@ -23,6 +23,7 @@
 use std::fmt;
 use std::fs::File;
 use std::io;
+#[cfg(unix)]
 use std::sync::atomic::{AtomicU8, Ordering};
 
 /// Why a standard stream cannot take output.
@@ -79,8 +80,7 @@ pub fn stderr() -> Result<File, Unwritable> {
 /// Which of descriptors 0, 1 and 2 were closed when the process started,
 /// bit `fd` each; written once, before `main`, where [`closed_at_start`]
 /// is compiled in, and 0 elsewhere.
-// Read only on Unix.
-#[cfg_attr(not(unix), allow(dead_code))]
+#[cfg(unix)]
 static CLOSED_AT_START: AtomicU8 = AtomicU8::new(0);
 
 /// Whether descriptor `fd` (0 to 2) was closed when the process started.
