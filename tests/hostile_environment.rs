@@ -272,6 +272,317 @@ fn a_message_to_a_closed_or_read_only_stderr_is_status_1() {
     }
 }
 
+/// `PROGRAM -c SCRIPT queens-simd ARGS`: a shell or Python hands the
+/// program its streams as SCRIPT says (`"$0" "$@"` in bash, `sys.argv[1:]`
+/// in Python), its stderr and stdout caught; `None` (said as skipped)
+/// without PROGRAM.
+fn run_from(program: &str, script: &str, args: &[&str]) -> Option<Output> {
+    let program = common::tool(program)?;
+    let out = Process::new(program)
+        .args(["-c", script])
+        .arg(binary())
+        .args(args)
+        .output()
+        .unwrap();
+    Some(out)
+}
+
+/// Whether the checkpoint at `path` holds a count that ran to its end.
+fn finished(path: &Path) -> bool {
+    let text = fs::read_to_string(path).unwrap();
+    let checkpoint: serde_json::Value = serde_json::from_str(&text).unwrap();
+    checkpoint["subproblems_done"] == checkpoint["subproblems_in_plan"]
+}
+
+/// Issue 54, item 1: Python's `subprocess.DEVNULL` opens `/dev/null` for
+/// reading and writing, which b95376c took for a closed stdout ("stdout
+/// is closed", status 1). Now that stdout counts to its end and exits 0,
+/// as does one that the caller opened `r+b`; a stderr on `DEVNULL` loses
+/// no line of `--time`, so that run exits 0 too.
+#[test]
+fn a_null_device_that_python_opens_for_reading_and_writing_takes_the_output() {
+    let dir = scratch("python-devnull");
+    let checkpoint = dir.join("count.json");
+    let checkpoint = checkpoint.to_str().unwrap();
+    let count = ["12", "--count", "--checkpoint", checkpoint];
+    for script in [
+        "import subprocess, sys\n\
+         sys.exit(subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode)",
+        "import subprocess, sys\n\
+         null = open('/dev/null', 'r+b')\n\
+         sys.exit(subprocess.run(sys.argv[1:], stdout=null).returncode)",
+    ] {
+        let _ = fs::remove_file(checkpoint);
+        let Some(out) = run_from("python3", script, &count) else {
+            return;
+        };
+        assert_eq!(code(&out), 0, "{script}: {out:?}");
+        assert!(out.stderr.is_empty(), "{script}: {out:?}");
+        assert!(finished(Path::new(checkpoint)), "{script}");
+    }
+    let script = "import subprocess, sys\n\
+                  sys.exit(subprocess.run(sys.argv[1:], stderr=subprocess.DEVNULL).returncode)";
+    let out = run_from("python3", script, &["8", "--count", "--time"]).unwrap();
+    assert_eq!(code(&out), 0, "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "92\n");
+}
+
+/// A reader that Python closes after one byte: the listing ends quietly
+/// with status 0, as with `| head`.
+#[test]
+fn a_pipe_that_python_closes_early_ends_the_output_quietly() {
+    let script = "import subprocess, sys\n\
+                  child = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE)\n\
+                  child.stdout.read(1)\n\
+                  child.stdout.close()\n\
+                  sys.exit(child.wait())";
+    let Some(out) = run_from("python3", script, &["12"]) else {
+        return;
+    };
+    assert_eq!(code(&out), 0, "{out:?}");
+    assert!(out.stderr.is_empty(), "{out:?}");
+}
+
+/// Each way bash hands over a stream, with what the count must end with:
+/// the status, stdout, and how stderr starts. A stdout closed (`>&-`) or
+/// open for reading only is refused before anything is counted (no
+/// checkpoint); the null device, write-only or read-write, takes the
+/// output; `/dev/full` fails the write; a closed stdin changes nothing.
+#[test]
+fn streams_as_bash_hands_them_over() {
+    let dir = scratch("bash-streams");
+    let checkpoint = dir.join("count.json");
+    let input = dir.join("input");
+    fs::write(&input, "").unwrap();
+    let (checkpoint, input) = (checkpoint.to_str().unwrap(), input.to_str().unwrap());
+    let count = ["12", "--count", "--checkpoint", checkpoint];
+    let refused = Some(false);
+    let counted = Some(true);
+    for (redirection, status, stdout, stderr, ran) in [
+        (
+            ">&-",
+            1,
+            "",
+            "queens-simd: error: stdout is closed, so",
+            refused,
+        ),
+        (
+            "1<\"$input\"",
+            1,
+            "",
+            "queens-simd: error: stdout is open for reading only,",
+            refused,
+        ),
+        (
+            ">/dev/full",
+            1,
+            "",
+            "queens-simd: error: cannot write output: ",
+            counted,
+        ),
+        ("1<>/dev/null", 0, "", "", counted),
+        (">/dev/null", 0, "", "", counted),
+        ("0<&-", 0, "14200\n", "", counted),
+        ("2<>/dev/null", 0, "14200\n", "", counted),
+        (
+            "| head -c1 >/dev/null; exit ${PIPESTATUS[0]}",
+            0,
+            "",
+            "",
+            None,
+        ),
+    ] {
+        let _ = fs::remove_file(checkpoint);
+        let script = format!("input='{input}'; \"$0\" \"$@\" {redirection}");
+        let args = if ran.is_some() { &count[..] } else { &["12"] };
+        let Some(out) = run_from("bash", &script, args) else {
+            return;
+        };
+        assert_eq!(code(&out), status, "{redirection}: {out:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            stdout,
+            "{redirection}"
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with(stderr), "{redirection}: {err}");
+        assert_eq!(
+            err.lines().count(),
+            usize::from(!stderr.is_empty()),
+            "{err}"
+        );
+        if let Some(ran) = ran {
+            let ran_to_the_end = Path::new(checkpoint).exists() && finished(Path::new(checkpoint));
+            assert_eq!(ran_to_the_end, ran, "{redirection}");
+        }
+    }
+}
+
+/// The stderr side: a closed stderr loses `--time`'s line (status 1, the
+/// total printed); `2<>/dev/null` drops it as asked (status 0).
+#[test]
+fn a_closed_stderr_loses_a_line_and_a_null_one_drops_it() {
+    for (redirection, status) in [("2>&-", 1), ("2<>/dev/null", 0), ("2>/dev/null", 0)] {
+        let script = format!("\"$0\" \"$@\" {redirection}");
+        let Some(out) = run_from("bash", &script, &["8", "--count", "--time"]) else {
+            return;
+        };
+        assert_eq!(code(&out), status, "{redirection}: {out:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            "92\n",
+            "{redirection}"
+        );
+    }
+}
+
+/// Issue 54, sweep: a checkpoint's lock file that this user may not write
+/// (another user's, left in a shared campaign folder) refused the count
+/// ("cannot open the checkpoint's lock file ...: Permission denied",
+/// status 2), though the checkpoint beside it is replaced by a rename that
+/// the folder allows. It is locked through a descriptor open for reading
+/// now: a lock held on it still keeps the run out, and once free, the run
+/// counts. As root, the run is `nobody`'s, on root's lock file; as anyone
+/// else, on the user's own lock file made read-only.
+#[test]
+fn a_lock_file_this_user_cannot_write_still_locks() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let dir = scratch("unwritable-lock-file");
+    fs::set_permissions(&dir, fs::Permissions::from_mode(0o777)).unwrap();
+    let checkpoint = dir.join("count.json");
+    let lock = dir.join("count.json.lock");
+    fs::write(&lock, "").unwrap();
+    fs::set_permissions(&lock, fs::Permissions::from_mode(0o444)).unwrap();
+    // SAFETY: getuid cannot fail and touches no memory.
+    let root = unsafe { libc::getuid() } == 0;
+    let run = || {
+        let mut command = Process::new(binary());
+        command
+            .args(["12", "--count", "--checkpoint"])
+            .arg(&checkpoint);
+        // SAFETY: between fork and exec the closure calls only setgid and
+        // setuid, which are async-signal-safe, and allocates nothing.
+        unsafe {
+            command.pre_exec(move || {
+                if root && (libc::setgid(65534) != 0 || libc::setuid(65534) != 0) {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        command.output()
+    };
+    let held = File::open(&lock).unwrap();
+    held.lock().unwrap();
+    let out = match run() {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("SKIPPED: cannot run the binary as another user here: {e}");
+            return;
+        }
+    };
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(code(&out), 2, "{err}");
+    assert!(err.contains("is in use by another run"), "{err}");
+    drop(held);
+    let out = run().unwrap();
+    assert_eq!(code(&out), 0, "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "14200\n");
+    assert!(finished(&checkpoint));
+}
+
+/// Makes `flock` fail with ENOSYS, as on a Lustre mount without `flock`,
+/// in this process and what it runs: a seccomp filter that lets every
+/// other call through. For a child, between fork and exec.
+#[cfg(target_os = "linux")]
+fn refuse_flock() -> std::io::Result<()> {
+    let statement = |code: u32, k: u32, jt: u8, jf: u8| libc::sock_filter {
+        code: code as u16,
+        jt,
+        jf,
+        k,
+    };
+    let filter = [
+        // The call's number, the first field of `seccomp_data`.
+        statement(libc::BPF_LD | libc::BPF_W | libc::BPF_ABS, 0, 0, 0),
+        statement(
+            libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K,
+            libc::SYS_flock as u32,
+            0,
+            1,
+        ),
+        statement(
+            libc::BPF_RET | libc::BPF_K,
+            libc::SECCOMP_RET_ERRNO | libc::ENOSYS as u32,
+            0,
+            0,
+        ),
+        statement(libc::BPF_RET | libc::BPF_K, libc::SECCOMP_RET_ALLOW, 0, 0),
+    ];
+    let program = libc::sock_fprog {
+        len: filter.len() as u16,
+        filter: filter.as_ptr().cast_mut(),
+    };
+    // SAFETY: prctl reads `program` and the filter it points to, both
+    // alive on this stack for the call; PR_SET_NO_NEW_PRIVS, which a
+    // filter needs without privileges, takes no pointer.
+    let installed = unsafe {
+        libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0
+            && libc::prctl(
+                libc::PR_SET_SECCOMP,
+                libc::SECCOMP_MODE_FILTER,
+                &raw const program,
+            ) == 0
+    };
+    if installed {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+/// Issue 54, sweep: a checkpoint on a file system that takes no locks (an
+/// NFS mount without a lock manager, Lustre without `flock`) was refused
+/// ("cannot lock the checkpoint's lock file ...: Function not
+/// implemented", status 2). Now the count goes on, with one warning on
+/// stderr that no lock is held, and exits 0. [`refuse_flock`] stands in
+/// for such a file system.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_checkpoint_where_no_lock_can_be_taken_counts_with_a_warning() {
+    use std::os::unix::process::CommandExt;
+    let dir = scratch("no-locks");
+    let checkpoint = dir.join("count.json");
+    let mut command = Process::new(binary());
+    command
+        .args(["12", "--count", "--checkpoint"])
+        .arg(&checkpoint);
+    // SAFETY: between fork and exec the closure calls only prctl, which is
+    // async-signal-safe, and allocates nothing.
+    unsafe {
+        command.pre_exec(refuse_flock);
+    }
+    let out = match command.output() {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("SKIPPED: no seccomp filter can be installed here: {e}");
+            return;
+        }
+    };
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(code(&out), 0, "{err}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "14200\n");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("queens-simd: warning: checkpoint ")
+            && err.contains("is not locked")
+            && err.contains("count.json.lock"),
+        "{err}"
+    );
+    assert!(finished(&checkpoint));
+}
+
 /// The issue's case: the checkpoint and the log on one disk, which fills
 /// during the count. The last save fails, its warning cannot be written,
 /// and the total is printed all the same, with status 1. A tmpfs of one

@@ -70,7 +70,7 @@ pub fn count(
     };
     let file = checkpoint.as_ref().map(|(path, _)| path.as_path());
     let _lock = match file {
-        Some(path) => Some(CheckpointLock::take(path).map_err(Failure::Refused)?),
+        Some(path) => Some(lock(path, messages)?),
         None => None,
     };
     let mut progress = starting_point(file, &plan, shard, mine.len(), messages)?;
@@ -116,6 +116,16 @@ pub fn count(
         writeln!(out, "{}", progress.count)?;
     }
     Ok(())
+}
+
+/// The lock on `checkpoint` for this run; where its file system takes no
+/// lock, a warning on stderr, and the count goes on.
+fn lock(checkpoint: &Path, messages: &Messages) -> Result<CheckpointLock, Failure> {
+    let lock = CheckpointLock::take(checkpoint).map_err(Failure::Refused)?;
+    if let Some(warning) = lock.warning(checkpoint) {
+        messages.say(warning);
+    }
+    Ok(lock)
 }
 
 /// What is counted so far: from the checkpoint, if there is one (said on
