@@ -377,7 +377,7 @@ fn streams_as_bash_hands_them_over() {
             ">/dev/full",
             1,
             "",
-            "queens-simd: error: cannot write output: ",
+            "queens-simd: error: cannot write output to stdout: ",
             counted,
         ),
         ("1<>/dev/null", 0, "", "", counted),

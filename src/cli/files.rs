@@ -510,11 +510,6 @@ mod tests {
         assert!(warning.contains("count.json.lock ("), "{warning}");
         assert!(!warning.contains('\n'), "{warning}");
     }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
 
     /// tempfile's errors end in ` at path "…"`: pinned here, so that a
     /// tempfile whose text changes fails this test rather than putting a
