@@ -332,6 +332,45 @@ fn what_does_not_apply_is_refused_in_one_line() {
     }
 }
 
+/// A check that `script` shares with a count or `merge` names the flag
+/// typed, not its namesake's (`--memory 0` was "--max-memory must be more
+/// than 0 bytes", `--cores 0` "--threads must be from 1 to 4096").
+/// (The unit tests of src/cli/args.rs run every shared check through
+/// every flag.)
+#[test]
+fn script_messages_name_the_flags_as_typed() {
+    for (flag, value, says, not) in [
+        (
+            "--memory",
+            "0",
+            "--memory must be more than 0 bytes",
+            "--max-memory",
+        ),
+        (
+            "--memory",
+            "99999999T",
+            "--memory '99999999T' is more than 2^64 bytes",
+            "--max-memory",
+        ),
+        (
+            "--memory",
+            "1GB",
+            "--memory must be a number of bytes",
+            "--max-memory",
+        ),
+        (
+            "--cores",
+            "0",
+            "--cores must be from 1 to 4096",
+            "--threads",
+        ),
+    ] {
+        let line = refusal(["script", "slurm", "20", "--shards", "4", flag, value]);
+        assert!(line.contains(says), "{flag} {value}: {line}");
+        assert!(!line.contains(not), "{flag} {value}: {line}");
+    }
+}
+
 #[test]
 fn a_result_in_a_file_is_whole_or_absent() {
     let dir = scratch("script-output");

@@ -16,16 +16,19 @@ use crate::Kernel;
 
 mod glibc;
 
-/// What `--max-memory` accepts, for its error message.
+/// What `--max-memory` and `script --memory` accept, for their error
+/// messages.
 const SIZE_FORMS: &str = "a number of bytes, or a number with a suffix K, M, G or T (powers of \
                           1024; also KiB, MiB, GiB, TiB, any case), such as 16GiB or 1.5G";
 
-/// Parses `--max-memory`: whole bytes (`1048576`), or a number (whole or
-/// with a fraction) and a suffix, K, M, G, T or KiB, MiB, GiB, TiB in any
-/// case, all powers of 1024 (`16GiB`, `16g`, `1.5T`). At least one byte,
-/// at most 2^64 - 1.
-pub fn parse_size(text: &str) -> Result<u64, String> {
-    let refuse = || format!("--max-memory must be {SIZE_FORMS}");
+/// Parses the size that `flag` (`--max-memory`, `--memory`) was given,
+/// and names that flag in its messages: whole bytes (`1048576`), or a
+/// number (whole or with a fraction) and a suffix, K, M, G, T or KiB, MiB,
+/// GiB, TiB in any case, all powers of 1024 (`16GiB`, `16g`, `1.5T`). At
+/// least one byte, at most 2^64 - 1.
+pub fn parse_size(text: &str, flag: &str) -> Result<u64, String> {
+    let refuse = || format!("{flag} must be {SIZE_FORMS}");
+    let too_large = || format!("{flag} '{text}' is more than 2^64 bytes");
     let trimmed = text.trim();
     let split = trimmed
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -51,19 +54,15 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         let bytes = value * (1u64 << shift) as f64;
         // 2^64 as a float: anything at or past it does not fit.
         if bytes.is_nan() || bytes >= 18_446_744_073_709_551_616.0 {
-            return Err(format!("--max-memory '{text}' is more than 2^64 bytes"));
+            return Err(too_large());
         }
         bytes.round() as u64
     } else {
-        let value: u64 = number
-            .parse()
-            .map_err(|_| format!("--max-memory '{text}' is more than 2^64 bytes"))?;
-        value
-            .checked_mul(1 << shift)
-            .ok_or_else(|| format!("--max-memory '{text}' is more than 2^64 bytes"))?
+        let value: u64 = number.parse().map_err(|_| too_large())?;
+        value.checked_mul(1 << shift).ok_or_else(too_large)?
     };
     if bytes == 0 {
-        return Err("--max-memory must be more than 0 bytes".into());
+        return Err(format!("{flag} must be more than 0 bytes"));
     }
     Ok(bytes)
 }
@@ -80,7 +79,7 @@ pub fn show(bytes: u64) -> String {
     } else if b >= KIB {
         format!("{:.1} KiB", b / KIB)
     } else {
-        format!("{bytes} bytes")
+        super::plural::counted(bytes, "byte", "bytes")
     }
 }
 
@@ -472,7 +471,7 @@ mod tests {
             ("4TIB", 4 << 40),
             ("16777215T", 16_777_215 << 40),
         ] {
-            assert_eq!(parse_size(text), Ok(bytes), "{text}");
+            assert_eq!(parse_size(text, "--max-memory"), Ok(bytes), "{text}");
         }
         for bad in [
             "",
@@ -494,7 +493,7 @@ mod tests {
             "1.0e30G",
             "0x10",
         ] {
-            let refused = parse_size(bad);
+            let refused = parse_size(bad, "--max-memory");
             assert!(refused.is_err(), "{bad:?}: {refused:?}");
             assert!(!refused.unwrap_err().contains('\n'));
         }
@@ -507,6 +506,7 @@ mod tests {
         assert_eq!(show(1 << 20), "1.0 MiB");
         assert_eq!(show(1536), "1.5 KiB");
         assert_eq!(show(12), "12 bytes");
+        assert_eq!(show(1), "1 byte");
     }
 
     #[test]
