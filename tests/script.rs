@@ -206,7 +206,7 @@ fn what_does_not_apply_is_refused_in_one_line() {
         ),
         (
             &["script", "slurm", "14", "--shards", "100000"],
-            "subproblems of N = 14's join plan",
+            "--shards 100000 would leave some shards nothing to count: N = 14's join plan has 241 subproblems; at most 241 shards",
         ),
         (&["script", "slurm", "33", "--shards", "4"], "33"),
         (

@@ -38,6 +38,25 @@ fn check_memory(
         .map_err(Failure::Refused)
 }
 
+/// The one rule for shards that would count nothing, of `--shard I/M`
+/// and of `script --shards M` (`asked`, as typed): at most as many shards
+/// as the plan has subproblems, or one where it has none (N = 3's join
+/// plan: the whole, counted in one shard, is 0).
+pub(super) fn check_no_empty_shards(asked: &str, shards: usize, plan: &Plan) -> Result<(), String> {
+    use super::plural::counted;
+    let most = plan.len().max(1);
+    if shards <= most {
+        return Ok(());
+    }
+    Err(format!(
+        "{asked} would leave some shards nothing to count: N = {}'s {} plan has {}; at most {}",
+        plan.n(),
+        plan.method(),
+        counted(plan.len(), "subproblem", "subproblems"),
+        counted(most, "shard", "shards")
+    ))
+}
+
 /// Counts N (or one shard of it) through the plan of its kernel and prints
 /// the total, or with `--shard` the shard's record.
 pub fn count(
@@ -55,6 +74,10 @@ pub fn count(
     let plan = Plan::with_method(method, solve.n)?;
     if let Some(sample) = request.sample {
         return super::sample::project(&plan, &options, sample, solve.format, out);
+    }
+    if let Some(shard) = request.shard {
+        check_no_empty_shards(&format!("--shard {shard}"), shard.count(), &plan)
+            .map_err(Failure::Refused)?;
     }
     let shard = request.shard.unwrap_or(Shard::WHOLE);
     let mine = plan.shard(shard);

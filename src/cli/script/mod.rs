@@ -66,14 +66,8 @@ fn derive(campaign: &Campaign) -> Result<Derived, String> {
     let method =
         crate::dispatch::plan_method(kernel, n).map_err(|e| crate::cli::status::message(&e))?;
     let plan = Plan::with_method(method, n).map_err(|e| crate::cli::status::message(&e))?;
-    if campaign.shards > plan.len() {
-        return Err(format!(
-            "--shards {} is more than the {} subproblems of N = {n}'s {method} plan, so some shards would count nothing; at most {} shards",
-            campaign.shards,
-            plan.len(),
-            plan.len()
-        ));
-    }
+    let asked = format!("--shards {}", campaign.shards);
+    super::split::check_no_empty_shards(&asked, campaign.shards, &plan)?;
     let needs = MemoryNeeds::new(method, n).map_err(|e| crate::cli::status::message(&e))?;
     let estimate = |threads| memory::needed(&needs, threads, None);
     let (threads, memory) = threads_and_memory(campaign, &estimate)?;
