@@ -332,6 +332,69 @@ fn what_does_not_apply_is_refused_in_one_line() {
     }
 }
 
+/// A folder whose name holds a space and a quote, with a link to this
+/// build's binary in it: `QUEENS_SIMD` for a script.
+fn binary_behind_a_space(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = scratch(name);
+    let odd = dir.join("bin dir/it's");
+    std::fs::create_dir_all(&odd).unwrap();
+    let link = odd.join("queens-simd");
+    std::os::unix::fs::symlink(binary(), &link).unwrap();
+    (dir, link)
+}
+
+/// The GNU parallel script, run for real on this machine (`--hosts 1/:`)
+/// with `QUEENS_SIMD` in a folder whose name holds a space and a quote:
+/// each job's command is a shell's, so the path is quoted for it (it was
+/// pasted bare, and every job failed).
+#[test]
+fn the_parallel_script_runs_a_binary_whose_path_holds_a_space() {
+    if common::tool("parallel").is_none() {
+        return;
+    }
+    let (dir, link) = binary_behind_a_space("script-parallel-space");
+    let script = stdout_of(&["script", "parallel", "8", "--shards", "2", "--hosts", "1/:"]);
+    std::fs::write(dir.join("q8.sh"), script).unwrap();
+    let out = Command::new("sh")
+        .arg("q8.sh")
+        .current_dir(&dir)
+        .env("QUEENS_SIMD", &link)
+        .env_remove("HOSTS")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "92\n", "{stderr}");
+}
+
+/// The Slurm script quotes `$bin` wherever it runs it: its two array
+/// tasks, run by hand as sbatch would, count N = 8 with a binary whose
+/// path holds a space and a quote.
+#[test]
+fn the_slurm_script_runs_a_binary_whose_path_holds_a_space() {
+    let (dir, link) = binary_behind_a_space("script-slurm-space");
+    let script = stdout_of(&["script", "slurm", "8", "--shards", "2"]);
+    std::fs::write(dir.join("q8.sh"), script).unwrap();
+    for task in ["0", "1"] {
+        let out = Command::new("bash")
+            .arg("q8.sh")
+            .current_dir(&dir)
+            .env("QUEENS_SIMD", &link)
+            .env("SLURM_ARRAY_TASK_ID", task)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "task {task}: {stderr}");
+    }
+    let records = [
+        dir.join("records/shard-0.json"),
+        dir.join("records/shard-1.json"),
+    ];
+    common::merge(&records).success().stdout("92\n");
+}
+
 /// A check that `script` shares with a count or `merge` names the flag
 /// typed, not its namesake's (`--memory 0` was "--max-memory must be more
 /// than 0 bytes", `--cores 0` "--threads must be from 1 to 4096").

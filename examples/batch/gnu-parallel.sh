@@ -17,6 +17,9 @@ kernel=auto cross_kernel=join-avx2
 cross_shards='1'
 hosts=${HOSTS:-1/host1,1/host2}
 bin=${QUEENS_SIMD:-queens-simd}
+# $bin single-quoted for the shell that runs each job, here or over ssh:
+# a path with a space or a quote in it stays one word.
+quoted_bin="'$(printf '%s' "$bin" | sed "s/'/'\\\\''/g")'"
 mkdir -p records
 # One line per job: its shard, kernel and record's name.
 jobs() {
@@ -25,5 +28,5 @@ jobs() {
 }
 jobs | parallel --colsep ' ' -S "$hosts" --joblog parallel.joblog --resume-failed \
     --return 'records/{3}.json' --cleanup \
-    "mkdir -p records checkpoints && $bin $n --count --shard {1}/$shards --kernel {2} --threads $threads --checkpoint checkpoints/{3}.json --output records/{3}.json --quiet"
+    "mkdir -p records checkpoints && $quoted_bin $n --count --shard {1}/$shards --kernel {2} --threads $threads --checkpoint checkpoints/{3}.json --output records/{3}.json --quiet"
 "$bin" merge records/*.json
