@@ -332,6 +332,100 @@ fn what_does_not_apply_is_refused_in_one_line() {
     }
 }
 
+/// One is singular in what a script says and in its refusals: "1 shards",
+/// "1 array tasks", "the 1 subproblems", "at most 1 shards" and "1 bytes"
+/// were written.
+#[test]
+fn one_of_anything_is_singular() {
+    let plural_one = |text: &str| {
+        [
+            "shards",
+            "subproblems",
+            "counts",
+            "array tasks",
+            "threads",
+            "bytes",
+        ]
+        .iter()
+        .find_map(|noun| {
+            let bad = format!(" 1 {noun}");
+            text.match_indices(&bad)
+                .any(|(at, _)| !text[..at].ends_with(|c: char| c.is_ascii_digit() || c == '.'))
+                .then_some(bad)
+        })
+    };
+    let slurm = stdout_of(&["script", "slurm", "14", "--shards", "1"]);
+    let crossed = stdout_of(&[
+        "script",
+        "slurm",
+        "14",
+        "--shards",
+        "1",
+        "--cross-check",
+        "1",
+        "--seed",
+        "1",
+    ]);
+    let parallel = stdout_of(&[
+        "script",
+        "parallel",
+        "14",
+        "--shards",
+        "1",
+        "--cross-check",
+        "1",
+        "--seed",
+        "1",
+    ]);
+    for (script, says) in [
+        (&slurm, "# Q(14) in 1 shard as a Slurm array job"),
+        (&slurm, "241 subproblems in 1 shard.\n"),
+        (&slurm, "# 1 count in 1 array task, 1 count per task.\n"),
+        (
+            &crossed,
+            "# 1 of them, chosen with --seed 1, is counted a second time",
+        ),
+        (&parallel, "241 subproblems in 1 shard, one job each"),
+        (
+            &parallel,
+            "# 1 shard, chosen with --seed 1, is counted a second time",
+        ),
+    ] {
+        assert!(script.contains(says), "{says}:\n{script}");
+        assert_eq!(plural_one(script), None, "{script}");
+    }
+    for (words, says) in [
+        (
+            &["script", "slurm", "0", "--shards", "10"][..],
+            "N = 0's symmetric plan has 1 subproblem; at most 1 shard\n",
+        ),
+        (
+            &["script", "slurm", "14", "--shards", "4", "--memory", "1"],
+            "more than --memory 1 byte;",
+        ),
+        (
+            &[
+                "script",
+                "slurm",
+                "14",
+                "--shards",
+                "1",
+                "--cross-check",
+                "2",
+            ],
+            "asks for more shards than the 1 there is\n",
+        ),
+        (
+            &["20", "--count", "--kernel", "join", "--max-memory", "1"],
+            "more than the --max-memory limit of 1 byte;",
+        ),
+    ] {
+        let line = refusal(words);
+        assert!(line.contains(says), "{words:?}: {line}");
+        assert_eq!(plural_one(&line), None, "{line}");
+    }
+}
+
 /// A folder whose name holds a space and a quote, with a link to this
 /// build's binary in it: `QUEENS_SIMD` for a script.
 fn binary_behind_a_space(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {

@@ -4,7 +4,7 @@
 # The join plan of N = 20 (f0cf50607db421f3): 2062 subproblems in 16 shards, one job each,
 # on 16 threads (the estimate: 1.4 GiB); every host runs queens-simd 0.1.0
 # (QUEENS_SIMD=/path/to/it if it is not on the PATH) and rsync.
-# 1 shards, chosen with --seed 1, are counted a second time by join-avx2
+# 1 shard, chosen with --seed 1, is counted a second time by join-avx2
 # (records/shard-I.check.json), for merge to compare.
 # A job's record comes back to records/ (--return) only once whole
 # (--output); parallel.joblog holds every job's exit status, and running

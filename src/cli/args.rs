@@ -344,8 +344,13 @@ impl Campaign {
         if let Some(k) = args.cross_check
             && k > args.shards
         {
+            let there = if args.shards == 1 {
+                "there is"
+            } else {
+                "there are"
+            };
             return Err(format!(
-                "--cross-check {k} asks for more shards than the {} there are",
+                "--cross-check {k} asks for more shards than the {} {there}",
                 args.shards
             ));
         }

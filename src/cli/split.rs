@@ -165,10 +165,10 @@ fn starting_point(
         && !progress.tally.is_empty()
     {
         messages.say(format_args!(
-            "resuming from checkpoint {}: {} of {} subproblems done",
+            "resuming from checkpoint {}: {} of {} done",
             path_text(path),
             progress.tally.len(),
-            mine
+            super::plural::counted(mine, "subproblem", "subproblems")
         ));
     }
     Ok(progress)

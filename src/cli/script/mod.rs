@@ -27,6 +27,7 @@ use crate::plan::{MemoryNeeds, Plan};
 use super::Failure;
 use super::args::{Campaign, DEFAULT_MAX_ARRAY_SIZE, Engine};
 use super::memory;
+use super::plural::counted;
 
 /// Memory asked beyond the estimate when `--memory` is not given: a
 /// quarter more, and this much for the process itself.
@@ -190,31 +191,33 @@ fn title(text: &mut String, shell: &str, as_what: &str, campaign: &Campaign, der
     let _ = writeln!(text, "#!{shell}");
     let _ = writeln!(
         text,
-        "# Q({}) in {} shards {as_what}, written by {} {}:",
+        "# Q({}) in {} {as_what}, written by {} {}:",
         campaign.n,
-        campaign.shards,
+        counted(campaign.shards, "shard", "shards"),
         env!("CARGO_PKG_NAME"),
         env!("CARGO_PKG_VERSION")
     );
     let _ = writeln!(text, "#   {}", command_line(campaign, derived));
 }
 
-/// The comment on the second counts, if any: how many (`how_many`
-/// names them after their number), chosen how, and by which kernel.
-fn cross_check_note(text: &mut String, derived: &Derived, how_many: &str) {
+/// The comment on the second counts, if any: how many (`one` or `many`
+/// names them after their number: "1 shard", "3 of them"), chosen how,
+/// and by which kernel.
+fn cross_check_note(text: &mut String, derived: &Derived, one: &str, many: &str) {
     use std::fmt::Write as _;
-    if derived.cross.is_empty() {
+    let chosen = derived.cross.len();
+    if chosen == 0 {
         return;
     }
     let _ = writeln!(
         text,
         concat!(
-            "# {} {}, chosen with --seed {}, are counted a second time by {}\n",
+            "# {}, chosen with --seed {}, {} counted a second time by {}\n",
             "# (records/shard-I.check.json), for merge to compare."
         ),
-        derived.cross.len(),
-        how_many,
+        counted(chosen, one, many),
         derived.seed,
+        if chosen == 1 { "is" } else { "are" },
         derived.cross_kernel
     );
 }

@@ -7,6 +7,7 @@ use std::fmt::Write;
 
 use super::{Campaign, Derived, quoted};
 use crate::cli::memory;
+use crate::cli::plural::counted;
 
 /// The script, whole.
 pub fn script(campaign: &Campaign, derived: &Derived) -> String {
@@ -16,20 +17,20 @@ pub fn script(campaign: &Campaign, derived: &Derived) -> String {
     let _ = writeln!(
         text,
         concat!(
-            "# The {} plan of N = {n} ({:016x}): {} subproblems in {} shards, one job each,\n",
+            "# The {} plan of N = {n} ({:016x}): {} in {}, one job each,\n",
             "# on {} (the estimate: {}); every host runs queens-simd {}\n",
             "# (QUEENS_SIMD=/path/to/it if it is not on the PATH) and rsync."
         ),
         derived.method,
         derived.fingerprint,
-        derived.subproblems,
-        campaign.shards,
+        counted(derived.subproblems, "subproblem", "subproblems"),
+        counted(campaign.shards, "shard", "shards"),
         memory::threads_text(derived.threads),
         memory::show(derived.estimate),
         env!("CARGO_PKG_VERSION"),
         n = n,
     );
-    super::cross_check_note(&mut text, derived, "shards");
+    super::cross_check_note(&mut text, derived, "shard", "shards");
     let _ = writeln!(
         text,
         concat!(
