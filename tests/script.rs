@@ -332,6 +332,54 @@ fn what_does_not_apply_is_refused_in_one_line() {
     }
 }
 
+const SCRIPT_14: [&str; 5] = ["script", "slurm", "14", "--shards", "4"];
+
+/// `--cross-kernel auto` was refused as one that "does not count join
+/// plans", though auto is the shards' own kernel: it is no kernel of its
+/// own, and each node would pick one when it runs.
+#[test]
+fn cross_kernel_auto_is_refused_for_what_it_is() {
+    let script = SCRIPT_14;
+    for extra in [&[][..], &["--kernel", "symmetric"]] {
+        let mut words = script.to_vec();
+        words.extend_from_slice(extra);
+        words.extend_from_slice(&["--cross-check", "1", "--cross-kernel", "auto"]);
+        let line = refusal(&words);
+        assert!(line.contains("--cross-kernel auto "), "{line}");
+        assert!(line.contains("; name one of "), "{line}");
+        assert!(!line.contains("does not count"), "{line}");
+    }
+    let line = refusal(
+        script
+            .iter()
+            .chain(&["--cross-check", "1", "--cross-kernel", "auto"]),
+    );
+    assert!(
+        line.contains(
+            "--cross-kernel auto leaves the kernel to each node, which may pick the shards' own"
+        ),
+        "{line}"
+    );
+}
+
+/// A `--time` out of range is said as typed, and as it is read only where
+/// that differs ("--time 00:00:30 is 00:00:30" was said).
+#[test]
+fn a_time_out_of_range_is_said_once() {
+    let script = SCRIPT_14;
+    for (time, says) in [
+        (
+            "00:00:30",
+            "--time 00:00:30 is too short: a campaign's tasks take from 00:02:00 to 365 days",
+        ),
+        ("1", "--time 1 (00:01:00) is too short: "),
+        ("366-0", "--time 366-0 (366-00:00:00) is too long: "),
+    ] {
+        let line = refusal(script.iter().chain(&["--time", time]));
+        assert!(line.contains(says), "{time}: {line}");
+    }
+}
+
 /// One is singular in what a script says and in its refusals: "1 shards",
 /// "1 array tasks", "the 1 subproblems", "at most 1 shards" and "1 bytes"
 /// were written.

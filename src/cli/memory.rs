@@ -404,17 +404,21 @@ pub fn check_verify(
     let Some((n, (total, limit_text))) = (0..=max_n).find_map(|n| Some((n, refusal(n)?))) else {
         return Ok(());
     };
-    let need = if total == u64::MAX {
-        "more memory than its solutions' count left".to_owned()
-    } else {
-        format!("about {}", show(total))
-    };
     let advice = match n.checked_sub(1) {
         Some(fits) => format!("; --max-n {fits} fits"),
         None => String::new(),
     };
+    if total == u64::MAX {
+        return Err(format!(
+            "--verify cannot check N = {n}: counting its solutions ran out of memory, so holding them to compare needs more than {limit_text}{advice}"
+        ));
+    }
+    // Below N = 14 the figure is mostly the largest kernel's tables and the
+    // room kept free beside them (24 MiB at N = 0, whose 1 solution takes
+    // 33 bytes), from N = 14 mostly the solutions: it names both.
     Err(format!(
-        "--verify holds every solution of N = {n} several times over to compare them, which needs {need}, more than {limit_text}{advice}"
+        "--verify needs about {} to check N = {n} (the largest kernel's tables and working room, and every solution held several times over to compare them), more than {limit_text}{advice}",
+        show(total)
     ))
 }
 

@@ -121,6 +121,9 @@ fn threads_and_memory(
 /// `--cross-kernel`, checked to count the plan's method, or another
 /// kernel than the campaign's that does.
 fn cross_kernel(campaign: &Campaign, method: Method) -> Result<Kernel, String> {
+    if campaign.cross_kernel == Some(Kernel::Auto) {
+        return Err(auto_cross_kernel(campaign.n, method));
+    }
     if let Some(kernel) = campaign.cross_kernel {
         return match kernel.method() {
             Some(m) if m == method => Ok(kernel),
@@ -138,6 +141,21 @@ fn cross_kernel(campaign: &Campaign, method: Method) -> Result<Kernel, String> {
     } else {
         usual
     })
+}
+
+/// Why `--cross-kernel auto` is refused: each node would pick its
+/// kernel when the count runs, perhaps the shards' own (a second count
+/// alike), or one of another plan than the records'.
+fn auto_cross_kernel(n: usize, method: Method) -> String {
+    let kernels = super::report::kernel_names(method);
+    match crate::dispatch::plan_method(Kernel::Auto, n) {
+        Ok(picked) if picked != method => format!(
+            "--cross-kernel auto would count N = {n} through the {picked} plan, but this campaign's records are of the {method} plan; name one of its kernels: {kernels}"
+        ),
+        _ => format!(
+            "--cross-kernel auto leaves the kernel to each node, which may pick the shards' own and count them twice alike; name one of the {method} plan's kernels: {kernels}"
+        ),
+    }
 }
 
 /// The command line that writes the script again: every flag that
