@@ -295,21 +295,35 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// `--max-memory` if given, else what is [`available`]; and the
-    /// address space left, which holds whatever `--max-memory` says.
+    /// For a command that takes `--max-memory`: its limit if given, else
+    /// what is [`available`] (and a refusal says that the flag changes
+    /// it); and the address space left, which holds whatever
+    /// `--max-memory` says.
     pub fn of_this_process(max_memory: Option<u64>) -> Limits {
-        let memory = match max_memory {
-            Some(limit) => Some((limit, format!("the --max-memory limit of {}", show(limit)))),
-            None => available().map(|(free, source)| {
-                (
-                    free,
-                    format!(
-                        "the {} {source} (set --max-memory to change the limit)",
-                        show(free)
-                    ),
-                )
-            }),
-        };
+        match max_memory {
+            Some(limit) => Limits::with_memory(Some((
+                limit,
+                format!("the --max-memory limit of {}", show(limit)),
+            ))),
+            None => Limits::of_available(" (set --max-memory to change the limit)"),
+        }
+    }
+
+    /// For a command that takes no `--max-memory` (`--verify`): what is
+    /// [`available`], and the address space left. A refusal names no flag
+    /// that the command would refuse.
+    pub fn without_max_memory() -> Limits {
+        Limits::of_available("")
+    }
+
+    /// What is [`available`], its refusals' words ending with `hint`.
+    fn of_available(hint: &str) -> Limits {
+        Limits::with_memory(
+            available().map(|(free, source)| (free, format!("the {} {source}{hint}", show(free)))),
+        )
+    }
+
+    fn with_memory(memory: Option<(u64, String)>) -> Limits {
         Limits {
             memory,
             address_space: address_space_left(),
@@ -531,6 +545,22 @@ mod tests {
             )),
             address_space,
             arenas: 8,
+        }
+    }
+
+    /// `--verify` takes no `--max-memory`: a refusal of it does not say to
+    /// set one, as a count's does.
+    #[test]
+    fn only_a_command_that_takes_max_memory_is_told_to_set_it() {
+        let words = |limits: Limits| limits.memory.map(|(_, text)| text);
+        if let Some(text) = words(Limits::without_max_memory()) {
+            assert!(!text.contains("--max-memory"), "{text}");
+        }
+        if let Some(text) = words(Limits::of_this_process(None)) {
+            assert!(
+                text.ends_with(" (set --max-memory to change the limit)"),
+                "{text}"
+            );
         }
     }
 

@@ -203,7 +203,7 @@ pub(super) fn check_verify_memory(max_n: usize) -> Result<(), Failure> {
         let solutions = crate::dispatch::count(crate::Kernel::Auto, n).ok()?;
         Some(verify::memory_needed(n, solutions))
     };
-    let limits = super::memory::Limits::of_this_process(None);
+    let limits = super::memory::Limits::without_max_memory();
     super::memory::check_verify(max_n, &needed, &limits).map_err(Failure::Refused)
 }
 
