@@ -57,6 +57,16 @@ pub(super) fn check_no_empty_shards(asked: &str, shards: usize, plan: &Plan) -> 
     ))
 }
 
+/// The shard asked for (the whole plan if none), refused where some
+/// shards of its count would have nothing to count.
+fn checked_shard(shard: Option<Shard>, plan: &Plan) -> Result<Shard, Failure> {
+    if let Some(shard) = shard {
+        check_no_empty_shards(&format!("--shard {shard}"), shard.count(), plan)
+            .map_err(Failure::Refused)?;
+    }
+    Ok(shard.unwrap_or(Shard::WHOLE))
+}
+
 /// Counts N (or one shard of it) through the plan of its kernel and prints
 /// the total, or with `--shard` the shard's record.
 pub fn count(
@@ -75,11 +85,7 @@ pub fn count(
     if let Some(sample) = request.sample {
         return super::sample::project(&plan, &options, sample, solve.format, out);
     }
-    if let Some(shard) = request.shard {
-        check_no_empty_shards(&format!("--shard {shard}"), shard.count(), &plan)
-            .map_err(Failure::Refused)?;
-    }
-    let shard = request.shard.unwrap_or(Shard::WHOLE);
+    let shard = checked_shard(request.shard, &plan)?;
     let mine = plan.shard(shard);
     // The file is checked before anything is created, then locked to the
     // end of the run: a second run on the same file, by any of its names,
