@@ -62,7 +62,8 @@ fn bad_thread_requests_are_refused() {
 #[test]
 fn shards_merged_equal_the_single_run() {
     let dir = scratch("shards");
-    for (n, m) in [(2, 2), (8, 3), (13, 1), (13, 4), (14, 7)] {
+    // (4, 6): each of N = 4's six subproblems a shard of its own.
+    for (n, m) in [(4, 6), (8, 3), (13, 1), (13, 4), (14, 7)] {
         let files = shard_files(&dir, n, m);
         merge(&files).success().stdout(format!("{}\n", A000170[n]));
         // In any order.
@@ -136,6 +137,58 @@ fn bad_shards_are_refused() {
             .stderr(predicate::str::contains("invalid shard"));
     }
     queens().args(["12", "--shard", "0/2"]).assert().code(2);
+    // More shards than subproblems: some would count nothing, refused
+    // before anything is written, by the rule of `script --shards`.
+    let dir = scratch("empty-shards");
+    for (n, shard, says) in [
+        (
+            "8",
+            "0/999999",
+            "--shard 0/999999 would leave some shards nothing to count: N = 8's symmetric plan has 18 subproblems; at most 18 shards",
+        ),
+        (
+            "8",
+            "18/19",
+            "N = 8's symmetric plan has 18 subproblems; at most 18 shards",
+        ),
+        (
+            "2",
+            "1/2",
+            "N = 2's symmetric plan has 1 subproblem; at most 1 shard",
+        ),
+        (
+            "3",
+            "0/2",
+            "N = 3's join plan has 0 subproblems; at most 1 shard",
+        ),
+    ] {
+        queens()
+            .current_dir(&dir)
+            .args([
+                n,
+                "--count",
+                "--kernel",
+                if n == "3" { "join" } else { "auto" },
+            ])
+            .args([
+                "--shard",
+                shard,
+                "--output",
+                "r.json",
+                "--checkpoint",
+                "c.json",
+            ])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(says));
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "{n} {shard}");
+    }
+    // The last shard that has work, and the whole of an empty plan, count.
+    let last = stdout_of(&["8", "--count", "--shard", "17/18"]);
+    assert!(last.contains("\"subproblems\": 1,"), "{last}");
+    let empty = stdout_of(&["3", "--count", "--kernel", "join", "--shard", "0/1"]);
+    assert!(empty.contains("\"count\": \"0\""), "{empty}");
     queens()
         .args(["12", "--count", "--shard", "0/2", "--kernel", "portable"])
         .assert()

@@ -206,7 +206,7 @@ fn what_does_not_apply_is_refused_in_one_line() {
         ),
         (
             &["script", "slurm", "14", "--shards", "100000"],
-            "subproblems of N = 14's join plan",
+            "--shards 100000 would leave some shards nothing to count: N = 14's join plan has 241 subproblems; at most 241 shards",
         ),
         (&["script", "slurm", "33", "--shards", "4"], "33"),
         (
@@ -329,6 +329,250 @@ fn what_does_not_apply_is_refused_in_one_line() {
     for (words, says) in cases {
         let line = refusal(*words);
         assert!(line.contains(says), "{words:?}: {line}");
+    }
+}
+
+const SCRIPT_14: [&str; 5] = ["script", "slurm", "14", "--shards", "4"];
+
+/// `--cross-kernel auto` was refused as one that "does not count join
+/// plans", though auto is the shards' own kernel: it is no kernel of its
+/// own, and each node would pick one when it runs.
+#[test]
+fn cross_kernel_auto_is_refused_for_what_it_is() {
+    let script = SCRIPT_14;
+    for extra in [&[][..], &["--kernel", "symmetric"]] {
+        let mut words = script.to_vec();
+        words.extend_from_slice(extra);
+        words.extend_from_slice(&["--cross-check", "1", "--cross-kernel", "auto"]);
+        let line = refusal(&words);
+        assert!(line.contains("--cross-kernel auto "), "{line}");
+        assert!(line.contains("; name one of "), "{line}");
+        assert!(!line.contains("does not count"), "{line}");
+    }
+    let line = refusal(
+        script
+            .iter()
+            .chain(&["--cross-check", "1", "--cross-kernel", "auto"]),
+    );
+    assert!(
+        line.contains(
+            "--cross-kernel auto leaves the kernel to each node, which may pick the shards' own"
+        ),
+        "{line}"
+    );
+}
+
+/// A `--time` out of range is said as typed, and as it is read only where
+/// that differs ("--time 00:00:30 is 00:00:30" was said).
+#[test]
+fn a_time_out_of_range_is_said_once() {
+    let script = SCRIPT_14;
+    for (time, says) in [
+        (
+            "00:00:30",
+            "--time 00:00:30 is too short: a campaign's tasks take from 00:02:00 to 365 days",
+        ),
+        ("1", "--time 1 (00:01:00) is too short: "),
+        ("366-0", "--time 366-0 (366-00:00:00) is too long: "),
+    ] {
+        let line = refusal(script.iter().chain(&["--time", time]));
+        assert!(line.contains(says), "{time}: {line}");
+    }
+}
+
+/// One is singular in what a script says and in its refusals: "1 shards",
+/// "1 array tasks", "the 1 subproblems", "at most 1 shards" and "1 bytes"
+/// were written.
+#[test]
+fn one_of_anything_is_singular() {
+    let plural_one = |text: &str| {
+        [
+            "shards",
+            "subproblems",
+            "counts",
+            "array tasks",
+            "threads",
+            "bytes",
+        ]
+        .iter()
+        .find_map(|noun| {
+            let bad = format!(" 1 {noun}");
+            text.match_indices(&bad)
+                .any(|(at, _)| !text[..at].ends_with(|c: char| c.is_ascii_digit() || c == '.'))
+                .then_some(bad)
+        })
+    };
+    let slurm = stdout_of(&["script", "slurm", "14", "--shards", "1"]);
+    let crossed = stdout_of(&[
+        "script",
+        "slurm",
+        "14",
+        "--shards",
+        "1",
+        "--cross-check",
+        "1",
+        "--seed",
+        "1",
+    ]);
+    let parallel = stdout_of(&[
+        "script",
+        "parallel",
+        "14",
+        "--shards",
+        "1",
+        "--cross-check",
+        "1",
+        "--seed",
+        "1",
+    ]);
+    for (script, says) in [
+        (&slurm, "# Q(14) in 1 shard as a Slurm array job"),
+        (&slurm, "241 subproblems in 1 shard.\n"),
+        (&slurm, "# 1 count in 1 array task, 1 count per task.\n"),
+        (
+            &crossed,
+            "# 1 of them, chosen with --seed 1, is counted a second time",
+        ),
+        (&parallel, "241 subproblems in 1 shard, one job each"),
+        (
+            &parallel,
+            "# 1 shard, chosen with --seed 1, is counted a second time",
+        ),
+    ] {
+        assert!(script.contains(says), "{says}:\n{script}");
+        assert_eq!(plural_one(script), None, "{script}");
+    }
+    for (words, says) in [
+        (
+            &["script", "slurm", "0", "--shards", "10"][..],
+            "N = 0's symmetric plan has 1 subproblem; at most 1 shard\n",
+        ),
+        (
+            &["script", "slurm", "14", "--shards", "4", "--memory", "1"],
+            "more than --memory 1 byte;",
+        ),
+        (
+            &[
+                "script",
+                "slurm",
+                "14",
+                "--shards",
+                "1",
+                "--cross-check",
+                "2",
+            ],
+            "asks for more shards than the 1 there is\n",
+        ),
+        (
+            &["20", "--count", "--kernel", "join", "--max-memory", "1"],
+            "more than the --max-memory limit of 1 byte;",
+        ),
+    ] {
+        let line = refusal(words);
+        assert!(line.contains(says), "{words:?}: {line}");
+        assert_eq!(plural_one(&line), None, "{line}");
+    }
+}
+
+/// A folder whose name holds a space and a quote, with a link to this
+/// build's binary in it: `QUEENS_SIMD` for a script.
+fn binary_behind_a_space(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = scratch(name);
+    let odd = dir.join("bin dir/it's");
+    std::fs::create_dir_all(&odd).unwrap();
+    let link = odd.join("queens-simd");
+    std::os::unix::fs::symlink(binary(), &link).unwrap();
+    (dir, link)
+}
+
+/// The GNU parallel script, run for real on this machine (`--hosts 1/:`)
+/// with `QUEENS_SIMD` in a folder whose name holds a space and a quote:
+/// each job's command is a shell's, so the path is quoted for it (it was
+/// pasted bare, and every job failed).
+#[test]
+fn the_parallel_script_runs_a_binary_whose_path_holds_a_space() {
+    if common::tool("parallel").is_none() {
+        return;
+    }
+    let (dir, link) = binary_behind_a_space("script-parallel-space");
+    let script = stdout_of(&["script", "parallel", "8", "--shards", "2", "--hosts", "1/:"]);
+    std::fs::write(dir.join("q8.sh"), script).unwrap();
+    let out = Command::new("sh")
+        .arg("q8.sh")
+        .current_dir(&dir)
+        .env("QUEENS_SIMD", &link)
+        .env_remove("HOSTS")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "92\n", "{stderr}");
+}
+
+/// The Slurm script quotes `$bin` wherever it runs it: its two array
+/// tasks, run by hand as sbatch would, count N = 8 with a binary whose
+/// path holds a space and a quote.
+#[test]
+fn the_slurm_script_runs_a_binary_whose_path_holds_a_space() {
+    let (dir, link) = binary_behind_a_space("script-slurm-space");
+    let script = stdout_of(&["script", "slurm", "8", "--shards", "2"]);
+    std::fs::write(dir.join("q8.sh"), script).unwrap();
+    for task in ["0", "1"] {
+        let out = Command::new("bash")
+            .arg("q8.sh")
+            .current_dir(&dir)
+            .env("QUEENS_SIMD", &link)
+            .env("SLURM_ARRAY_TASK_ID", task)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "task {task}: {stderr}");
+    }
+    let records = [
+        dir.join("records/shard-0.json"),
+        dir.join("records/shard-1.json"),
+    ];
+    common::merge(&records).success().stdout("92\n");
+}
+
+/// A check that `script` shares with a count or `merge` names the flag
+/// typed, not its namesake's (`--memory 0` was "--max-memory must be more
+/// than 0 bytes", `--cores 0` "--threads must be from 1 to 4096").
+/// (The unit tests of src/cli/args.rs run every shared check through
+/// every flag.)
+#[test]
+fn script_messages_name_the_flags_as_typed() {
+    for (flag, value, says, not) in [
+        (
+            "--memory",
+            "0",
+            "--memory must be more than 0 bytes",
+            "--max-memory",
+        ),
+        (
+            "--memory",
+            "99999999T",
+            "--memory '99999999T' is more than 2^64 bytes",
+            "--max-memory",
+        ),
+        (
+            "--memory",
+            "1GB",
+            "--memory must be a number of bytes",
+            "--max-memory",
+        ),
+        (
+            "--cores",
+            "0",
+            "--cores must be from 1 to 4096",
+            "--threads",
+        ),
+    ] {
+        let line = refusal(["script", "slurm", "20", "--shards", "4", flag, value]);
+        assert!(line.contains(says), "{flag} {value}: {line}");
+        assert!(!line.contains(not), "{flag} {value}: {line}");
     }
 }
 

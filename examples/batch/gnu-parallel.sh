@@ -4,7 +4,7 @@
 # The join plan of N = 20 (f0cf50607db421f3): 2062 subproblems in 16 shards, one job each,
 # on 16 threads (the estimate: 1.4 GiB); every host runs queens-simd 0.1.0
 # (QUEENS_SIMD=/path/to/it if it is not on the PATH) and rsync.
-# 1 shards, chosen with --seed 1, are counted a second time by join-avx2
+# 1 shard, chosen with --seed 1, is counted a second time by join-avx2
 # (records/shard-I.check.json), for merge to compare.
 # A job's record comes back to records/ (--return) only once whole
 # (--output); parallel.joblog holds every job's exit status, and running
@@ -17,6 +17,9 @@ kernel=auto cross_kernel=join-avx2
 cross_shards='1'
 hosts=${HOSTS:-1/host1,1/host2}
 bin=${QUEENS_SIMD:-queens-simd}
+# $bin single-quoted for the shell that runs each job, here or over ssh:
+# a path with a space or a quote in it stays one word.
+quoted_bin="'$(printf '%s' "$bin" | sed "s/'/'\\\\''/g")'"
 mkdir -p records
 # One line per job: its shard, kernel and record's name.
 jobs() {
@@ -25,5 +28,5 @@ jobs() {
 }
 jobs | parallel --colsep ' ' -S "$hosts" --joblog parallel.joblog --resume-failed \
     --return 'records/{3}.json' --cleanup \
-    "mkdir -p records checkpoints && $bin $n --count --shard {1}/$shards --kernel {2} --threads $threads --checkpoint checkpoints/{3}.json --output records/{3}.json --quiet"
+    "mkdir -p records checkpoints && $quoted_bin $n --count --shard {1}/$shards --kernel {2} --threads $threads --checkpoint checkpoints/{3}.json --output records/{3}.json --quiet"
 "$bin" merge records/*.json

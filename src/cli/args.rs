@@ -81,7 +81,7 @@ pub struct Args {
     /// Threads to count on (default: every core); needs --count. Counting
     /// splits the board into subproblems from N = 12 up (symmetric and join
     /// kernels); below, one thread is fastest and is what runs.
-    #[arg(long, value_parser = parse_threads, allow_hyphen_values = true)]
+    #[arg(long, value_parser = named("--threads", parse_threads), allow_hyphen_values = true)]
     pub threads: Option<usize>,
 
     /// Count only shard I of M (`I/M`, from 0/M to M-1/M) and print a JSON
@@ -96,7 +96,7 @@ pub struct Args {
 
     /// Seconds between checkpoint writes, at most (default 0.5; 0: after
     /// every finished subproblem); needs --checkpoint.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_interval, allow_negative_numbers = true)]
+    #[arg(long, value_name = "SECONDS", value_parser = named("--checkpoint-interval", parse_interval), allow_negative_numbers = true)]
     pub checkpoint_interval: Option<Duration>,
 
     /// No progress bar (it shows only on a terminal anyway); needs --count.
@@ -106,7 +106,7 @@ pub struct Args {
     /// Refuse a count with a join kernel that would take more memory than
     /// SIZE (bytes, or with a suffix K, M, G, T, KiB, ... GiB, TiB: powers
     /// of 1024); default: the memory available. Needs a join count.
-    #[arg(long, value_name = "SIZE", value_parser = parse_max_memory, allow_hyphen_values = true)]
+    #[arg(long, value_name = "SIZE", value_parser = named("--max-memory", parse_size), allow_hyphen_values = true)]
     pub max_memory: Option<u64>,
 
     /// Also report the solve time in microseconds on stderr: the median
@@ -122,7 +122,7 @@ pub struct Args {
 
     /// Seed of the random draw of --sample, to repeat a sample (default: a
     /// fresh one, printed); needs --sample.
-    #[arg(long, value_name = "S", value_parser = parse_seed, allow_negative_numbers = true)]
+    #[arg(long, value_name = "S", value_parser = named("--seed", parse_seed), allow_negative_numbers = true)]
     pub seed: Option<u64>,
 
     /// With --sample: instead of projecting, count each drawn row set of
@@ -156,16 +156,16 @@ pub enum Command {
 
         /// Seed of the random choice of --recount, to repeat a spot check
         /// (default: a fresh one, printed on stderr).
-        #[arg(long, value_name = "S", value_parser = parse_seed, allow_negative_numbers = true)]
+        #[arg(long, value_name = "S", value_parser = named("--seed", parse_seed), allow_negative_numbers = true)]
         seed: Option<u64>,
 
         /// Threads to recount on (default: every core); needs --recount.
-        #[arg(long, value_parser = parse_threads, allow_hyphen_values = true)]
+        #[arg(long, value_parser = named("--threads", parse_threads), allow_hyphen_values = true)]
         threads: Option<usize>,
 
         /// Refuse a recount of join records that would take more memory
         /// than SIZE (default: the memory available); needs --recount.
-        #[arg(long, value_name = "SIZE", value_parser = parse_max_memory, allow_hyphen_values = true)]
+        #[arg(long, value_name = "SIZE", value_parser = named("--max-memory", parse_size), allow_hyphen_values = true)]
         max_memory: Option<u64>,
 
         /// How --recount recounts (default plan): `plan`, with a kernel of
@@ -202,7 +202,7 @@ pub enum Command {
 
         /// A checkpoint modified within this many seconds is a running
         /// shard's, an older one a stalled shard's (default 3600).
-        #[arg(long, value_name = "SECONDS", value_parser = parse_fresh, allow_negative_numbers = true)]
+        #[arg(long, value_name = "SECONDS", value_parser = named("--fresh", parse_fresh), allow_negative_numbers = true)]
         fresh: Option<Duration>,
     },
 }
@@ -221,18 +221,18 @@ pub struct ScriptArgs {
     pub n: usize,
 
     /// How many shards N is counted in (each a `--shard I/M` count).
-    #[arg(long, value_name = "M", value_parser = parse_shards, allow_negative_numbers = true)]
+    #[arg(long, value_name = "M", value_parser = named("--shards", parse_shards), allow_negative_numbers = true)]
     pub shards: usize,
 
     /// Cores each task counts on, one thread each (default 1); with
     /// --memory, the most: fewer where their memory would not fit.
-    #[arg(long, value_name = "C", value_parser = parse_threads, allow_hyphen_values = true)]
+    #[arg(long, value_name = "C", value_parser = named("--cores", parse_threads), allow_hyphen_values = true)]
     pub cores: Option<usize>,
 
     /// Memory a task may take on its node (SIZE as for --max-memory); the
     /// threads are those that fit. Default: what the estimate asks, with a
     /// margin (Slurm's --mem).
-    #[arg(long, value_name = "SIZE", value_parser = parse_max_memory, allow_hyphen_values = true)]
+    #[arg(long, value_name = "SIZE", value_parser = named("--memory", parse_size), allow_hyphen_values = true)]
     pub memory: Option<u64>,
 
     /// Slurm: each task's time limit (MINUTES, H:MM:SS or D-HH:MM:SS;
@@ -243,11 +243,11 @@ pub struct ScriptArgs {
 
     /// Slurm: the cluster's MaxArraySize (default 1001, Slurm's own):
     /// past it, each task counts several shards.
-    #[arg(long, value_name = "S", value_parser = parse_array_size, allow_negative_numbers = true)]
+    #[arg(long, value_name = "S", value_parser = named("--max-array-size", parse_array_size), allow_negative_numbers = true)]
     pub max_array_size: Option<usize>,
 
     /// Slurm: at most K tasks running at once (`--array=…%K`).
-    #[arg(long, value_name = "K", value_parser = parse_max_running, allow_negative_numbers = true)]
+    #[arg(long, value_name = "K", value_parser = named("--max-running", parse_array_size), allow_negative_numbers = true)]
     pub max_running: Option<usize>,
 
     /// parallel: the hosts, as parallel's -S takes them (default
@@ -261,7 +261,7 @@ pub struct ScriptArgs {
 
     /// Count K shards, chosen at random, a second time with
     /// --cross-kernel, for merge to compare.
-    #[arg(long, value_name = "K", value_parser = parse_cross_check, allow_negative_numbers = true)]
+    #[arg(long, value_name = "K", value_parser = named("--cross-check", parse_shards), allow_negative_numbers = true)]
     pub cross_check: Option<usize>,
 
     /// The kernel of the second counts (default: another kernel of the
@@ -271,7 +271,7 @@ pub struct ScriptArgs {
 
     /// Seed of --cross-check's choice (default: a fresh one, written in
     /// the script).
-    #[arg(long, value_name = "S", value_parser = parse_seed, allow_negative_numbers = true)]
+    #[arg(long, value_name = "S", value_parser = named("--seed", parse_seed), allow_negative_numbers = true)]
     pub seed: Option<u64>,
 }
 
@@ -344,8 +344,13 @@ impl Campaign {
         if let Some(k) = args.cross_check
             && k > args.shards
         {
+            let there = if args.shards == 1 {
+                "there is"
+            } else {
+                "there are"
+            };
             return Err(format!(
-                "--cross-check {k} asks for more shards than the {} there are",
+                "--cross-check {k} asks for more shards than the {} {there}",
                 args.shards
             ));
         }
@@ -407,15 +412,8 @@ pub const DEFAULT_FRESH: Duration = Duration::from_secs(3600);
 /// Longest `--fresh`: 30 days.
 const MAX_FRESH_SECONDS: f64 = 30.0 * 86_400.0;
 
-fn parse_fresh(text: &str) -> Result<Duration, String> {
-    let seconds: Option<f64> = text.parse().ok();
-    match seconds {
-        // `contains` is false for NaN, and "inf" is past the end.
-        Some(s) if (0.0..=MAX_FRESH_SECONDS).contains(&s) => Ok(Duration::from_secs_f64(s)),
-        _ => Err(format!(
-            "--fresh must be a number of seconds from 0 to {MAX_FRESH_SECONDS}"
-        )),
-    }
+fn parse_fresh(text: &str, flag: &str) -> Result<Duration, String> {
+    parse_seconds(text, MAX_FRESH_SECONDS, flag)
 }
 
 /// Refuses a flag of a solve given before subcommand `name`: it would
@@ -1129,8 +1127,19 @@ fn parse_max_n(text: &str) -> Result<usize, String> {
     parse_bounded(text, 0, crate::verify::MAX_VERIFY_N as u64, "--max-n").map(|v| v as usize)
 }
 
-fn parse_threads(text: &str) -> Result<usize, String> {
-    parse_bounded(text, 1, MAX_THREADS as u64, "--threads").map(|v| v as usize)
+/// clap's value parser of `flag`: `check` with the flag's name, so that
+/// each flag that shares a check (`--threads`, and `script`'s `--cores`)
+/// is named in its messages as it was typed.
+fn named<T: 'static>(
+    flag: &'static str,
+    check: fn(&str, &str) -> Result<T, String>,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static {
+    move |text| check(text, flag)
+}
+
+/// Threads, or `script`'s cores, one thread each.
+fn parse_threads(text: &str, flag: &str) -> Result<usize, String> {
+    parse_bounded(text, 1, MAX_THREADS as u64, flag).map(|v| v as usize)
 }
 
 /// Most subproblems `--recount` takes: more than any plan has.
@@ -1149,8 +1158,8 @@ fn parse_sample(text: &str) -> Result<NonZeroUsize, String> {
         .map(|v| NonZeroUsize::new(v as usize).expect("at least 1"))
 }
 
-fn parse_seed(text: &str) -> Result<u64, String> {
-    parse_bounded(text, 0, u64::MAX, "--seed")
+fn parse_seed(text: &str, flag: &str) -> Result<u64, String> {
+    parse_bounded(text, 0, u64::MAX, flag)
 }
 
 /// A whole number from `min` to `max`: digits only, or a minus sign and
@@ -1169,42 +1178,41 @@ fn parse_bounded(text: &str, min: u64, max: u64, what: &str) -> Result<u64, Stri
 /// Longest `--checkpoint-interval`: a day.
 const MAX_INTERVAL_SECONDS: f64 = 86_400.0;
 
-fn parse_interval(text: &str) -> Result<Duration, String> {
+fn parse_interval(text: &str, flag: &str) -> Result<Duration, String> {
+    parse_seconds(text, MAX_INTERVAL_SECONDS, flag)
+}
+
+/// A number of seconds from 0 to `max`, fractions allowed.
+fn parse_seconds(text: &str, max: f64, flag: &str) -> Result<Duration, String> {
     let seconds: Option<f64> = text.parse().ok();
     match seconds {
         // `contains` is false for NaN, and "inf" is past the end.
-        Some(s) if (0.0..=MAX_INTERVAL_SECONDS).contains(&s) => Ok(Duration::from_secs_f64(s)),
+        Some(s) if (0.0..=max).contains(&s) => Ok(Duration::from_secs_f64(s)),
         _ => Err(format!(
-            "--checkpoint-interval must be a number of seconds from 0 to {MAX_INTERVAL_SECONDS}"
+            "{flag} must be a number of seconds from 0 to {max}"
         )),
     }
 }
 
-fn parse_max_memory(text: &str) -> Result<u64, String> {
-    super::memory::parse_size(text)
+fn parse_size(text: &str, flag: &str) -> Result<u64, String> {
+    super::memory::parse_size(text, flag)
 }
 
 /// Most shards a script splits a count into.
 const MAX_SHARDS: u64 = 1 << 24;
 
-fn parse_shards(text: &str) -> Result<usize, String> {
-    parse_bounded(text, 1, MAX_SHARDS, "--shards").map(|m| m as usize)
-}
-
-fn parse_cross_check(text: &str) -> Result<usize, String> {
-    parse_bounded(text, 1, MAX_SHARDS, "--cross-check").map(|m| m as usize)
+/// `script`'s shards, or its shards counted twice.
+fn parse_shards(text: &str, flag: &str) -> Result<usize, String> {
+    parse_bounded(text, 1, MAX_SHARDS, flag).map(|m| m as usize)
 }
 
 /// Largest `--max-array-size` or `--max-running`: Slurm's own cap on
 /// MaxArraySize.
 const MAX_ARRAY_SIZE: u64 = 4_000_001;
 
-fn parse_array_size(text: &str) -> Result<usize, String> {
-    parse_bounded(text, 1, MAX_ARRAY_SIZE, "--max-array-size").map(|s| s as usize)
-}
-
-fn parse_max_running(text: &str) -> Result<usize, String> {
-    parse_bounded(text, 1, MAX_ARRAY_SIZE, "--max-running").map(|s| s as usize)
+/// `--max-array-size` or `--max-running`.
+fn parse_array_size(text: &str, flag: &str) -> Result<usize, String> {
+    parse_bounded(text, 1, MAX_ARRAY_SIZE, flag).map(|s| s as usize)
 }
 
 fn parse_shard(text: &str) -> Result<Shard, String> {
@@ -1345,6 +1353,81 @@ mod tests {
         // No tip where nothing is close.
         let line = parse("8 --zzz").unwrap_err();
         assert!(line.ends_with("found (see --help)"), "{line}");
+    }
+
+    /// The flags a message names (`--threads`), but for those it points
+    /// to for help (`--help`, `--kernels`).
+    fn flags_named(line: &str) -> Vec<&str> {
+        let mut flags: Vec<&str> = line
+            .match_indices("--")
+            .map(|(at, _)| {
+                let rest = &line[at..];
+                let end = 2 + rest[2..]
+                    .find(|c: char| !(c.is_ascii_lowercase() || c == '-'))
+                    .unwrap_or(rest.len() - 2);
+                &rest[..end]
+            })
+            .filter(|flag| flag.len() > 2 && !["--help", "--kernels"].contains(flag))
+            .collect();
+        flags.sort_unstable();
+        flags.dedup();
+        flags
+    }
+
+    /// Each check that several flags share (a size, threads, a seed, a
+    /// kernel, a shard count, a number of seconds), given a bad value
+    /// through each of them, names that flag and no other: `script
+    /// --memory 0` once said "--max-memory must be more than 0 bytes".
+    #[test]
+    fn each_shared_check_names_the_flag_as_typed() {
+        let script = "script slurm 20 --shards 4";
+        let cross = "script slurm 20 --shards 4 --cross-check 1";
+        let cases: &[(&str, &[&str], &[&str])] = &[
+            (
+                "--max-memory",
+                &["18 --count --kernel join", "merge a.json --recount 1"],
+                &["0", "1GB", "99999999T", "1e30G"],
+            ),
+            ("--memory", &[script], &["0", "1GB", "99999999T", "1e30G"]),
+            (
+                "--threads",
+                &["18 --count", "merge a.json --recount 1"],
+                &["0", "x", "4097", "-1"],
+            ),
+            ("--cores", &[script], &["0", "x", "4097", "-1"]),
+            (
+                "--seed",
+                &["18 --count --sample 2", "merge a.json --recount 1", cross],
+                &["x", "-1", "18446744073709551616"],
+            ),
+            (
+                "--kernel",
+                &["18 --count", script],
+                &["symetric", "nothing-near"],
+            ),
+            ("--cross-kernel", &[cross], &["symetric", "nothing-near"]),
+            ("--shards", &["script slurm 20"], &["0", "x", "16777217"]),
+            ("--cross-check", &[script], &["0", "x", "16777217"]),
+            ("--shard", &["18 --count"], &["0/0", "x", "4/4"]),
+            ("--max-array-size", &[script], &["0", "x", "4000002"]),
+            ("--max-running", &[script], &["0", "x", "4000002"]),
+            ("--time", &[script], &["1", "00:00:30", "x", "366-0"]),
+            (
+                "--checkpoint-interval",
+                &["18 --count --checkpoint c.json"],
+                &["-1", "x", "86401"],
+            ),
+            ("--fresh", &["status d"], &["-1", "x", "2592001"]),
+        ];
+        for (flag, commands, values) in cases {
+            for command in *commands {
+                for value in *values {
+                    let words = format!("{command} {flag} {value}");
+                    let line = parse(&words).expect_err(&words);
+                    assert_eq!(flags_named(&line), [*flag], "{words}: {line}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -16,16 +16,19 @@ use crate::Kernel;
 
 mod glibc;
 
-/// What `--max-memory` accepts, for its error message.
+/// What `--max-memory` and `script --memory` accept, for their error
+/// messages.
 const SIZE_FORMS: &str = "a number of bytes, or a number with a suffix K, M, G or T (powers of \
                           1024; also KiB, MiB, GiB, TiB, any case), such as 16GiB or 1.5G";
 
-/// Parses `--max-memory`: whole bytes (`1048576`), or a number (whole or
-/// with a fraction) and a suffix, K, M, G, T or KiB, MiB, GiB, TiB in any
-/// case, all powers of 1024 (`16GiB`, `16g`, `1.5T`). At least one byte,
-/// at most 2^64 - 1.
-pub fn parse_size(text: &str) -> Result<u64, String> {
-    let refuse = || format!("--max-memory must be {SIZE_FORMS}");
+/// Parses the size that `flag` (`--max-memory`, `--memory`) was given,
+/// and names that flag in its messages: whole bytes (`1048576`), or a
+/// number (whole or with a fraction) and a suffix, K, M, G, T or KiB, MiB,
+/// GiB, TiB in any case, all powers of 1024 (`16GiB`, `16g`, `1.5T`). At
+/// least one byte, at most 2^64 - 1.
+pub fn parse_size(text: &str, flag: &str) -> Result<u64, String> {
+    let refuse = || format!("{flag} must be {SIZE_FORMS}");
+    let too_large = || format!("{flag} '{text}' is more than 2^64 bytes");
     let trimmed = text.trim();
     let split = trimmed
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -51,19 +54,15 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         let bytes = value * (1u64 << shift) as f64;
         // 2^64 as a float: anything at or past it does not fit.
         if bytes.is_nan() || bytes >= 18_446_744_073_709_551_616.0 {
-            return Err(format!("--max-memory '{text}' is more than 2^64 bytes"));
+            return Err(too_large());
         }
         bytes.round() as u64
     } else {
-        let value: u64 = number
-            .parse()
-            .map_err(|_| format!("--max-memory '{text}' is more than 2^64 bytes"))?;
-        value
-            .checked_mul(1 << shift)
-            .ok_or_else(|| format!("--max-memory '{text}' is more than 2^64 bytes"))?
+        let value: u64 = number.parse().map_err(|_| too_large())?;
+        value.checked_mul(1 << shift).ok_or_else(too_large)?
     };
     if bytes == 0 {
-        return Err("--max-memory must be more than 0 bytes".into());
+        return Err(format!("{flag} must be more than 0 bytes"));
     }
     Ok(bytes)
 }
@@ -80,7 +79,7 @@ pub fn show(bytes: u64) -> String {
     } else if b >= KIB {
         format!("{:.1} KiB", b / KIB)
     } else {
-        format!("{bytes} bytes")
+        super::plural::counted(bytes, "byte", "bytes")
     }
 }
 
@@ -296,21 +295,35 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// `--max-memory` if given, else what is [`available`]; and the
-    /// address space left, which holds whatever `--max-memory` says.
+    /// For a command that takes `--max-memory`: its limit if given, else
+    /// what is [`available`] (and a refusal says that the flag changes
+    /// it); and the address space left, which holds whatever
+    /// `--max-memory` says.
     pub fn of_this_process(max_memory: Option<u64>) -> Limits {
-        let memory = match max_memory {
-            Some(limit) => Some((limit, format!("the --max-memory limit of {}", show(limit)))),
-            None => available().map(|(free, source)| {
-                (
-                    free,
-                    format!(
-                        "the {} {source} (set --max-memory to change the limit)",
-                        show(free)
-                    ),
-                )
-            }),
-        };
+        match max_memory {
+            Some(limit) => Limits::with_memory(Some((
+                limit,
+                format!("the --max-memory limit of {}", show(limit)),
+            ))),
+            None => Limits::of_available(" (set --max-memory to change the limit)"),
+        }
+    }
+
+    /// For a command that takes no `--max-memory` (`--verify`): what is
+    /// [`available`], and the address space left. A refusal names no flag
+    /// that the command would refuse.
+    pub fn without_max_memory() -> Limits {
+        Limits::of_available("")
+    }
+
+    /// What is [`available`], its refusals' words ending with `hint`.
+    fn of_available(hint: &str) -> Limits {
+        Limits::with_memory(
+            available().map(|(free, source)| (free, format!("the {} {source}{hint}", show(free)))),
+        )
+    }
+
+    fn with_memory(memory: Option<(u64, String)>) -> Limits {
         Limits {
             memory,
             address_space: address_space_left(),
@@ -405,17 +418,21 @@ pub fn check_verify(
     let Some((n, (total, limit_text))) = (0..=max_n).find_map(|n| Some((n, refusal(n)?))) else {
         return Ok(());
     };
-    let need = if total == u64::MAX {
-        "more memory than its solutions' count left".to_owned()
-    } else {
-        format!("about {}", show(total))
-    };
     let advice = match n.checked_sub(1) {
         Some(fits) => format!("; --max-n {fits} fits"),
         None => String::new(),
     };
+    if total == u64::MAX {
+        return Err(format!(
+            "--verify cannot check N = {n}: counting its solutions ran out of memory, so holding them to compare needs more than {limit_text}{advice}"
+        ));
+    }
+    // Below N = 14 the figure is mostly the largest kernel's tables and the
+    // room kept free beside them (24 MiB at N = 0, whose 1 solution takes
+    // 33 bytes), from N = 14 mostly the solutions: it names both.
     Err(format!(
-        "--verify holds every solution of N = {n} several times over to compare them, which needs {need}, more than {limit_text}{advice}"
+        "--verify needs about {} to check N = {n} (the largest kernel's tables and working room, and every solution held several times over to compare them), more than {limit_text}{advice}",
+        show(total)
     ))
 }
 
@@ -472,7 +489,7 @@ mod tests {
             ("4TIB", 4 << 40),
             ("16777215T", 16_777_215 << 40),
         ] {
-            assert_eq!(parse_size(text), Ok(bytes), "{text}");
+            assert_eq!(parse_size(text, "--max-memory"), Ok(bytes), "{text}");
         }
         for bad in [
             "",
@@ -494,7 +511,7 @@ mod tests {
             "1.0e30G",
             "0x10",
         ] {
-            let refused = parse_size(bad);
+            let refused = parse_size(bad, "--max-memory");
             assert!(refused.is_err(), "{bad:?}: {refused:?}");
             assert!(!refused.unwrap_err().contains('\n'));
         }
@@ -507,6 +524,7 @@ mod tests {
         assert_eq!(show(1 << 20), "1.0 MiB");
         assert_eq!(show(1536), "1.5 KiB");
         assert_eq!(show(12), "12 bytes");
+        assert_eq!(show(1), "1 byte");
     }
 
     #[test]
@@ -527,6 +545,22 @@ mod tests {
             )),
             address_space,
             arenas: 8,
+        }
+    }
+
+    /// `--verify` takes no `--max-memory`: a refusal of it does not say to
+    /// set one, as a count's does.
+    #[test]
+    fn only_a_command_that_takes_max_memory_is_told_to_set_it() {
+        let words = |limits: Limits| limits.memory.map(|(_, text)| text);
+        if let Some(text) = words(Limits::without_max_memory()) {
+            assert!(!text.contains("--max-memory"), "{text}");
+        }
+        if let Some(text) = words(Limits::of_this_process(None)) {
+            assert!(
+                text.ends_with(" (set --max-memory to change the limit)"),
+                "{text}"
+            );
         }
     }
 

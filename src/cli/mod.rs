@@ -287,7 +287,10 @@ fn report_time(
         let timing = timing::measure(|| {
             black_box(options.count(&plan, plan.all(), |_, _| {}).ok());
         });
-        (timing, format!("count on {} threads", options.threads))
+        (
+            timing,
+            format!("count on {}", memory::threads_text(options.threads)),
+        )
     } else if solve.count {
         let timing = timing::measure(|| {
             black_box(if unique {
@@ -321,8 +324,12 @@ fn report_time(
         (timing, format!("enumerate, no output{what}"))
     };
     messages.write_line(format_args!(
-        "time: {:.3} µs per solve, median of {} samples of {} solves after {} warm-up solves (fastest {:.3} µs); kernel {kernel}, N = {n}, {what}",
-        timing.median_us, timing.samples, timing.batch, timing.warm_up_solves, timing.min_us
+        "time: {:.3} µs per solve, median of {} of {} after {} (fastest {:.3} µs); kernel {kernel}, N = {n}, {what}",
+        timing.median_us,
+        plural::counted(timing.samples, "sample", "samples"),
+        plural::counted(timing.batch, "solve", "solves"),
+        plural::counted(timing.warm_up_solves, "warm-up solve", "warm-up solves"),
+        timing.min_us
     ));
     Ok(())
 }

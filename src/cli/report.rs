@@ -48,10 +48,10 @@ pub fn kernels(out: &mut impl Write) -> Result<(), Failure> {
     }
     writeln!(
         out,
-        "counts on threads, in shards and with checkpoints: {} (through their plans; N {}-{MAX_N} on {} threads by default, every N in shards)",
+        "counts on threads, in shards and with checkpoints: {} (through their plans; N {}-{MAX_N} on {} by default, every N in shards)",
         splitting_kernels().join(", "),
         crate::plan::SPLIT_FROM,
-        default_threads()
+        super::memory::threads_text(default_threads())
     )?;
     writeln!(out, "auto shards with: {}", auto_plans())?;
     match Kernel::Asm.unavailable_because() {
@@ -203,7 +203,7 @@ pub(super) fn check_verify_memory(max_n: usize) -> Result<(), Failure> {
         let solutions = crate::dispatch::count(crate::Kernel::Auto, n).ok()?;
         Some(verify::memory_needed(n, solutions))
     };
-    let limits = super::memory::Limits::of_this_process(None);
+    let limits = super::memory::Limits::without_max_memory();
     super::memory::check_verify(max_n, &needed, &limits).map_err(Failure::Refused)
 }
 

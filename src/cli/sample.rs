@@ -104,8 +104,8 @@ fn check(
     }
     if differ > 0 {
         return Err(Failure::Disagreement(format!(
-            "check: {differ} of {} row sets of N = {} counted differently by the join and the search",
-            checked.len(),
+            "check: {differ} of {} of N = {} counted differently by the join and the search",
+            super::plural::counted(checked.len(), "row set", "row sets"),
             plan.n()
         )));
     }

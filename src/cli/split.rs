@@ -38,6 +38,35 @@ fn check_memory(
         .map_err(Failure::Refused)
 }
 
+/// The one rule for shards that would count nothing, of `--shard I/M`
+/// and of `script --shards M` (`asked`, as typed): at most as many shards
+/// as the plan has subproblems, or one where it has none (N = 3's join
+/// plan: the whole, counted in one shard, is 0).
+pub(super) fn check_no_empty_shards(asked: &str, shards: usize, plan: &Plan) -> Result<(), String> {
+    use super::plural::counted;
+    let most = plan.len().max(1);
+    if shards <= most {
+        return Ok(());
+    }
+    Err(format!(
+        "{asked} would leave some shards nothing to count: N = {}'s {} plan has {}; at most {}",
+        plan.n(),
+        plan.method(),
+        counted(plan.len(), "subproblem", "subproblems"),
+        counted(most, "shard", "shards")
+    ))
+}
+
+/// The shard asked for (the whole plan if none), refused where some
+/// shards of its count would have nothing to count.
+fn checked_shard(shard: Option<Shard>, plan: &Plan) -> Result<Shard, Failure> {
+    if let Some(shard) = shard {
+        check_no_empty_shards(&format!("--shard {shard}"), shard.count(), plan)
+            .map_err(Failure::Refused)?;
+    }
+    Ok(shard.unwrap_or(Shard::WHOLE))
+}
+
 /// Counts N (or one shard of it) through the plan of its kernel and prints
 /// the total, or with `--shard` the shard's record.
 pub fn count(
@@ -56,7 +85,7 @@ pub fn count(
     if let Some(sample) = request.sample {
         return super::sample::project(&plan, &options, sample, solve.format, out);
     }
-    let shard = request.shard.unwrap_or(Shard::WHOLE);
+    let shard = checked_shard(request.shard, &plan)?;
     let mine = plan.shard(shard);
     // The file is checked before anything is created (a link is refused),
     // then locked to the end of the run: a second run on the same file is
@@ -152,10 +181,10 @@ fn starting_point(
         && !progress.tally.is_empty()
     {
         messages.say(format_args!(
-            "resuming from checkpoint {}: {} of {} subproblems done",
+            "resuming from checkpoint {}: {} of {} done",
             path_text(path),
             progress.tally.len(),
-            mine
+            super::plural::counted(mine, "subproblem", "subproblems")
         ));
     }
     Ok(progress)

@@ -42,9 +42,21 @@ impl TimeLimit {
         }
         .ok_or_else(malformed)?;
         if !(SHORTEST.0..=LONGEST).contains(&seconds) {
+            // The limit as it is read, where that is not what was typed
+            // (`--time 1` is a minute: 00:01:00).
+            let read = TimeLimit(seconds).to_string();
+            let shown = if read == text {
+                String::new()
+            } else {
+                format!(" ({read})")
+            };
+            let how = if seconds < SHORTEST.0 {
+                "too short"
+            } else {
+                "too long"
+            };
             return Err(format!(
-                "--time {text} is {}: a campaign's tasks take from {SHORTEST} to 365 days, since each checkpoints a minute before its limit",
-                TimeLimit(seconds)
+                "--time {text}{shown} is {how}: a campaign's tasks take from {SHORTEST} to 365 days, since each checkpoints a minute before its limit"
             ));
         }
         Ok(TimeLimit(seconds))
@@ -121,6 +133,31 @@ mod tests {
         }
         assert!(read("1").unwrap_err().contains("from 00:02:00 to 365 days"));
         assert!(read("366-0").is_err());
+    }
+
+    /// A limit out of range is said once as typed, and as it is read
+    /// only where that differs: "--time 00:00:30 is 00:00:30" was said.
+    #[test]
+    fn a_limit_out_of_range_is_said_as_typed() {
+        let why = |text| TimeLimit::parse(text).unwrap_err();
+        let range = ": a campaign's tasks take from 00:02:00 to 365 days, since each checkpoints a minute before its limit";
+        assert_eq!(
+            why("00:00:30"),
+            format!("--time 00:00:30 is too short{range}")
+        );
+        assert_eq!(why("1"), format!("--time 1 (00:01:00) is too short{range}"));
+        assert_eq!(
+            why("0:59"),
+            format!("--time 0:59 (00:00:59) is too short{range}")
+        );
+        assert_eq!(
+            why("366-0"),
+            format!("--time 366-0 (366-00:00:00) is too long{range}")
+        );
+        assert_eq!(
+            why("366-00:00:00"),
+            format!("--time 366-00:00:00 is too long{range}")
+        );
     }
 
     #[test]

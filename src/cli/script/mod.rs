@@ -27,6 +27,7 @@ use crate::plan::{MemoryNeeds, Plan};
 use super::Failure;
 use super::args::{Campaign, DEFAULT_MAX_ARRAY_SIZE, Engine};
 use super::memory;
+use super::plural::counted;
 
 /// Memory asked beyond the estimate when `--memory` is not given: a
 /// quarter more, and this much for the process itself.
@@ -66,14 +67,8 @@ fn derive(campaign: &Campaign) -> Result<Derived, String> {
     let method =
         crate::dispatch::plan_method(kernel, n).map_err(|e| crate::cli::status::message(&e))?;
     let plan = Plan::with_method(method, n).map_err(|e| crate::cli::status::message(&e))?;
-    if campaign.shards > plan.len() {
-        return Err(format!(
-            "--shards {} is more than the {} subproblems of N = {n}'s {method} plan, so some shards would count nothing; at most {} shards",
-            campaign.shards,
-            plan.len(),
-            plan.len()
-        ));
-    }
+    let asked = format!("--shards {}", campaign.shards);
+    super::split::check_no_empty_shards(&asked, campaign.shards, &plan)?;
     let needs = MemoryNeeds::new(method, n).map_err(|e| crate::cli::status::message(&e))?;
     let estimate = |threads| memory::needed(&needs, threads, None);
     let (threads, memory) = threads_and_memory(campaign, &estimate)?;
@@ -126,6 +121,9 @@ fn threads_and_memory(
 /// `--cross-kernel`, checked to count the plan's method, or another
 /// kernel than the campaign's that does.
 fn cross_kernel(campaign: &Campaign, method: Method) -> Result<Kernel, String> {
+    if campaign.cross_kernel == Some(Kernel::Auto) {
+        return Err(auto_cross_kernel(campaign.n, method));
+    }
     if let Some(kernel) = campaign.cross_kernel {
         return match kernel.method() {
             Some(m) if m == method => Ok(kernel),
@@ -143,6 +141,21 @@ fn cross_kernel(campaign: &Campaign, method: Method) -> Result<Kernel, String> {
     } else {
         usual
     })
+}
+
+/// Why `--cross-kernel auto` is refused: each node would pick its
+/// kernel when the count runs, perhaps the shards' own (a second count
+/// alike), or one of another plan than the records'.
+fn auto_cross_kernel(n: usize, method: Method) -> String {
+    let kernels = super::report::kernel_names(method);
+    match crate::dispatch::plan_method(Kernel::Auto, n) {
+        Ok(picked) if picked != method => format!(
+            "--cross-kernel auto would count N = {n} through the {picked} plan, but this campaign's records are of the {method} plan; name one of its kernels: {kernels}"
+        ),
+        _ => format!(
+            "--cross-kernel auto leaves the kernel to each node, which may pick the shards' own and count them twice alike; name one of the {method} plan's kernels: {kernels}"
+        ),
+    }
 }
 
 /// The command line that writes the script again: every flag that
@@ -196,31 +209,33 @@ fn title(text: &mut String, shell: &str, as_what: &str, campaign: &Campaign, der
     let _ = writeln!(text, "#!{shell}");
     let _ = writeln!(
         text,
-        "# Q({}) in {} shards {as_what}, written by {} {}:",
+        "# Q({}) in {} {as_what}, written by {} {}:",
         campaign.n,
-        campaign.shards,
+        counted(campaign.shards, "shard", "shards"),
         env!("CARGO_PKG_NAME"),
         env!("CARGO_PKG_VERSION")
     );
     let _ = writeln!(text, "#   {}", command_line(campaign, derived));
 }
 
-/// The comment on the second counts, if any: how many (`how_many`
-/// names them after their number), chosen how, and by which kernel.
-fn cross_check_note(text: &mut String, derived: &Derived, how_many: &str) {
+/// The comment on the second counts, if any: how many (`one` or `many`
+/// names them after their number: "1 shard", "3 of them"), chosen how,
+/// and by which kernel.
+fn cross_check_note(text: &mut String, derived: &Derived, one: &str, many: &str) {
     use std::fmt::Write as _;
-    if derived.cross.is_empty() {
+    let chosen = derived.cross.len();
+    if chosen == 0 {
         return;
     }
     let _ = writeln!(
         text,
         concat!(
-            "# {} {}, chosen with --seed {}, are counted a second time by {}\n",
+            "# {}, chosen with --seed {}, {} counted a second time by {}\n",
             "# (records/shard-I.check.json), for merge to compare."
         ),
-        derived.cross.len(),
-        how_many,
+        counted(chosen, one, many),
         derived.seed,
+        if chosen == 1 { "is" } else { "are" },
         derived.cross_kernel
     );
 }

@@ -7,6 +7,7 @@ use std::fmt::Write;
 
 use super::{Campaign, Derived, quoted};
 use crate::cli::memory;
+use crate::cli::plural::counted;
 
 /// The script, whole.
 pub fn script(campaign: &Campaign, derived: &Derived) -> String {
@@ -16,20 +17,20 @@ pub fn script(campaign: &Campaign, derived: &Derived) -> String {
     let _ = writeln!(
         text,
         concat!(
-            "# The {} plan of N = {n} ({:016x}): {} subproblems in {} shards, one job each,\n",
+            "# The {} plan of N = {n} ({:016x}): {} in {}, one job each,\n",
             "# on {} (the estimate: {}); every host runs queens-simd {}\n",
             "# (QUEENS_SIMD=/path/to/it if it is not on the PATH) and rsync."
         ),
         derived.method,
         derived.fingerprint,
-        derived.subproblems,
-        campaign.shards,
+        counted(derived.subproblems, "subproblem", "subproblems"),
+        counted(campaign.shards, "shard", "shards"),
         memory::threads_text(derived.threads),
         memory::show(derived.estimate),
         env!("CARGO_PKG_VERSION"),
         n = n,
     );
-    super::cross_check_note(&mut text, derived, "shards");
+    super::cross_check_note(&mut text, derived, "shard", "shards");
     let _ = writeln!(
         text,
         concat!(
@@ -49,6 +50,9 @@ kernel={kernel} cross_kernel={cross_kernel}
 cross_shards={cross_shards}
 hosts=${{HOSTS:-{hosts}}}
 bin=${{QUEENS_SIMD:-queens-simd}}
+# $bin single-quoted for the shell that runs each job, here or over ssh:
+# a path with a space or a quote in it stays one word.
+quoted_bin="'$(printf '%s' "$bin" | sed "s/'/'\\\\''/g")'"
 mkdir -p records
 # One line per job: its shard, kernel and record's name.
 jobs() {{
@@ -57,7 +61,7 @@ jobs() {{
 }}
 jobs | parallel --colsep ' ' -S "$hosts" --joblog parallel.joblog --resume-failed \
     --return 'records/{{3}}.json' --cleanup \
-    "mkdir -p records checkpoints && $bin $n --count --shard {{1}}/$shards --kernel {{2}} --threads $threads --checkpoint checkpoints/{{3}}.json --output records/{{3}}.json --quiet"
+    "mkdir -p records checkpoints && $quoted_bin $n --count --shard {{1}}/$shards --kernel {{2}} --threads $threads --checkpoint checkpoints/{{3}}.json --output records/{{3}}.json --quiet"
 "$bin" merge records/*.json
 "#,
         shards = campaign.shards,

@@ -8,6 +8,7 @@ use std::fmt::Write;
 
 use super::{Campaign, Derived, quoted};
 use crate::cli::memory;
+use crate::cli::plural::counted;
 
 /// The script, whole.
 pub fn script(campaign: &Campaign, derived: &Derived) -> String {
@@ -58,10 +59,13 @@ fn header(text: &mut String, campaign: &Campaign, derived: &Derived) {
     );
     let _ = writeln!(
         text,
-        "#\n# The {} plan of N = {n} ({:016x}): {} subproblems in {} shards.",
-        derived.method, derived.fingerprint, derived.subproblems, campaign.shards
+        "#\n# The {} plan of N = {n} ({:016x}): {} in {}.",
+        derived.method,
+        derived.fingerprint,
+        counted(derived.subproblems, "subproblem", "subproblems"),
+        counted(campaign.shards, "shard", "shards")
     );
-    super::cross_check_note(text, derived, "of them");
+    super::cross_check_note(text, derived, "of them", "of them");
 }
 
 /// The comment lines that say how the tasks run: how many, on what, and
@@ -77,8 +81,9 @@ fn how_tasks_run(text: &mut String, campaign: &Campaign, derived: &Derived, layo
     };
     let _ = writeln!(
         text,
-        "# {} counts in {} array tasks, {per}.",
-        layout.jobs, layout.tasks
+        "# {} in {}, {per}.",
+        counted(layout.jobs, "count", "counts"),
+        counted(layout.tasks, "array task", "array tasks")
     );
     let _ = writeln!(
         text,
