@@ -298,7 +298,7 @@ fn malformed_records_are_refused() {
         (
             "queens-simd shard",
             "queens-simd checkpoint",
-            "is a queens-simd checkpoint record",
+            "is a queens-simd checkpoint, not a queens-simd shard record",
         ),
         (
             "\"format\"",
@@ -456,6 +456,64 @@ fn an_edited_checkpoint_is_refused() {
         )));
 }
 
+/// A checkpoint that fails its checks is called a checkpoint, by
+/// `--checkpoint`, `merge` and `status` alike; a shard record's refusals
+/// keep their words.
+#[test]
+fn a_refused_checkpoint_is_called_a_checkpoint() {
+    let dir = scratch("checkpoint-words");
+    let checkpoint = finished_checkpoint(&dir);
+    let resume = |path: &Path| {
+        common::refusal([
+            "12".as_ref(),
+            "--count".as_ref(),
+            "--checkpoint".as_ref(),
+            path.as_os_str(),
+        ])
+    };
+    let truncated = dir.join("z.json");
+    fs::write(&truncated, "{").unwrap();
+    assert_eq!(
+        resume(&truncated),
+        format!(
+            "queens-simd: error: checkpoint {} is not a JSON checkpoint: EOF while parsing an object at line 1 column 1\n",
+            truncated.display()
+        )
+    );
+    let record = shard_files(&dir, 12, 1).remove(0);
+    assert!(
+        resume(&record).ends_with(" is a queens-simd shard record, not a queens-simd checkpoint\n")
+    );
+    edit_text(&checkpoint, "\"version\": 3", "\"version\": 9");
+    assert!(resume(&checkpoint).ends_with(
+        " is a queens-simd checkpoint of version 9; this version reads versions 2 and 3\n"
+    ));
+    // Given to merge as a record, it is a checkpoint.
+    edit_text(&checkpoint, "\"version\": 9", "\"version\": 3");
+    merge_refuses(
+        std::slice::from_ref(&checkpoint),
+        &checkpoint,
+        "is a queens-simd checkpoint, not a queens-simd shard record",
+    );
+    // In a campaign's folder.
+    edit_text(&checkpoint, "\"version\": 3", "\"version\": 9");
+    let report = stdout_of(&["status", dir.to_str().unwrap()]);
+    assert!(
+        report.contains(&format!(
+            "refused: {} is a queens-simd checkpoint of version 9;",
+            checkpoint.display()
+        )),
+        "{report}"
+    );
+    assert!(
+        report.contains(&format!(
+            "refused: {} is not a JSON record: EOF",
+            truncated.display()
+        )),
+        "{report}"
+    );
+}
+
 #[cfg(unix)]
 #[test]
 fn links_planted_beside_a_checkpoint_are_not_followed() {
@@ -506,7 +564,7 @@ fn links_planted_beside_a_checkpoint_are_not_followed() {
         .arg(&linked)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("is not a JSON record"));
+        .stderr(predicate::str::contains("is not a JSON checkpoint"));
     assert_eq!(fs::read_to_string(&victim).unwrap(), "precious\n");
 }
 

@@ -275,7 +275,7 @@ fn a_checkpoint_of_another_count_is_refused_and_kept() {
         .args(["12", "--count", "--checkpoint", path])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("is not a JSON record"));
+        .stderr(predicate::str::contains("is not a JSON checkpoint"));
 }
 
 #[test]
