@@ -311,7 +311,7 @@ fn hostile_files_are_reported_as_merge_reports_them() {
     said("loop-a.json", "cannot read");
     said("loop-b.json", "cannot read");
     said("folder.json", "is not a regular file (a directory)");
-    said("odd-\u{fffd}\\nname.json", "is not a JSON record");
+    said("odd-\\xff\\nname.json'", "is not a JSON record");
     said("other-n.json", "is for N = 12");
     let read = json(&dir);
     assert_eq!(read["refused"].as_array().unwrap().len(), 9);
@@ -329,6 +329,37 @@ fn hostile_files_are_reported_as_merge_reports_them() {
     );
     assert_eq!(line(&out, "refused: and"), "refused: and 4 more");
     assert_eq!(json(&dir)["refused"].as_array().unwrap().len(), 14);
+}
+
+/// A name with a byte that is not printable is shown as bash's `$'…'`
+/// quoting writes it, the same in the text, in the JSON and in merge's
+/// refusal, and bash reaches the file through it.
+#[cfg(unix)]
+#[test]
+fn odd_names_are_shown_as_a_shell_takes_them() {
+    use std::os::unix::ffi::OsStrExt;
+
+    let dir = common::scratch("campaign-odd-names");
+    record(&dir, 0, 2);
+    record(&dir, 1, 2);
+    let odd = dir.join(std::ffi::OsStr::from_bytes(b"nu-bad\xff\x01\".json"));
+    fs::write(&odd, "{").unwrap();
+    let shown = format!("$'{}/nu-bad\\xff\\x01\".json'", dir.display());
+    let why =
+        format!("{shown} is not a JSON record: EOF while parsing an object at line 1 column 1");
+    let text = status(&[dir.to_str().unwrap()]);
+    assert_eq!(line(&text, "refused: "), format!("refused: {why}"));
+    let read = json(&dir);
+    assert_eq!(read["refused"][0]["file"], shown.as_str());
+    assert_eq!(read["refused"][0]["why"], why.as_str());
+    let err = common::refusal(["merge".as_ref(), odd.as_os_str()]);
+    assert_eq!(err, format!("queens-simd: error: {why}\n"));
+    let reached = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!("cat -- {shown}"))
+        .output()
+        .unwrap();
+    assert_eq!(reached.stdout, b"{", "{reached:?}");
 }
 
 #[test]
