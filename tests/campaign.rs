@@ -162,6 +162,60 @@ fn a_campaign_midway() {
     assert!(line(&text, "shards: ").ends_with("0 running, 2 stalled, 2 missing"));
 }
 
+/// A checkpoint dated ahead of this machine's clock tells nothing of its
+/// age: its shard is stalled, not running for ever, and the report says
+/// why; one a few seconds ahead (clocks of a cluster's nodes differ) is
+/// fresh.
+#[test]
+fn a_checkpoint_dated_in_the_future_is_not_running() {
+    let dir = common::scratch("campaign-future");
+    record(&dir, 0, 3);
+    checkpoint(&dir, 1, 3, 2, Duration::ZERO);
+    checkpoint(&dir, 2, 3, 1, Duration::ZERO);
+    let ahead = |i: usize, by: Duration| {
+        let path = dir.join(format!("checkpoints/ckpt-{i}.json"));
+        let file = fs::File::options().write(true).open(&path).unwrap();
+        file.set_modified(SystemTime::now() + by).unwrap();
+        path
+    };
+    let future = ahead(1, Duration::from_secs(3600));
+    ahead(2, Duration::from_secs(5));
+    for fresh in ["0", "3600"] {
+        let text = status(&[dir.to_str().unwrap(), "--fresh", fresh]);
+        assert_eq!(
+            line(&text, "shards: "),
+            "shards: 1 done, 1 running, 1 stalled, 0 missing",
+            "--fresh {fresh}: {text}"
+        );
+        assert!(
+            line(&text, "running: ").starts_with("running: 2/3 ("),
+            "{text}"
+        );
+        assert!(
+            line(&text, "stalled: ").starts_with("stalled: 1/3 ("),
+            "{text}"
+        );
+        assert_eq!(
+            line(&text, "dated in the future: "),
+            format!(
+                "dated in the future: 1/3, {} is dated 60 min ahead of this machine's clock, so its age is unknown (counted as stalled)",
+                future.display()
+            )
+        );
+    }
+    let read = json(&dir);
+    assert_eq!(
+        (read["running"].clone(), read["stalled"].clone()),
+        (1.into(), 1.into())
+    );
+    assert_eq!(read["future_dated"], 1);
+    let dated = &read["future_dated_first"][0];
+    assert_eq!(dated["shard"], "1/3");
+    assert_eq!(dated["file"], future.to_str().unwrap());
+    let seconds = dated["seconds_ahead"].as_f64().unwrap();
+    assert!((3500.0..=3600.0).contains(&seconds), "{read}");
+}
+
 #[test]
 fn the_end_adds_up_to_the_count() {
     let dir = common::scratch("campaign-end");

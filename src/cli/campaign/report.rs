@@ -10,7 +10,7 @@ use crate::Count;
 
 use super::super::files::path_text;
 use super::super::plural::counted;
-use super::summary::{Partial, Summary};
+use super::summary::{FutureDated, Partial, Summary};
 
 /// How many refused files the text names; the JSON names every one.
 pub const REFUSALS_NAMED: usize = 10;
@@ -83,6 +83,23 @@ fn shards(out: &mut impl Write, s: &Summary) -> io::Result<()> {
             let named: Vec<String> = group.1.iter().map(|p| partial(p, s.shards)).collect();
             writeln!(out, "{name}: {}", listed(named, group.0))?;
         }
+    }
+    for dated in &s.future.1 {
+        writeln!(
+            out,
+            "dated in the future: {}/{}, {} is dated {} ahead of this machine's clock, so its age is unknown (counted as stalled)",
+            dated.shard,
+            s.shards,
+            path_text(&dated.path),
+            duration(dated.ahead.as_secs_f64())
+        )?;
+    }
+    if s.future.0 > s.future.1.len() {
+        writeln!(
+            out,
+            "dated in the future: and {} more",
+            s.future.0 - s.future.1.len()
+        )?;
     }
     if s.missing.0 > 0 {
         let named = s
@@ -210,6 +227,8 @@ struct Json<'a> {
     stalled_first: Vec<JsonPartial>,
     missing_first: Vec<String>,
     disputed_first: &'a [String],
+    future_dated: usize,
+    future_dated_first: Vec<JsonFuture>,
     cross_checked: usize,
     subproblems_done: usize,
     estimate_done: f64,
@@ -232,6 +251,13 @@ struct JsonPartial {
     shard: String,
     subproblems_done: usize,
     subproblems: usize,
+}
+
+#[derive(Serialize)]
+struct JsonFuture {
+    shard: String,
+    file: String,
+    seconds_ahead: f64,
 }
 
 #[derive(Serialize)]
@@ -275,6 +301,17 @@ pub fn json(out: &mut impl Write, dir: &Path, summary: &Summary) -> io::Result<(
             .map(|i| format!("{i}/{}", s.shards))
             .collect(),
         disputed_first: &s.disputed.1,
+        future_dated: s.future.0,
+        future_dated_first: s
+            .future
+            .1
+            .iter()
+            .map(|dated: &FutureDated| JsonFuture {
+                shard: format!("{}/{}", dated.shard, s.shards),
+                file: path_text(&dated.path),
+                seconds_ahead: dated.ahead.as_secs_f64(),
+            })
+            .collect(),
         cross_checked: s.cross_checked,
         subproblems_done: s.subproblems_done,
         estimate_done: s.estimate_done,

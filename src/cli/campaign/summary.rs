@@ -16,6 +16,22 @@ use super::read::{CheckedFile, FileKind, Files};
 /// How many shards of each state, or refused files, are named.
 pub const NAMED: usize = 5;
 
+/// How far ahead of this machine's clock a checkpoint's date may be and
+/// still be taken as now: the skew between the clocks of a cluster's nodes
+/// and its file server. A date further ahead tells nothing of the
+/// checkpoint's age, so its shard is not taken as running.
+pub const CLOCK_SKEW: Duration = Duration::from_secs(60);
+
+/// A checkpoint dated ahead of this machine's clock, by more than
+/// [`CLOCK_SKEW`]: its shard counts as stalled, and the report says why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FutureDated {
+    pub shard: usize,
+    pub path: PathBuf,
+    /// How far ahead.
+    pub ahead: Duration,
+}
+
 /// A shard with a checkpoint and no record.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Partial {
@@ -38,8 +54,11 @@ pub struct Summary {
     pub done: usize,
     /// Shards with a fresh checkpoint and no record: how many, the first.
     pub running: (usize, Vec<Partial>),
-    /// Shards with an older checkpoint and no record.
+    /// Shards with an older checkpoint and no record, or one dated in the
+    /// future.
     pub stalled: (usize, Vec<Partial>),
+    /// The stalled shards whose checkpoint is dated in the future.
+    pub future: (usize, Vec<FutureDated>),
     /// Shards with neither: how many, the first.
     pub missing: (usize, Vec<usize>),
     /// Shards whose records disagree: how many, and a line for the first.
@@ -140,6 +159,7 @@ impl Summary {
             done: 0,
             running: (0, Vec::new()),
             stalled: (0, Vec::new()),
+            future: (0, Vec::new()),
             missing: (0, Vec::new()),
             disputed: (0, Vec::new()),
             cross_checked: 0,
@@ -180,29 +200,50 @@ impl Summary {
                 estimate += first.estimate;
                 self.solutions = self.solutions.and_then(|s| s.checked_add(first.count));
             } else if let Some(checkpoint) = files.checkpoint {
-                let age = checkpoint
-                    .modified
-                    .map(|m| now.duration_since(m).unwrap_or_default());
-                let partial = Partial {
-                    shard,
-                    done: checkpoint.subproblems,
-                    size: 0,
-                };
-                if age.is_some_and(|age| age <= fresh) {
-                    note(&mut self.running, partial);
-                } else {
-                    note(&mut self.stalled, partial);
-                }
-                self.checkpoints += 1;
-                self.subproblems_done += checkpoint.subproblems;
+                self.add_checkpoint(shard, checkpoint, now, fresh);
                 estimate += checkpoint.estimate;
-                self.checkpoint_seconds += checkpoint.seconds;
-                self.checkpoint_solutions = self
-                    .checkpoint_solutions
-                    .and_then(|s| s.checked_add(checkpoint.count));
             }
         }
         estimate
+    }
+
+    /// Shard `shard`, which has `checkpoint` and no record: running if the
+    /// checkpoint is fresh, stalled if not, or if it is dated in the future
+    /// (then its age is unknown, and it is named).
+    fn add_checkpoint(
+        &mut self,
+        shard: usize,
+        checkpoint: &CheckedFile,
+        now: SystemTime,
+        fresh: Duration,
+    ) {
+        let partial = Partial {
+            shard,
+            done: checkpoint.subproblems,
+            size: 0,
+        };
+        match checkpoint.modified.map(|m| now.duration_since(m)) {
+            Some(Ok(age)) if age <= fresh => note(&mut self.running, partial),
+            Some(Err(ahead)) if ahead.duration() <= CLOCK_SKEW => {
+                note(&mut self.running, partial);
+            }
+            Some(Err(ahead)) => {
+                let dated = FutureDated {
+                    shard,
+                    path: checkpoint.path.clone(),
+                    ahead: ahead.duration(),
+                };
+                note(&mut self.future, dated);
+                note(&mut self.stalled, partial);
+            }
+            _ => note(&mut self.stalled, partial),
+        }
+        self.checkpoints += 1;
+        self.subproblems_done += checkpoint.subproblems;
+        self.checkpoint_seconds += checkpoint.seconds;
+        self.checkpoint_solutions = self
+            .checkpoint_solutions
+            .and_then(|s| s.checked_add(checkpoint.count));
     }
 
     /// The sizes of the running and stalled shards named: one pass over
