@@ -162,6 +162,82 @@ fn a_campaign_midway() {
     assert!(line(&text, "shards: ").ends_with("0 running, 2 stalled, 2 missing"));
 }
 
+/// A copy, a hard link and a symbolic link of records are the counts they
+/// duplicate, by the rule `merge` follows too: each reported once as a
+/// duplicate, none a cross-check, none adding to the core-hours or moving
+/// the ETA.
+#[cfg(unix)]
+#[test]
+fn copies_and_links_of_a_record_are_one_count() {
+    let dir = common::scratch("campaign-duplicates");
+    let records: Vec<PathBuf> = [0, 1, 3].iter().map(|&i| record(&dir, i, 6)).collect();
+    // Counted hours ago, so that the ETA is minutes, not a blink; the
+    // campaign began with shard 0's record, which a copy dated now must
+    // not move.
+    for (path, hours) in records.iter().zip([3, 2, 2]) {
+        let file = fs::File::options().write(true).open(path).unwrap();
+        file.set_modified(SystemTime::now() - Duration::from_secs(hours * 3600))
+            .unwrap();
+    }
+    let without = status(&[dir.to_str().unwrap()]);
+    let json_without = json(&dir);
+    // The copy is dated now, and first by path: the one that counts.
+    let copy = dir.join("a-copy-0.json");
+    fs::copy(&records[0], &copy).unwrap();
+    let hard = dir.join("records/hard-1.json");
+    fs::hard_link(&records[1], &hard).unwrap();
+    let soft = dir.join("records/soft-3.json");
+    std::os::unix::fs::symlink("shard-3.json", &soft).unwrap();
+    let text = status(&[dir.to_str().unwrap()]);
+    assert!(
+        line(&text, "campaign ").ends_with("; 3 files read and 3 duplicates, 0 refused"),
+        "{text}"
+    );
+    let shown = |p: &Path| p.display().to_string();
+    let duplicates: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("duplicate: "))
+        .collect();
+    let said = |path: &Path, how: &str, of: &Path| {
+        format!(
+            "duplicate: {} {how} {}: counted once",
+            shown(path),
+            shown(of)
+        )
+    };
+    assert_eq!(
+        duplicates,
+        [
+            said(&records[0], "holds the same record as", &copy),
+            said(&records[1], "is the same file as", &hard),
+            said(&soft, "is the same file as", &records[2]),
+        ]
+    );
+    assert!(!text.contains("cross-checked"), "{text}");
+    for start in ["shards: ", "solutions: ", "core-hours: ", "eta: "] {
+        assert_eq!(line(&text, start), line(&without, start), "{text}");
+    }
+    let read = json(&dir);
+    assert_eq!(read["cross_checked"], 0);
+    assert_eq!(read["files"], 3);
+    assert_eq!(read["record_files"], 3);
+    assert_eq!(read["core_hours_spent"], json_without["core_hours_spent"]);
+    let eta = |v: &serde_json::Value| v["eta_seconds"].as_f64().unwrap();
+    assert!(
+        (eta(&read) / eta(&json_without) - 1.0).abs() < 1e-3,
+        "{read}"
+    );
+    let hows: Vec<&str> = read["duplicates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["how"].as_str().unwrap())
+        .collect();
+    assert_eq!(hows, ["copy", "same file", "same file"]);
+    assert_eq!(read["duplicates"][0]["file"], shown(&records[0]));
+    assert_eq!(read["duplicates"][0]["same_as"], shown(&copy));
+}
+
 /// A checkpoint dated ahead of this machine's clock tells nothing of its
 /// age: its shard is stalled, not running for ever, and the report says
 /// why; one a few seconds ahead (clocks of a cluster's nodes differ) is
@@ -241,9 +317,13 @@ fn the_end_adds_up_to_the_count() {
     assert_eq!(read["core_hours_left"], 0.0);
     assert_eq!(read["eta_seconds"], 0.0);
 
-    // A cross-check: a copy of shard 2's record, from another machine.
+    // A cross-check: shard 2 counted again (a copy would be a duplicate).
     fs::create_dir_all(dir.join("check")).unwrap();
-    fs::copy(&files[2], dir.join("check/shard-2.check.json")).unwrap();
+    fs::write(
+        dir.join("check/shard-2.check.json"),
+        stdout_of(&["14", "--count", "--shard", "2/4"]),
+    )
+    .unwrap();
     let text = status(&[dir.to_str().unwrap()]);
     assert_eq!(
         line(&text, "shards: "),

@@ -10,7 +10,7 @@ use crate::Count;
 use crate::plan::Plan;
 
 use super::super::files::path_text;
-use super::super::records::PlanId;
+use super::super::records::{Duplicate, PlanId};
 use super::read::{CheckedFile, FileKind, Files};
 
 /// How many shards of each state, or refused files, are named.
@@ -48,7 +48,7 @@ pub struct Summary {
     pub plan: PlanId,
     /// How many shards.
     pub shards: usize,
-    /// Files of the campaign read (refused ones aside).
+    /// Files of the campaign read (refused ones and duplicates aside).
     pub files: usize,
     /// Shards with a record (all of their records agreeing).
     pub done: usize,
@@ -77,7 +77,8 @@ pub struct Summary {
     /// Records of done shards, and checkpoints of running or stalled ones.
     pub records: usize,
     pub checkpoints: usize,
-    /// Record files of the campaign, copies and disputed ones included.
+    /// Record files of the campaign, disputed ones included (duplicates
+    /// are no record of their own).
     pub record_files: usize,
     /// Core-seconds of all of them (seconds × threads).
     pub core_seconds: f64,
@@ -92,6 +93,9 @@ pub struct Summary {
     pub eta_seconds: Option<f64>,
     /// Every file refused, with why, in the order of their paths.
     pub refused: Vec<(PathBuf, String)>,
+    /// Every file that is a count read already (a link, a copy), in the
+    /// order of their paths: counted once, never as a cross-check.
+    pub duplicates: Vec<Duplicate>,
 }
 
 /// The files of one shard.
@@ -139,6 +143,7 @@ impl Summary {
             }
         }
         let mut summary = Summary::empty(id, shards, ours.len(), files.refused);
+        summary.duplicates = files.duplicates;
         let estimate_done = summary.add_shards(&by_shard, now, fresh);
         summary.missing = missing(&by_shard, shards);
         summary.size_partials(plan);
@@ -175,6 +180,7 @@ impl Summary {
             core_seconds_left: None,
             eta_seconds: None,
             refused,
+            duplicates: Vec::new(),
         }
     }
 
@@ -350,8 +356,8 @@ fn missing(by_shard: &BTreeMap<usize, ShardFiles<'_>>, shards: usize) -> (usize,
 /// two do.
 fn disagreement(shard: usize, shards: usize, records: &[&CheckedFile]) -> Option<String> {
     let key = |e: &CheckedFile| match e.kind {
-        FileKind::Record { digest, .. } => (e.count, digest),
-        FileKind::Checkpoint => (e.count, 0),
+        FileKind::Record { digest, .. } => (e.count, Some(digest)),
+        FileKind::Checkpoint => (e.count, None),
     };
     let first = records[0];
     let other = records[1..].iter().find(|r| key(r) != key(first))?;

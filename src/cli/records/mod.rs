@@ -35,6 +35,7 @@
 //! Counts are strings: JSON readers that hold numbers as doubles (jq,
 //! JavaScript) would round counts above 2^53.
 
+mod duplicates;
 mod tally;
 
 use std::collections::BTreeMap;
@@ -44,6 +45,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+pub use duplicates::{Content, Counts, Duplicate, Sameness};
 pub use tally::Tally;
 
 use crate::kernel::Method;
