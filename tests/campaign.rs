@@ -236,6 +236,24 @@ fn copies_and_links_of_a_record_are_one_count() {
     assert_eq!(hows, ["copy", "same file", "same file"]);
     assert_eq!(read["duplicates"][0]["file"], shown(&records[0]));
     assert_eq!(read["duplicates"][0]["same_as"], shown(&copy));
+
+    // merge, given the folder's files in the same order and the missing
+    // shards, counts them by the same rule, in the same words.
+    let rest = common::scratch("campaign-duplicates-rest");
+    let mut files = vec![copy.clone(), hard.clone(), records[0].clone()];
+    files.extend([records[1].clone(), records[2].clone(), soft.clone()]);
+    files.extend([2, 4, 5].iter().map(|&i| record(&rest, i, 6)));
+    let said: String = duplicates
+        .iter()
+        .map(|l| format!("queens-simd: {}\n", l.strip_prefix("duplicate: ").unwrap()))
+        .collect();
+    queens()
+        .arg("merge")
+        .args(&files)
+        .assert()
+        .success()
+        .stdout(format!("{}\n", A000170[14]))
+        .stderr(said);
 }
 
 /// A checkpoint dated ahead of this machine's clock tells nothing of its
