@@ -161,12 +161,10 @@ impl Serialize for Duplicate {
     }
 }
 
-/// Where a file is: its device and inode (on Unix), or its path once
-/// resolved.
-#[cfg(unix)]
-type FileKey = (u64, u64);
-#[cfg(not(unix))]
-type FileKey = PathBuf;
+/// Where a file is: its device and inode on Unix, its path once resolved
+/// elsewhere.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct FileKey(#[cfg(unix)] (u64, u64), #[cfg(not(unix))] PathBuf);
 
 /// The file at `path` (a link followed), if the system says.
 fn file_key(path: &Path) -> Option<FileKey> {
@@ -174,11 +172,11 @@ fn file_key(path: &Path) -> Option<FileKey> {
     {
         use std::os::unix::fs::MetadataExt;
         let metadata = std::fs::metadata(path).ok()?;
-        Some((metadata.dev(), metadata.ino()))
+        Some(FileKey((metadata.dev(), metadata.ino())))
     }
     #[cfg(not(unix))]
     {
-        std::fs::canonicalize(path).ok()
+        std::fs::canonicalize(path).ok().map(FileKey)
     }
 }
 
