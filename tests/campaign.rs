@@ -162,6 +162,154 @@ fn a_campaign_midway() {
     assert!(line(&text, "shards: ").ends_with("0 running, 2 stalled, 2 missing"));
 }
 
+/// A copy, a hard link and a symbolic link of records are the counts they
+/// duplicate, by the rule `merge` follows too: each reported once as a
+/// duplicate, none a cross-check, none adding to the core-hours or moving
+/// the ETA.
+#[cfg(unix)]
+#[test]
+fn copies_and_links_of_a_record_are_one_count() {
+    let dir = common::scratch("campaign-duplicates");
+    let records: Vec<PathBuf> = [0, 1, 3].iter().map(|&i| record(&dir, i, 6)).collect();
+    // Counted hours ago, so that the ETA is minutes, not a blink; the
+    // campaign began with shard 0's record, which a copy dated now must
+    // not move.
+    for (path, hours) in records.iter().zip([3, 2, 2]) {
+        let file = fs::File::options().write(true).open(path).unwrap();
+        file.set_modified(SystemTime::now() - Duration::from_secs(hours * 3600))
+            .unwrap();
+    }
+    let without = status(&[dir.to_str().unwrap()]);
+    let json_without = json(&dir);
+    // The copy is dated now, and first by path: the one that counts.
+    let copy = dir.join("a-copy-0.json");
+    fs::copy(&records[0], &copy).unwrap();
+    let hard = dir.join("records/hard-1.json");
+    fs::hard_link(&records[1], &hard).unwrap();
+    let soft = dir.join("records/soft-3.json");
+    std::os::unix::fs::symlink("shard-3.json", &soft).unwrap();
+    let text = status(&[dir.to_str().unwrap()]);
+    assert!(
+        line(&text, "campaign ").ends_with("; 3 files read and 3 duplicates, 0 refused"),
+        "{text}"
+    );
+    let shown = |p: &Path| p.display().to_string();
+    let duplicates: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("duplicate: "))
+        .collect();
+    let said = |path: &Path, how: &str, of: &Path| {
+        format!(
+            "duplicate: {} {how} {}: counted once",
+            shown(path),
+            shown(of)
+        )
+    };
+    assert_eq!(
+        duplicates,
+        [
+            said(&records[0], "holds the same record as", &copy),
+            said(&records[1], "is the same file as", &hard),
+            said(&soft, "is the same file as", &records[2]),
+        ]
+    );
+    assert!(!text.contains("cross-checked"), "{text}");
+    for start in ["shards: ", "solutions: ", "core-hours: ", "eta: "] {
+        assert_eq!(line(&text, start), line(&without, start), "{text}");
+    }
+    let read = json(&dir);
+    assert_eq!(read["cross_checked"], 0);
+    assert_eq!(read["files"], 3);
+    assert_eq!(read["record_files"], 3);
+    assert_eq!(read["core_hours_spent"], json_without["core_hours_spent"]);
+    let eta = |v: &serde_json::Value| v["eta_seconds"].as_f64().unwrap();
+    assert!(
+        (eta(&read) / eta(&json_without) - 1.0).abs() < 1e-3,
+        "{read}"
+    );
+    let hows: Vec<&str> = read["duplicates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["how"].as_str().unwrap())
+        .collect();
+    assert_eq!(hows, ["copy", "same file", "same file"]);
+    assert_eq!(read["duplicates"][0]["file"], shown(&records[0]));
+    assert_eq!(read["duplicates"][0]["same_as"], shown(&copy));
+
+    // merge, given the folder's files in the same order and the missing
+    // shards, counts them by the same rule, in the same words.
+    let rest = common::scratch("campaign-duplicates-rest");
+    let mut files = vec![copy.clone(), hard.clone(), records[0].clone()];
+    files.extend([records[1].clone(), records[2].clone(), soft.clone()]);
+    files.extend([2, 4, 5].iter().map(|&i| record(&rest, i, 6)));
+    let said: String = duplicates
+        .iter()
+        .map(|l| format!("queens-simd: {}\n", l.strip_prefix("duplicate: ").unwrap()))
+        .collect();
+    queens()
+        .arg("merge")
+        .args(&files)
+        .assert()
+        .success()
+        .stdout(format!("{}\n", A000170[14]))
+        .stderr(said);
+}
+
+/// A checkpoint dated ahead of this machine's clock tells nothing of its
+/// age: its shard is stalled, not running for ever, and the report says
+/// why; one a few seconds ahead (clocks of a cluster's nodes differ) is
+/// fresh.
+#[test]
+fn a_checkpoint_dated_in_the_future_is_not_running() {
+    let dir = common::scratch("campaign-future");
+    record(&dir, 0, 3);
+    checkpoint(&dir, 1, 3, 2, Duration::ZERO);
+    checkpoint(&dir, 2, 3, 1, Duration::ZERO);
+    let ahead = |i: usize, by: Duration| {
+        let path = dir.join(format!("checkpoints/ckpt-{i}.json"));
+        let file = fs::File::options().write(true).open(&path).unwrap();
+        file.set_modified(SystemTime::now() + by).unwrap();
+        path
+    };
+    let future = ahead(1, Duration::from_secs(3600));
+    ahead(2, Duration::from_secs(5));
+    for fresh in ["0", "3600"] {
+        let text = status(&[dir.to_str().unwrap(), "--fresh", fresh]);
+        assert_eq!(
+            line(&text, "shards: "),
+            "shards: 1 done, 1 running, 1 stalled, 0 missing",
+            "--fresh {fresh}: {text}"
+        );
+        assert!(
+            line(&text, "running: ").starts_with("running: 2/3 ("),
+            "{text}"
+        );
+        assert!(
+            line(&text, "stalled: ").starts_with("stalled: 1/3 ("),
+            "{text}"
+        );
+        assert_eq!(
+            line(&text, "dated in the future: "),
+            format!(
+                "dated in the future: 1/3, {} is dated 60 min ahead of this machine's clock, so its age is unknown (counted as stalled)",
+                future.display()
+            )
+        );
+    }
+    let read = json(&dir);
+    assert_eq!(
+        (read["running"].clone(), read["stalled"].clone()),
+        (1.into(), 1.into())
+    );
+    assert_eq!(read["future_dated"], 1);
+    let dated = &read["future_dated_first"][0];
+    assert_eq!(dated["shard"], "1/3");
+    assert_eq!(dated["file"], future.to_str().unwrap());
+    let seconds = dated["seconds_ahead"].as_f64().unwrap();
+    assert!((3500.0..=3600.0).contains(&seconds), "{read}");
+}
+
 #[test]
 fn the_end_adds_up_to_the_count() {
     let dir = common::scratch("campaign-end");
@@ -187,9 +335,13 @@ fn the_end_adds_up_to_the_count() {
     assert_eq!(read["core_hours_left"], 0.0);
     assert_eq!(read["eta_seconds"], 0.0);
 
-    // A cross-check: a copy of shard 2's record, from another machine.
+    // A cross-check: shard 2 counted again (a copy would be a duplicate).
     fs::create_dir_all(dir.join("check")).unwrap();
-    fs::copy(&files[2], dir.join("check/shard-2.check.json")).unwrap();
+    fs::write(
+        dir.join("check/shard-2.check.json"),
+        stdout_of(&["14", "--count", "--shard", "2/4"]),
+    )
+    .unwrap();
     let text = status(&[dir.to_str().unwrap()]);
     assert_eq!(
         line(&text, "shards: "),
@@ -311,7 +463,7 @@ fn hostile_files_are_reported_as_merge_reports_them() {
     said("loop-a.json", "cannot read");
     said("loop-b.json", "cannot read");
     said("folder.json", "is not a regular file (a directory)");
-    said("odd-\u{fffd}\\nname.json", "is not a JSON record");
+    said("odd-\\xff\\nname.json'", "is not a JSON record");
     said("other-n.json", "is for N = 12");
     let read = json(&dir);
     assert_eq!(read["refused"].as_array().unwrap().len(), 9);
@@ -329,6 +481,37 @@ fn hostile_files_are_reported_as_merge_reports_them() {
     );
     assert_eq!(line(&out, "refused: and"), "refused: and 4 more");
     assert_eq!(json(&dir)["refused"].as_array().unwrap().len(), 14);
+}
+
+/// A name with a byte that is not printable is shown as bash's `$'…'`
+/// quoting writes it, the same in the text, in the JSON and in merge's
+/// refusal, and bash reaches the file through it.
+#[cfg(unix)]
+#[test]
+fn odd_names_are_shown_as_a_shell_takes_them() {
+    use std::os::unix::ffi::OsStrExt;
+
+    let dir = common::scratch("campaign-odd-names");
+    record(&dir, 0, 2);
+    record(&dir, 1, 2);
+    let odd = dir.join(std::ffi::OsStr::from_bytes(b"nu-bad\xff\x01\".json"));
+    fs::write(&odd, "{").unwrap();
+    let shown = format!("$'{}/nu-bad\\xff\\x01\".json'", dir.display());
+    let why =
+        format!("{shown} is not a JSON record: EOF while parsing an object at line 1 column 1");
+    let text = status(&[dir.to_str().unwrap()]);
+    assert_eq!(line(&text, "refused: "), format!("refused: {why}"));
+    let read = json(&dir);
+    assert_eq!(read["refused"][0]["file"], shown.as_str());
+    assert_eq!(read["refused"][0]["why"], why.as_str());
+    let err = common::refusal(["merge".as_ref(), odd.as_os_str()]);
+    assert_eq!(err, format!("queens-simd: error: {why}\n"));
+    let reached = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!("cat -- {shown}"))
+        .output()
+        .unwrap();
+    assert_eq!(reached.stdout, b"{", "{reached:?}");
 }
 
 #[test]

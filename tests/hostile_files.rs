@@ -1,7 +1,8 @@
 //! Shard records and checkpoints that were edited, damaged, forged or are
 //! not files at all: each is refused with one line naming the file and
-//! what is wrong (exit 2, nothing on stdout), never added up, never waited
-//! on, never followed into someone else's file.
+//! what is wrong (exit 2, nothing on stdout; 3 for a forgery a recount
+//! proves wrong), never added up, never waited on, never followed into
+//! someone else's file.
 
 mod common;
 
@@ -150,7 +151,7 @@ fn an_edited_count_is_refused() {
         .args(&files)
         .args(["--recount", "1000", "--seed", "1"])
         .assert()
-        .code(2)
+        .code(3)
         .stdout("")
         .stderr(
             predicate::str::contains(files[1].display().to_string())
@@ -219,12 +220,15 @@ fn a_record_must_cover_its_shard_exactly() {
 fn a_file_wrong_in_itself_is_named_before_an_overlap() {
     // merge adds each record up as it reads it, and keeps no more counts
     // once two records overlap, but reads every file first: a damaged
-    // file is named whatever its place, an overlap (or a file named
-    // twice) only if none is.
+    // file is named whatever its place, an overlap only if none is (and
+    // a file named twice, one count, merges).
     let dir = scratch("overlap-then-damage");
     let files = shard_files(&dir, 12, 3);
     let twice = [&files[0], &files[1], &files[0], &files[2]].map(PathBuf::clone);
-    merge_refuses(&twice, &files[0], "is named twice");
+    merge(&twice)
+        .success()
+        .stdout("14200\n")
+        .stderr(predicate::str::contains("is named twice: counted once"));
     let other = shard_files(&scratch("overlap-then-damage-4"), 12, 4);
     let overlap = [&files[0], &files[1], &other[0], &files[2]].map(PathBuf::clone);
     merge_refuses(&overlap, &other[0], "is counted twice");
@@ -298,7 +302,7 @@ fn malformed_records_are_refused() {
         (
             "queens-simd shard",
             "queens-simd checkpoint",
-            "is a queens-simd checkpoint record",
+            "is a queens-simd checkpoint, not a queens-simd shard record",
         ),
         (
             "\"format\"",
@@ -454,6 +458,64 @@ fn an_edited_checkpoint_is_refused() {
             "counts subproblem {}, which is not in shard 1/2",
             outside.iter().min().unwrap()
         )));
+}
+
+/// A checkpoint that fails its checks is called a checkpoint, by
+/// `--checkpoint`, `merge` and `status` alike; a shard record's refusals
+/// keep their words.
+#[test]
+fn a_refused_checkpoint_is_called_a_checkpoint() {
+    let dir = scratch("checkpoint-words");
+    let checkpoint = finished_checkpoint(&dir);
+    let resume = |path: &Path| {
+        common::refusal([
+            "12".as_ref(),
+            "--count".as_ref(),
+            "--checkpoint".as_ref(),
+            path.as_os_str(),
+        ])
+    };
+    let truncated = dir.join("z.json");
+    fs::write(&truncated, "{").unwrap();
+    assert_eq!(
+        resume(&truncated),
+        format!(
+            "queens-simd: error: checkpoint {} is not a JSON checkpoint: EOF while parsing an object at line 1 column 1\n",
+            truncated.display()
+        )
+    );
+    let record = shard_files(&dir, 12, 1).remove(0);
+    assert!(
+        resume(&record).ends_with(" is a queens-simd shard record, not a queens-simd checkpoint\n")
+    );
+    edit_text(&checkpoint, "\"version\": 3", "\"version\": 9");
+    assert!(resume(&checkpoint).ends_with(
+        " is a queens-simd checkpoint of version 9; this version reads versions 2 and 3\n"
+    ));
+    // Given to merge as a record, it is a checkpoint.
+    edit_text(&checkpoint, "\"version\": 9", "\"version\": 3");
+    merge_refuses(
+        std::slice::from_ref(&checkpoint),
+        &checkpoint,
+        "is a queens-simd checkpoint, not a queens-simd shard record",
+    );
+    // In a campaign's folder.
+    edit_text(&checkpoint, "\"version\": 3", "\"version\": 9");
+    let report = stdout_of(&["status", dir.to_str().unwrap()]);
+    assert!(
+        report.contains(&format!(
+            "refused: {} is a queens-simd checkpoint of version 9;",
+            checkpoint.display()
+        )),
+        "{report}"
+    );
+    assert!(
+        report.contains(&format!(
+            "refused: {} is not a JSON record: EOF",
+            truncated.display()
+        )),
+        "{report}"
+    );
 }
 
 #[cfg(unix)]
@@ -1022,7 +1084,7 @@ fn a_forged_join_record_is_caught_by_a_recount() {
         .args(&files)
         .args(["--recount", "1000", "--seed", "3"])
         .assert()
-        .code(2)
+        .code(3)
         .stdout("")
         .stderr(
             predicate::str::contains(files[2].display().to_string())
@@ -1202,8 +1264,8 @@ fn merges_memory_does_not_grow_with_hostile_files() {
         "{err}"
     );
     // A valid record padded with 15 MiB of spaces (which its checksum
-    // does not cover): all twenty read, the same file named twice (as
-    // links) said at the end, the memory of one.
+    // does not cover): all twenty read, in the memory of one, and merged
+    // as one count (the others are links to its file).
     let padded = dir.join("padded.json");
     let spaces = " ".repeat((15 << 20) - honest.len());
     fs::write(
@@ -1216,8 +1278,12 @@ fn merges_memory_does_not_grow_with_hostile_files() {
         .stdout("14200\n");
     let links = twenty(&padded);
     let (code, err) = merge_within_bound(&links);
-    assert_eq!(code, 2, "{err}");
-    assert!(err.contains("is named twice"), "{err}");
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("is the same file as"), "{err}");
+    assert!(
+        err.ends_with("and 14 more duplicates, each counted once\n"),
+        "{err}"
+    );
     // A file just under the limit of eight million tiny JSON values: the
     // first look at its format skips them without building them (a
     // `serde_json::Value` of it took 282 MB).

@@ -1,8 +1,10 @@
 //! Cross-checked campaigns: `merge` accepts two records of one shard when
-//! every count agrees (and counts the shard once), refuses them when they
-//! disagree (exit status 3) or when they are one record read twice, prints
-//! one JSON object with `--format json`, and recounts a sample of join
-//! pieces by a plain search with `--recount-by search`.
+//! every count agrees (and counts the shard once), stops when they
+//! disagree or a recount proves a record wrong (exit status 3, the JSON
+//! object printed all the same), counts a record read twice (a link, a
+//! copy) once as a duplicate, prints one JSON object with `--format json`,
+//! and recounts a sample of join pieces by a plain search with
+//! `--recount-by search`.
 
 mod common;
 
@@ -199,6 +201,44 @@ fn records_of_one_shard_that_disagree_are_refused_with_status_3() {
         )),
         "{err}"
     );
+    // As JSON: the object all the same, the disagreement named, and the
+    // one line on stderr.
+    let out = merge(&with, &["--format", "json"])
+        .code(3)
+        .stderr(expected.clone())
+        .get_output()
+        .stdout
+        .clone();
+    let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(json["agree"], false, "{json}");
+    assert!(
+        json["count"].is_null() && json["count_text"].is_null(),
+        "{json}"
+    );
+    assert_eq!(json["records"], 4);
+    assert_eq!(json["cross_checked"], 1);
+    let disagreement = &json["disagreement"];
+    assert_eq!(disagreement["shard"], "1/3");
+    assert_eq!(disagreement["subproblem"], index);
+    assert!(disagreement["recount"].is_null(), "{json}");
+    let said: Vec<(String, String)> = disagreement["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["file"].as_str().unwrap().to_owned(),
+                r["count_text"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        said,
+        [
+            (files[1].display().to_string(), count.to_string()),
+            (forged.display().to_string(), (count + 2).to_string())
+        ]
+    );
     // A file wrong in itself is named first, wherever it is.
     let damaged = dir.join("damaged.json");
     let text = fs::read_to_string(&files[2]).unwrap();
@@ -211,46 +251,104 @@ fn records_of_one_shard_that_disagree_are_refused_with_status_3() {
     assert!(err.contains("does not match its checksum"), "{err}");
 }
 
+/// A record read again, by its own path, another path to its file or a
+/// copy, is one count: merged once, said once on stderr and in the JSON,
+/// never a cross-check (the rule `status` follows).
+#[cfg(unix)]
 #[test]
-fn one_record_read_twice_is_no_cross_check() {
+fn a_record_read_twice_or_copied_is_one_count() {
+    use std::os::unix::ffi::OsStrExt;
+
     let dir = scratch("merge-twice");
     let files = three_shards(&dir);
-    let named_twice = [files.clone(), vec![files[1].clone()]].concat();
-    let err = one_line_error(merge(&named_twice, &[]), 2);
-    assert_eq!(
-        err,
+    let total = format!("{}\n", A000170[N]);
+    let shown = |p: &Path| p.display().to_string();
+    let said = |extra: &[PathBuf], lines: String| {
+        merge(&[files.clone(), extra.to_vec()].concat(), &[])
+            .success()
+            .stdout(total.clone())
+            .stderr(lines);
+    };
+    said(
+        std::slice::from_ref(&files[1]),
         format!(
-            "queens-simd: error: {} is named twice: a cross-check of shard 1/3 needs a second count of it, in another record\n",
-            files[1].display()
-        )
+            "queens-simd: {} is named twice: counted once\n",
+            shown(&files[1])
+        ),
     );
-    // Through another path to the same file, a symbolic or a hard link.
-    let dotted = files[1]
-        .parent()
-        .unwrap()
-        .join(".")
-        .join("join-1-of-3.json");
-    let err = one_line_error(merge(&[files.clone(), vec![dotted]].concat(), &[]), 2);
-    assert!(err.contains("is named twice"), "{err}");
-    #[cfg(unix)]
-    {
-        let hard = dir.join("hard-link.json");
-        fs::hard_link(&files[1], &hard).unwrap();
-        let err = one_line_error(merge(&[files.clone(), vec![hard]].concat(), &[]), 2);
-        assert!(err.contains("is named twice"), "{err}");
+    // Through other paths to the same file: dotted, a hard and a
+    // symbolic link.
+    let dotted = dir.join(".").join("join-1-of-3.json");
+    let hard = dir.join("hard-link.json");
+    fs::hard_link(&files[1], &hard).unwrap();
+    let soft = dir.join("soft-link.json");
+    std::os::unix::fs::symlink(&files[2], &soft).unwrap();
+    for (other, of) in [(&dotted, &files[1]), (&hard, &files[1]), (&soft, &files[2])] {
+        said(
+            std::slice::from_ref(other),
+            format!(
+                "queens-simd: {} is the same file as {}: counted once\n",
+                shown(other),
+                shown(of)
+            ),
+        );
     }
-    // A copy: the same record, the same checksum.
-    let copy = dir.join("copy.json");
-    fs::copy(&files[1], &copy).unwrap();
-    let err = one_line_error(merge(&[files.clone(), vec![copy.clone()]].concat(), &[]), 2);
-    assert_eq!(
-        err,
+    // A copy, named as a shell reaches it.
+    let copy = dir.join(std::ffi::OsStr::from_bytes(b"nu-bad\xff\x01\".json"));
+    fs::copy(&files[0], &copy).unwrap();
+    let quoted = format!("$'{}/nu-bad\\xff\\x01\".json'", dir.display());
+    said(
+        std::slice::from_ref(&copy),
         format!(
-            "queens-simd: error: {} is the same record as {} (the same shard, counts, kernel, threads and seconds): a copy, where a cross-check of shard 1/3 needs a second count\n",
-            copy.display(),
-            files[1].display()
-        )
+            "queens-simd: {quoted} holds the same record as {}: counted once\n",
+            shown(&files[0])
+        ),
     );
+    let reached = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!("cmp -- {quoted} {}", shown(&files[0])))
+        .status()
+        .unwrap();
+    assert!(reached.success());
+    // All of them, as JSON: named in the order read, none a cross-check.
+    let every = [
+        files.clone(),
+        vec![copy, hard, soft, dotted, files[1].clone(), files[2].clone()],
+    ]
+    .concat();
+    let out = merge(&every, &["--format", "json"])
+        .success()
+        .stderr(predicate::str::ends_with(
+            "queens-simd: and 1 more duplicate, each counted once\n",
+        ))
+        .get_output()
+        .stdout
+        .clone();
+    let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(json["count_text"], A000170[N].to_string());
+    assert_eq!(
+        (json["records"].clone(), json["cross_checked"].clone()),
+        (3.into(), 0.into())
+    );
+    assert_eq!(json["agree"], true);
+    let duplicates = json["duplicates"].as_array().unwrap();
+    let hows: Vec<&str> = duplicates
+        .iter()
+        .map(|d| d["how"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        hows,
+        [
+            "copy",
+            "same file",
+            "same file",
+            "same file",
+            "named twice",
+            "named twice"
+        ]
+    );
+    assert_eq!(duplicates[0]["file"], quoted);
+    assert_eq!(duplicates[0]["same_as"], shown(&files[0]));
 }
 
 #[test]
@@ -296,7 +394,10 @@ fn format_json_is_one_object_with_the_count_as_text() {
     assert_eq!(json["count_text"], A000170[N].to_string());
     assert_eq!(json["cross_checked"], 0);
     assert_eq!(json["cross_check_kernels"], serde_json::json!([]));
+    assert_eq!(json["duplicates"], serde_json::json!([]));
+    assert_eq!(json["agree"], true);
     assert!(json.get("recounted").is_none(), "{json}");
+    assert!(json.get("disagreement").is_none(), "{json}");
     // A cross-check and a recount.
     files.push(record(&again(&dir), "join", "2/3"));
     let out = merge(
@@ -363,7 +464,7 @@ fn a_recount_by_search_agrees_with_honest_records_and_catches_a_forgery() {
                 "7",
             ],
         ),
-        2,
+        3,
     );
     assert_eq!(
         err,
@@ -383,18 +484,54 @@ fn a_recount_by_search_agrees_with_honest_records_and_catches_a_forgery() {
             &with_twin,
             &["--recount", "100000", "--recount-by", "search"],
         ),
-        2,
+        3,
     );
     assert!(
         err.ends_with("; the 1 other record of shard 0/3 says the same\n"),
         "{err}"
     );
     // The plan's kernel finds it too.
-    let err = recount_error(merge(&files, &["--recount", "100000"]), 2);
+    let err = recount_error(merge(&files, &["--recount", "100000"]), 3);
     assert!(
         err.contains(&format!("but it has {count} (recounted here with")),
         "{err}"
     );
+    // As JSON, by either: the object all the same, the piece named with
+    // both records of its shard and the recount's count.
+    for by in ["plan", "search"] {
+        let args = [
+            "--recount",
+            "100000",
+            "--recount-by",
+            by,
+            "--seed",
+            "7",
+            "--format",
+            "json",
+        ];
+        let out = merge(&with_twin, &args)
+            .code(3)
+            .stderr(predicate::str::contains("queens-simd: error: "))
+            .get_output()
+            .stdout
+            .clone();
+        let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(json["agree"], false, "{json}");
+        assert!(json["count"].is_null(), "{json}");
+        assert_eq!(
+            (json["recount_by"].clone(), json["seed"].clone()),
+            (by.into(), 7.into())
+        );
+        let disagreement = &json["disagreement"];
+        assert_eq!(disagreement["shard"], "0/3");
+        assert_eq!(disagreement["subproblem"], index);
+        assert_eq!(disagreement["recount"]["by"], by);
+        assert_eq!(disagreement["recount"]["count_text"], count.to_string());
+        let records = disagreement["records"].as_array().unwrap();
+        assert_eq!(records.len(), 2, "{json}");
+        assert_eq!(records[0]["file"], files[0].display().to_string());
+        assert_eq!(records[1]["count_text"], (count - 1).to_string());
+    }
 }
 
 #[test]

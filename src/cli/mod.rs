@@ -8,8 +8,8 @@
 //!
 //! Exit status: one of [`status::Status`], listed in README.md: 0 on
 //! success, 1 when output fails, 2 on bad input (one line on stderr),
-//! including a file that fails its checks, 3 when `--verify` finds a
-//! disagreement, 4 when memory is refused. A closed pipe (`| head`) ends
+//! including a file that fails its checks, 3 when a count is proved
+//! wrong (`--verify`, `--check`, `merge`), 4 when memory is refused. A closed pipe (`| head`) ends
 //! the output quietly with status 0; a stdout closed or open for reading
 //! only is refused with status 1 before any work (the `streams` module
 //! says why std alone would hide it); no path panics.

@@ -30,9 +30,13 @@ pub enum Status {
     /// a malformed flag, a file that fails its checks, a count over
     /// `--max-memory`. One line on stderr says why.
     Refused = 2,
+    /// A count was proved wrong by another count of the same thing:
     /// `--verify` found a kernel that disagrees with the portable one,
-    /// `--sample K --check` a row set whose join and search differ, or
-    /// `merge` two records of one shard whose counts differ.
+    /// `--sample K --check` a row set whose join and search differ,
+    /// `merge` two records of one shard whose counts differ, or
+    /// `merge --recount` a record that the recount here does not match.
+    /// `merge --format json` prints its object all the same, with
+    /// `"agree":false`.
     Disagreement = 3,
     /// The system refused memory that a count needed (an address-space
     /// limit, `ulimit -v`): the count stopped, nothing was printed.
@@ -60,7 +64,7 @@ impl Status {
             Status::Success => "success",
             Status::OutputFailed => "output failed",
             Status::Refused => "bad input or refused",
-            Status::Disagreement => "verify disagrees",
+            Status::Disagreement => "counts disagree",
             Status::OutOfMemory => "out of memory",
         }
     }

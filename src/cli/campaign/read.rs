@@ -1,9 +1,10 @@
 //! Reading a campaign's files: each one a shard record or a checkpoint,
 //! told apart by its `format`, checked as `merge` checks a record, and
 //! kept as a few numbers (never its tally: a folder of 100,000 records
-//! holds 100,000 summaries, not 100,000 tallies).
+//! holds 100,000 summaries, not 100,000 tallies). A file that is a count
+//! read already (a link, a copy: [`Counts`], the rule `merge` follows too)
+//! is set aside as a duplicate.
 
-use std::hash::{DefaultHasher, Hasher};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -13,7 +14,9 @@ use crate::Count;
 use crate::plan::{Plan, Shard};
 
 use super::super::files::{self, path_text};
-use super::super::records::{CHECKPOINT_FORMAT, Checkpoint, PlanId, Plans, ShardRecord, Tally};
+use super::super::records::{
+    CHECKPOINT_FORMAT, Checkpoint, Content, Counts, Duplicate, PlanId, Plans, ShardRecord, Tally,
+};
 
 /// What kind of file, and what only that kind has.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -24,7 +27,7 @@ pub enum FileKind {
         threads: usize,
         /// A digest of its tally: two records of one shard agree when
         /// their counts and digests do.
-        digest: u64,
+        digest: Content,
     },
     /// A checkpoint (`--checkpoint`): the subproblems finished so far.
     Checkpoint,
@@ -57,60 +60,81 @@ pub struct Files {
     pub entries: Vec<CheckedFile>,
     pub plans: Vec<PlanId>,
     pub refused: Vec<(PathBuf, String)>,
+    /// The files that are a count of `entries` again, in the order of
+    /// their paths.
+    pub duplicates: Vec<Duplicate>,
     /// The plans built to check them, one per N and method.
     pub built: Plans,
 }
 
 impl Files {
-    /// Reads and checks every file of `paths`.
+    /// Reads and checks every file of `paths`. Of the files of one count,
+    /// the first is kept, dated as the earliest of them (a copy is dated
+    /// when it was copied, not when its count ended).
     pub fn read(paths: Vec<PathBuf>) -> Files {
         let mut files = Files::default();
+        let mut counts = Counts::default();
         for path in paths {
             match files.read_one(&path) {
-                Ok(entry) => files.entries.push(entry),
+                Ok((entry, content)) => {
+                    let at = files.entries.len();
+                    match counts.duplicate(&path, content, at) {
+                        Some((first, duplicate)) => {
+                            let kept = &mut files.entries[first];
+                            kept.modified = earliest(kept.modified, entry.modified);
+                            files.duplicates.push(duplicate);
+                        }
+                        None => files.entries.push(entry),
+                    }
+                }
                 Err(line) => files.refused.push((path, line)),
             }
         }
         files
     }
 
-    /// One file: the line `merge` would say about it if it is refused.
-    fn read_one(&mut self, path: &Path) -> Result<CheckedFile, String> {
+    /// One file, and what it holds: the line `merge` would say about it if
+    /// it is refused.
+    fn read_one(&mut self, path: &Path) -> Result<(CheckedFile, Content), String> {
         let bytes = files::read_record(path)?;
         let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok();
         let shown = path_text(path);
         let why = |why: String| format!("{shown} {why}");
-        let (id, shard, tally, count, seconds, kind) = if is_checkpoint(&bytes) {
+        let (content, kind, held) = if is_checkpoint(&bytes) {
             let c = Checkpoint::parse(&bytes, &mut self.built).map_err(why)?;
-            (
-                c.plan,
-                c.shard,
-                c.tally,
-                c.count,
-                c.seconds,
-                FileKind::Checkpoint,
-            )
+            let content = Content::of_checkpoint(&c);
+            (content, FileKind::Checkpoint, c)
         } else {
             let r = ShardRecord::parse(&bytes, &mut self.built).map_err(why)?;
+            let content = Content::of_record(&r);
             let kind = FileKind::Record {
                 threads: r.threads,
-                digest: digest(&r.tally),
+                digest: Content::of_tally(&r.tally),
             };
-            (r.plan, r.shard, r.tally, r.count, r.seconds, kind)
+            // What a record and a checkpoint have in common.
+            let held = Checkpoint {
+                plan: r.plan,
+                shard: r.shard,
+                tally: r.tally,
+                count: r.count,
+                seconds: r.seconds,
+            };
+            (content, kind, held)
         };
         // Built already: the file was checked against it.
-        let plan = self.built.get(id.method, id.n)?;
-        Ok(CheckedFile {
+        let plan = self.built.get(held.plan.method, held.plan.n)?;
+        let entry = CheckedFile {
             path: path.to_path_buf(),
-            estimate: estimate(plan, &tally),
-            plan: self.plan_number(id),
-            shard,
-            subproblems: tally.len(),
-            count,
-            seconds,
+            estimate: estimate(plan, &held.tally),
+            plan: self.plan_number(held.plan),
+            shard: held.shard,
+            subproblems: held.tally.len(),
+            count: held.count,
+            seconds: held.seconds,
             modified,
             kind,
-        })
+        };
+        Ok((entry, content))
     }
 
     /// The place of `id` among the plans seen, added if it is new.
@@ -145,13 +169,10 @@ fn estimate(plan: &Plan, tally: &Tally) -> u128 {
         .sum()
 }
 
-/// A digest of every subproblem and count of `tally`: the same for the
-/// same tally in every run of the program.
-fn digest(tally: &Tally) -> u64 {
-    let mut hasher = DefaultHasher::new();
-    for (index, count) in tally.iter() {
-        hasher.write_usize(index);
-        hasher.write_u128(count);
+/// The earlier of two dates, or the one known.
+fn earliest(a: Option<SystemTime>, b: Option<SystemTime>) -> Option<SystemTime> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
-    hasher.finish()
 }

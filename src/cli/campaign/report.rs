@@ -1,6 +1,7 @@
 //! Printing a campaign's [`Summary`]: lines for a person, or one JSON
 //! object with the same numbers.
 
+use std::fmt::Display;
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -10,17 +11,23 @@ use crate::Count;
 
 use super::super::files::path_text;
 use super::super::plural::counted;
-use super::summary::{Partial, Summary};
+use super::super::records::Duplicate;
+use super::summary::{FutureDated, Partial, Summary};
 
-/// How many refused files the text names; the JSON names every one.
+/// How many refused files, or duplicates, the text names; the JSON names
+/// every one.
 pub const REFUSALS_NAMED: usize = 10;
 
 /// The lines of `summary` of the folder `dir`.
 pub fn text(out: &mut impl Write, dir: &Path, summary: &Summary) -> io::Result<()> {
     let s = summary;
+    let duplicates = match s.duplicates.len() {
+        0 => String::new(),
+        many => format!(" and {}", counted(many, "duplicate", "duplicates")),
+    };
     writeln!(
         out,
-        "campaign {}: {} in {}; {} read, {} refused",
+        "campaign {}: {} in {}; {} read{duplicates}, {} refused",
         path_text(dir),
         s.plan,
         counted(s.shards, "shard", "shards"),
@@ -53,15 +60,20 @@ pub fn text(out: &mut impl Write, dir: &Path, summary: &Summary) -> io::Result<(
     }
     writeln!(out, "core-hours: {}", core_hours(s))?;
     writeln!(out, "eta: {}", eta(s))?;
-    for (_, line) in s.refused.iter().take(REFUSALS_NAMED) {
-        writeln!(out, "refused: {line}")?;
+    let duplicates: Vec<String> = s.duplicates.iter().map(|d| d.to_string()).collect();
+    named_lines(out, "duplicate", &duplicates)?;
+    let refused: Vec<&String> = s.refused.iter().map(|(_, line)| line).collect();
+    named_lines(out, "refused", &refused)
+}
+
+/// `{label}: {line}` for the first [`REFUSALS_NAMED`] of `lines`, and how
+/// many more there are.
+fn named_lines(out: &mut impl Write, label: &str, lines: &[impl Display]) -> io::Result<()> {
+    for line in lines.iter().take(REFUSALS_NAMED) {
+        writeln!(out, "{label}: {line}")?;
     }
-    if s.refused.len() > REFUSALS_NAMED {
-        writeln!(
-            out,
-            "refused: and {} more",
-            s.refused.len() - REFUSALS_NAMED
-        )?;
+    if lines.len() > REFUSALS_NAMED {
+        writeln!(out, "{label}: and {} more", lines.len() - REFUSALS_NAMED)?;
     }
     Ok(())
 }
@@ -83,6 +95,23 @@ fn shards(out: &mut impl Write, s: &Summary) -> io::Result<()> {
             let named: Vec<String> = group.1.iter().map(|p| partial(p, s.shards)).collect();
             writeln!(out, "{name}: {}", listed(named, group.0))?;
         }
+    }
+    for dated in &s.future.1 {
+        writeln!(
+            out,
+            "dated in the future: {}/{}, {} is dated {} ahead of this machine's clock, so its age is unknown (counted as stalled)",
+            dated.shard,
+            s.shards,
+            path_text(&dated.path),
+            duration(dated.ahead.as_secs_f64())
+        )?;
+    }
+    if s.future.0 > s.future.1.len() {
+        writeln!(
+            out,
+            "dated in the future: and {} more",
+            s.future.0 - s.future.1.len()
+        )?;
     }
     if s.missing.0 > 0 {
         let named = s
@@ -210,6 +239,8 @@ struct Json<'a> {
     stalled_first: Vec<JsonPartial>,
     missing_first: Vec<String>,
     disputed_first: &'a [String],
+    future_dated: usize,
+    future_dated_first: Vec<JsonFuture>,
     cross_checked: usize,
     subproblems_done: usize,
     estimate_done: f64,
@@ -224,6 +255,7 @@ struct Json<'a> {
     checkpoint_wall_hours: f64,
     core_hours_left: Option<f64>,
     eta_seconds: Option<f64>,
+    duplicates: &'a [Duplicate],
     refused: Vec<JsonRefusal>,
 }
 
@@ -232,6 +264,13 @@ struct JsonPartial {
     shard: String,
     subproblems_done: usize,
     subproblems: usize,
+}
+
+#[derive(Serialize)]
+struct JsonFuture {
+    shard: String,
+    file: String,
+    seconds_ahead: f64,
 }
 
 #[derive(Serialize)]
@@ -275,6 +314,17 @@ pub fn json(out: &mut impl Write, dir: &Path, summary: &Summary) -> io::Result<(
             .map(|i| format!("{i}/{}", s.shards))
             .collect(),
         disputed_first: &s.disputed.1,
+        future_dated: s.future.0,
+        future_dated_first: s
+            .future
+            .1
+            .iter()
+            .map(|dated: &FutureDated| JsonFuture {
+                shard: format!("{}/{}", dated.shard, s.shards),
+                file: path_text(&dated.path),
+                seconds_ahead: dated.ahead.as_secs_f64(),
+            })
+            .collect(),
         cross_checked: s.cross_checked,
         subproblems_done: s.subproblems_done,
         estimate_done: s.estimate_done,
@@ -289,6 +339,7 @@ pub fn json(out: &mut impl Write, dir: &Path, summary: &Summary) -> io::Result<(
         checkpoint_wall_hours: s.checkpoint_seconds / 3600.0,
         core_hours_left: s.core_seconds_left.map(|c| c / 3600.0),
         eta_seconds: s.eta_seconds,
+        duplicates: &s.duplicates,
         refused: s
             .refused
             .iter()

@@ -10,11 +10,27 @@ use crate::Count;
 use crate::plan::Plan;
 
 use super::super::files::path_text;
-use super::super::records::PlanId;
+use super::super::records::{Duplicate, PlanId};
 use super::read::{CheckedFile, FileKind, Files};
 
 /// How many shards of each state, or refused files, are named.
 pub const NAMED: usize = 5;
+
+/// How far ahead of this machine's clock a checkpoint's date may be and
+/// still be taken as now: the skew between the clocks of a cluster's nodes
+/// and its file server. A date further ahead tells nothing of the
+/// checkpoint's age, so its shard is not taken as running.
+pub const CLOCK_SKEW: Duration = Duration::from_secs(60);
+
+/// A checkpoint dated ahead of this machine's clock, by more than
+/// [`CLOCK_SKEW`]: its shard counts as stalled, and the report says why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FutureDated {
+    pub shard: usize,
+    pub path: PathBuf,
+    /// How far ahead.
+    pub ahead: Duration,
+}
 
 /// A shard with a checkpoint and no record.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,14 +48,17 @@ pub struct Summary {
     pub plan: PlanId,
     /// How many shards.
     pub shards: usize,
-    /// Files of the campaign read (refused ones aside).
+    /// Files of the campaign read (refused ones and duplicates aside).
     pub files: usize,
     /// Shards with a record (all of their records agreeing).
     pub done: usize,
     /// Shards with a fresh checkpoint and no record: how many, the first.
     pub running: (usize, Vec<Partial>),
-    /// Shards with an older checkpoint and no record.
+    /// Shards with an older checkpoint and no record, or one dated in the
+    /// future.
     pub stalled: (usize, Vec<Partial>),
+    /// The stalled shards whose checkpoint is dated in the future.
+    pub future: (usize, Vec<FutureDated>),
     /// Shards with neither: how many, the first.
     pub missing: (usize, Vec<usize>),
     /// Shards whose records disagree: how many, and a line for the first.
@@ -58,7 +77,8 @@ pub struct Summary {
     /// Records of done shards, and checkpoints of running or stalled ones.
     pub records: usize,
     pub checkpoints: usize,
-    /// Record files of the campaign, copies and disputed ones included.
+    /// Record files of the campaign, disputed ones included (duplicates
+    /// are no record of their own).
     pub record_files: usize,
     /// Core-seconds of all of them (seconds × threads).
     pub core_seconds: f64,
@@ -73,6 +93,9 @@ pub struct Summary {
     pub eta_seconds: Option<f64>,
     /// Every file refused, with why, in the order of their paths.
     pub refused: Vec<(PathBuf, String)>,
+    /// Every file that is a count read already (a link, a copy), in the
+    /// order of their paths: counted once, never as a cross-check.
+    pub duplicates: Vec<Duplicate>,
 }
 
 /// The files of one shard.
@@ -120,6 +143,7 @@ impl Summary {
             }
         }
         let mut summary = Summary::empty(id, shards, ours.len(), files.refused);
+        summary.duplicates = files.duplicates;
         let estimate_done = summary.add_shards(&by_shard, now, fresh);
         summary.missing = missing(&by_shard, shards);
         summary.size_partials(plan);
@@ -140,6 +164,7 @@ impl Summary {
             done: 0,
             running: (0, Vec::new()),
             stalled: (0, Vec::new()),
+            future: (0, Vec::new()),
             missing: (0, Vec::new()),
             disputed: (0, Vec::new()),
             cross_checked: 0,
@@ -155,6 +180,7 @@ impl Summary {
             core_seconds_left: None,
             eta_seconds: None,
             refused,
+            duplicates: Vec::new(),
         }
     }
 
@@ -180,29 +206,50 @@ impl Summary {
                 estimate += first.estimate;
                 self.solutions = self.solutions.and_then(|s| s.checked_add(first.count));
             } else if let Some(checkpoint) = files.checkpoint {
-                let age = checkpoint
-                    .modified
-                    .map(|m| now.duration_since(m).unwrap_or_default());
-                let partial = Partial {
-                    shard,
-                    done: checkpoint.subproblems,
-                    size: 0,
-                };
-                if age.is_some_and(|age| age <= fresh) {
-                    note(&mut self.running, partial);
-                } else {
-                    note(&mut self.stalled, partial);
-                }
-                self.checkpoints += 1;
-                self.subproblems_done += checkpoint.subproblems;
+                self.add_checkpoint(shard, checkpoint, now, fresh);
                 estimate += checkpoint.estimate;
-                self.checkpoint_seconds += checkpoint.seconds;
-                self.checkpoint_solutions = self
-                    .checkpoint_solutions
-                    .and_then(|s| s.checked_add(checkpoint.count));
             }
         }
         estimate
+    }
+
+    /// Shard `shard`, which has `checkpoint` and no record: running if the
+    /// checkpoint is fresh, stalled if not, or if it is dated in the future
+    /// (then its age is unknown, and it is named).
+    fn add_checkpoint(
+        &mut self,
+        shard: usize,
+        checkpoint: &CheckedFile,
+        now: SystemTime,
+        fresh: Duration,
+    ) {
+        let partial = Partial {
+            shard,
+            done: checkpoint.subproblems,
+            size: 0,
+        };
+        match checkpoint.modified.map(|m| now.duration_since(m)) {
+            Some(Ok(age)) if age <= fresh => note(&mut self.running, partial),
+            Some(Err(ahead)) if ahead.duration() <= CLOCK_SKEW => {
+                note(&mut self.running, partial);
+            }
+            Some(Err(ahead)) => {
+                let dated = FutureDated {
+                    shard,
+                    path: checkpoint.path.clone(),
+                    ahead: ahead.duration(),
+                };
+                note(&mut self.future, dated);
+                note(&mut self.stalled, partial);
+            }
+            _ => note(&mut self.stalled, partial),
+        }
+        self.checkpoints += 1;
+        self.subproblems_done += checkpoint.subproblems;
+        self.checkpoint_seconds += checkpoint.seconds;
+        self.checkpoint_solutions = self
+            .checkpoint_solutions
+            .and_then(|s| s.checked_add(checkpoint.count));
     }
 
     /// The sizes of the running and stalled shards named: one pass over
@@ -309,8 +356,8 @@ fn missing(by_shard: &BTreeMap<usize, ShardFiles<'_>>, shards: usize) -> (usize,
 /// two do.
 fn disagreement(shard: usize, shards: usize, records: &[&CheckedFile]) -> Option<String> {
     let key = |e: &CheckedFile| match e.kind {
-        FileKind::Record { digest, .. } => (e.count, digest),
-        FileKind::Checkpoint => (e.count, 0),
+        FileKind::Record { digest, .. } => (e.count, Some(digest)),
+        FileKind::Checkpoint => (e.count, None),
     };
     let first = records[0];
     let other = records[1..].iter().find(|r| key(r) != key(first))?;

@@ -18,10 +18,11 @@ use super::super::memory;
 use super::super::plural::counted;
 use super::super::records::ShardRecord;
 use super::super::status::Messages;
-use super::sum::Owners;
+use super::sum::{Disagreement, Owners, RecountFound, Said};
 
-/// What a recount did, all of it agreeing with the records.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// What a recount did, and the first subproblem whose records it proved
+/// wrong, if it did.
+#[derive(Debug)]
 pub(super) struct Recounted {
     /// How many subproblems were recounted.
     pub(super) subproblems: usize,
@@ -29,11 +30,14 @@ pub(super) struct Recounted {
     pub(super) seed: u64,
     /// How.
     pub(super) by: RecountBy,
+    pub(super) wrong: Option<Disagreement>,
 }
 
 /// Recounts `recount.subproblems` subproblems chosen at random (all of them
 /// if there are no more) and compares each with the record that counts it.
 /// The seed is printed on stderr, so that the same check can be repeated.
+/// A recount that proves a record wrong is a [`Recounted::wrong`], not an
+/// error here: `merge` still prints what it found.
 pub(super) fn spot_check(
     plan: &Plan,
     recount: &Recount,
@@ -80,28 +84,57 @@ pub(super) fn spot_check(
         None => search(plan, &chosen, threads, &mut compare),
     };
     super::super::warn_of_refused_threads(messages, &ran, threads);
-    if let Some((index, count)) = wrong {
-        let (path, record) = &records[owners.get(index).expect("checked above")];
-        return Err(Failure::Refused(format!(
-            "{} says subproblem {index} has {} solutions, but it has {count} (recounted here{how} with --seed {seed}){}",
-            path_text(path),
-            record.tally.get(index).unwrap_or_default(),
-            same_shard(records, record)
-        )));
+    let wrong = wrong.map(|(index, count)| {
+        let owner = owners.get(index).expect("checked above");
+        let how = format!("{how} with --seed {seed}");
+        proved_wrong(records, owner, index, count, recount.by, &how)
+    });
+    if wrong.is_none() {
+        messages.say(format_args!(
+            "the {} with the records",
+            counted(
+                chosen.len(),
+                "recounted subproblem agrees",
+                "recounted subproblems agree"
+            )
+        ));
     }
-    messages.say(format_args!(
-        "the {} with the records",
-        counted(
-            chosen.len(),
-            "recounted subproblem agrees",
-            "recounted subproblems agree"
-        )
-    ));
     Ok(Recounted {
         subproblems: chosen.len(),
         seed,
         by: recount.by,
+        wrong,
     })
+}
+
+/// Subproblem `index`, whose count in the record at `owner` (and the
+/// others of its shard, which agree with it) a recount `how` found to be
+/// `count`.
+fn proved_wrong(
+    records: &[(&Path, ShardRecord)],
+    owner: usize,
+    index: usize,
+    count: Count,
+    by: RecountBy,
+    how: &str,
+) -> Disagreement {
+    let (path, record) = &records[owner];
+    let said = record.tally.get(index).unwrap_or_default();
+    Disagreement {
+        shard: record.shard.to_string(),
+        subproblem: index,
+        records: records
+            .iter()
+            .filter(|(_, other)| other.shard == record.shard)
+            .map(|(path, other)| Said::of(path, other, said))
+            .collect(),
+        recount: Some(RecountFound::of(by, count)),
+        line: format!(
+            "{} says subproblem {index} has {said} solutions, but it has {count} (recounted here{how}){}",
+            path_text(path),
+            same_shard(records, record)
+        ),
+    }
 }
 
 /// `"; the 1 other record of shard 1/3 says the same"` where `record`'s

@@ -1,14 +1,20 @@
 //! The records of a merge added up as they are read: which record counts
 //! each subproblem, their total, and the shards counted more than once
-//! (cross-checks), compared with the first record of their shard.
+//! (cross-checks), compared with the first record of their shard. A file
+//! that is a count read already (a link, a copy) never gets here: `merge`
+//! sets it aside by the rule `status` follows ([`Counts`]).
+//!
+//! [`Counts`]: super::super::records::Counts
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
+use serde::Serialize;
+
 use crate::Count;
 use crate::plan::Shard;
 
-use super::super::Failure;
+use super::super::args::RecountBy;
 use super::super::files::path_text;
 use super::super::records::{ShardRecord, Tally};
 
@@ -60,10 +66,72 @@ pub(super) struct Sum<'a> {
     /// records count it.
     shards: HashMap<Shard, (usize, usize)>,
     /// The first subproblem counted twice by different shards, two records
-    /// of a shard that disagree, a file named twice, or overflow: reported
-    /// once every file has been read, so that a file wrong in itself is
-    /// named first, whatever its place among the files.
-    pub(super) wrong: Option<Failure>,
+    /// of a shard that disagree, or overflow: reported once every file has
+    /// been read, so that a file wrong in itself is named first, whatever
+    /// its place among the files.
+    pub(super) wrong: Option<Wrong>,
+}
+
+/// What stops a merge once every file is read.
+pub(super) enum Wrong {
+    /// Records that cannot be added up, and why.
+    Refused(String),
+    /// A proof that a count is wrong.
+    Disagrees(Disagreement),
+}
+
+/// Two counts of one subproblem that differ: two records of its shard, or
+/// its records and a recount here. The one line on stderr, and what
+/// `--format json` names.
+#[derive(Debug, Serialize)]
+pub(super) struct Disagreement {
+    /// `1/3`.
+    pub(super) shard: String,
+    pub(super) subproblem: usize,
+    /// Each record that counts it, with what it says.
+    pub(super) records: Vec<Said>,
+    /// What a recount here found, if one did.
+    pub(super) recount: Option<RecountFound>,
+    #[serde(skip)]
+    pub(super) line: String,
+}
+
+/// What one record says of the subproblem.
+#[derive(Debug, Serialize)]
+pub(super) struct Said {
+    pub(super) file: String,
+    pub(super) kernel: String,
+    pub(super) count: Count,
+    pub(super) count_text: String,
+}
+
+impl Said {
+    pub(super) fn of(path: &Path, record: &ShardRecord, count: Count) -> Said {
+        Said {
+            file: path_text(path),
+            kernel: record.kernel.clone(),
+            count,
+            count_text: count.to_string(),
+        }
+    }
+}
+
+/// What a recount here found.
+#[derive(Debug, Serialize)]
+pub(super) struct RecountFound {
+    pub(super) by: &'static str,
+    pub(super) count: Count,
+    pub(super) count_text: String,
+}
+
+impl RecountFound {
+    pub(super) fn of(by: RecountBy, count: Count) -> RecountFound {
+        RecountFound {
+            by: by.name(),
+            count,
+            count_text: count.to_string(),
+        }
+    }
 }
 
 /// The shards counted by more than one record, all of whose records agree.
@@ -153,8 +221,8 @@ impl<'a> Sum<'a> {
         };
         if self.wrong.is_none() {
             self.wrong = match first {
-                Some(first) => self.cross_check(first, path, &record).err(),
-                None => self.claim(path, &record).err().map(Failure::Refused),
+                Some(first) => self.cross_check(first, path, &record).map(Wrong::Disagrees),
+                None => self.claim(path, &record).err().map(Wrong::Refused),
             };
         }
         if self.wrong.is_some() || first.is_some() {
@@ -190,62 +258,31 @@ impl<'a> Sum<'a> {
     }
 
     /// `record` counts the shard that the record at `first` counts: a
-    /// cross-check, which its every count must pass; the same record read
-    /// twice is none.
-    fn cross_check(&self, first: usize, path: &Path, record: &ShardRecord) -> Result<(), Failure> {
+    /// cross-check, which its every count must pass; how it fails if not.
+    fn cross_check(&self, first: usize, path: &Path, record: &ShardRecord) -> Option<Disagreement> {
         let (first_path, held) = &self.records[first];
-        if held == record {
-            return Err(Failure::Refused(if same_file(first_path, path) {
-                format!(
-                    "{} is named twice: a cross-check of shard {} needs a second count of it, in another record",
-                    path_text(path),
-                    record.shard
-                )
-            } else {
-                format!(
-                    "{} is the same record as {} (the same shard, counts, kernel, threads and seconds): a copy, where a cross-check of shard {} needs a second count",
-                    path_text(path),
-                    path_text(first_path),
-                    record.shard
-                )
-            }));
-        }
-        let differs = record
+        let (index, count) = record
             .tally
             .iter()
-            .find(|&(index, count)| held.tally.get(index) != Some(count));
-        match differs {
-            None => Ok(()),
-            Some((index, count)) => Err(Failure::Disagreement(format!(
-                "{} ({}) and {} ({}) both count shard {} of N = {}, and disagree: subproblem {index} has {} solutions in the first and {count} in the second",
+            .find(|&(index, count)| held.tally.get(index) != Some(count))?;
+        let said = held.tally.get(index).unwrap_or_default();
+        Some(Disagreement {
+            shard: record.shard.to_string(),
+            subproblem: index,
+            records: vec![
+                Said::of(first_path, held, said),
+                Said::of(path, record, count),
+            ],
+            recount: None,
+            line: format!(
+                "{} ({}) and {} ({}) both count shard {} of N = {}, and disagree: subproblem {index} has {said} solutions in the first and {count} in the second",
                 path_text(first_path),
                 held.kernel,
                 path_text(path),
                 record.kernel,
                 record.shard,
                 record.plan.n,
-                held.tally.get(index).unwrap_or_default(),
-            ))),
-        }
+            ),
+        })
     }
-}
-
-/// Whether `a` and `b` name one file: the same words, the same file once
-/// resolved (`shard-1.json` and `./shard-1.json`, a symbolic link), or
-/// (on Unix) two hard links to it.
-fn same_file(a: &Path, b: &Path) -> bool {
-    if a == b {
-        return true;
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        if let (Ok(a), Ok(b)) = (std::fs::metadata(a), std::fs::metadata(b)) {
-            return (a.dev(), a.ino()) == (b.dev(), b.ino());
-        }
-    }
-    matches!(
-        (std::fs::canonicalize(a), std::fs::canonicalize(b)),
-        (Ok(a), Ok(b)) if a == b
-    )
 }

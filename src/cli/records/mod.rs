@@ -35,6 +35,7 @@
 //! Counts are strings: JSON readers that hold numbers as doubles (jq,
 //! JavaScript) would round counts above 2^53.
 
+mod duplicates;
 mod tally;
 
 use std::collections::BTreeMap;
@@ -44,6 +45,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+pub use duplicates::{Content, Counts, Duplicate, Sameness};
 pub use tally::Tally;
 
 use crate::kernel::Method;
@@ -223,12 +225,17 @@ struct CheckpointFile {
 /// What both kinds of file have in common, for the shared checks.
 trait RecordFile: Serialize + DeserializeOwned {
     const FORMAT: &'static str;
+    /// What a file of this kind is called in messages: a checkpoint is no
+    /// record.
+    const NOUN: &'static str;
     fn checksum(&mut self) -> &mut Option<String>;
     fn fields(&self) -> Fields<'_>;
 }
 
 /// The fields both kinds of file have, under their names in each.
 struct Fields<'a> {
+    /// [`RecordFile::NOUN`].
+    noun: &'static str,
     format: &'a str,
     /// A shard record's; a checkpoint has none.
     kernel: Option<&'a str>,
@@ -251,11 +258,13 @@ struct Fields<'a> {
 
 impl RecordFile for ShardFile {
     const FORMAT: &'static str = SHARD_FORMAT;
+    const NOUN: &'static str = "record";
     fn checksum(&mut self) -> &mut Option<String> {
         &mut self.checksum
     }
     fn fields(&self) -> Fields<'_> {
         Fields {
+            noun: Self::NOUN,
             format: &self.format,
             kernel: Some(&self.kernel),
             checksum: self.checksum.as_deref(),
@@ -276,11 +285,13 @@ impl RecordFile for ShardFile {
 
 impl RecordFile for CheckpointFile {
     const FORMAT: &'static str = CHECKPOINT_FORMAT;
+    const NOUN: &'static str = "checkpoint";
     fn checksum(&mut self) -> &mut Option<String> {
         &mut self.checksum
     }
     fn fields(&self) -> Fields<'_> {
         Fields {
+            noun: Self::NOUN,
             format: &self.format,
             kernel: None,
             checksum: self.checksum.as_deref(),
@@ -325,37 +336,36 @@ fn to_bytes<F: RecordFile>(mut file: F) -> Vec<u8> {
 /// Parses `bytes` as a record of `F`'s format, checks its fields' bounds
 /// and its checksum: the checks that need nothing but the file.
 fn parse_file<F: RecordFile>(bytes: &[u8]) -> Result<F, String> {
-    let what = F::FORMAT;
+    let (what, noun) = (kind_of(F::FORMAT), F::NOUN);
     // A first look for the format and version, so that another kind of
     // file, or another version, is named as such.
     let peek: Peek = serde_json::from_slice(bytes).map_err(|e| match e.classify() {
-        serde_json::error::Category::Data => format!("is not a {what} record: {e}"),
-        _ => format!("is not a JSON record: {e}"),
+        serde_json::error::Category::Data => format!("is not a {what}: {e}"),
+        _ => format!("is not a JSON {noun}: {e}"),
     })?;
     match peek.format {
-        Loose::Text(format) if format == what => {}
+        Loose::Text(format) if format == F::FORMAT => {}
         Loose::Text(other) => {
-            return Err(format!(
-                "is a {} record, not a {what} record",
-                shown(&other)
-            ));
+            return Err(format!("is a {}, not a {what}", kind_of(&shown(&other))));
         }
         _ => {
             return Err(format!(
-                "is not a {what} record (no \"format\": \"{what}\")"
+                "is not a {what} (no \"format\": \"{}\")",
+                F::FORMAT
             ));
         }
     }
+    let versions = format!("versions {OLDEST_VERSION} and {VERSION}");
     match peek.version {
         Loose::Whole(v) if (u64::from(OLDEST_VERSION)..=u64::from(VERSION)).contains(&v) => {}
         Loose::Whole(1) => {
             return Err(format!(
-                "is a version 1 {what} record, which carries no per-subproblem counts and no checksum; this version reads only versions {OLDEST_VERSION} and {VERSION}: count it again"
+                "is a version 1 {what}, which carries no per-subproblem counts and no checksum; this version reads only {versions}: count it again"
             ));
         }
         Loose::Whole(v) => {
             return Err(format!(
-                "is a {what} record of version {v}; this version reads versions {OLDEST_VERSION} and {VERSION}"
+                "is a {what} of version {v}; this version reads {versions}"
             ));
         }
         Loose::Text(text) => {
@@ -363,22 +373,22 @@ fn parse_file<F: RecordFile>(bytes: &[u8]) -> Result<F, String> {
             let shown: String = text.chars().take(24).collect();
             let more = if shown.len() < text.len() { "…" } else { "" };
             return Err(format!(
-                "is a {what} record whose \"version\" is the text {shown:?}{more}, where a record has a whole number; this version reads versions {OLDEST_VERSION} and {VERSION}"
+                "is a {what} whose \"version\" is the text {shown:?}{more}, where a {noun} has a whole number; this version reads {versions}"
             ));
         }
         Loose::Other => {
             return Err(format!(
-                "is a {what} record with no whole-number \"version\"; this version reads versions {OLDEST_VERSION} and {VERSION}"
+                "is a {what} with no whole-number \"version\"; this version reads {versions}"
             ));
         }
     }
     // Parsed again, typed, which refuses a repeated key (the peek kept
     // the last of two).
     let mut file: F =
-        serde_json::from_slice(bytes).map_err(|e| format!("is not a valid {what} record: {e}"))?;
+        serde_json::from_slice(bytes).map_err(|e| format!("is not a valid {what}: {e}"))?;
     check_bounds(&file.fields())?;
     let Some(written) = file.checksum().clone() else {
-        return Err(format!("has no checksum: not a {what} record as written"));
+        return Err(format!("has no checksum: not a {what} as written"));
     };
     if written != checksum_of(&mut file) {
         return Err(
@@ -390,6 +400,16 @@ fn parse_file<F: RecordFile>(bytes: &[u8]) -> Result<F, String> {
         return Err(format!("is for N = {n}, but N is at most {MAX_N}"));
     }
     Ok(file)
+}
+
+/// What a file of `format` is called: `queens-simd checkpoint`, or a
+/// record of any other format (`queens-simd shard record`).
+fn kind_of(format: &str) -> String {
+    if format == CHECKPOINT_FORMAT {
+        format.to_owned()
+    } else {
+        format!("{format} record")
+    }
 }
 
 /// Refuses a text field longer than its bound ([`MAX_NAME_BYTES`],
@@ -408,8 +428,9 @@ fn check_bounds(fields: &Fields<'_>) -> Result<(), String> {
         let Some(text) = text else { continue };
         if text.len() > MAX_NAME_BYTES {
             return Err(format!(
-                "has a \"{name}\" of {} bytes, more than the {MAX_NAME_BYTES} a record's {name} may have",
-                text.len()
+                "has a \"{name}\" of {} bytes, more than the {MAX_NAME_BYTES} a {}'s {name} may have",
+                text.len(),
+                fields.noun
             ));
         }
         if text.chars().any(char::is_control) {
@@ -577,11 +598,12 @@ fn method_of(fields: &Fields<'_>) -> Result<Method, String> {
     match (fields.version, fields.method) {
         (OLDEST_VERSION, None) => Ok(Method::Symmetric),
         (OLDEST_VERSION, Some(_)) => Err(format!(
-            "is a version {OLDEST_VERSION} record with a \"method\"; version {OLDEST_VERSION} records have none (they are all of symmetric plans)"
+            "is a version {OLDEST_VERSION} {noun} with a \"method\"; version {OLDEST_VERSION} {noun}s have none (they are all of symmetric plans)",
+            noun = fields.noun
         )),
         (_, None) => Err(format!(
-            "is a version {} record with no \"method\" (missing field `method`)",
-            fields.version
+            "is a version {} {} with no \"method\" (missing field `method`)",
+            fields.version, fields.noun
         )),
         (_, Some(name)) => name.parse().map_err(|_| {
             let known: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
@@ -950,6 +972,52 @@ mod tests {
         assert!(
             refused.contains("is a queens-simd shard record"),
             "{refused}"
+        );
+    }
+
+    #[test]
+    fn a_checkpoint_is_called_a_checkpoint() {
+        let written = record(8, Shard::WHOLE);
+        let parse = |bytes: &[u8]| Checkpoint::parse(bytes, &mut Plans::default()).unwrap_err();
+        assert_eq!(
+            parse(&written.to_bytes()),
+            "is a queens-simd shard record, not a queens-simd checkpoint"
+        );
+        assert!(
+            parse(b"{\"format\": ").starts_with("is not a JSON checkpoint: EOF"),
+            "{}",
+            parse(b"{")
+        );
+        let cases: [(&[u8], &str); 4] = [
+            (
+                br#"{"format": "queens-simd checkpoint", "version": 9}"#,
+                "is a queens-simd checkpoint of version 9; this version reads versions 2 and 3",
+            ),
+            (
+                br#"{"format": "queens-simd checkpoint", "version": "3"}"#,
+                "is a queens-simd checkpoint whose \"version\" is the text \"3\", where a checkpoint has a whole number",
+            ),
+            (
+                br#"{"format": "queens-simd checkpoint", "version": 3}"#,
+                "is not a valid queens-simd checkpoint: missing field",
+            ),
+            (b"[]", "is not a queens-simd checkpoint: invalid type"),
+        ];
+        for (bytes, why) in cases {
+            let refused = parse(bytes);
+            assert!(refused.starts_with(why), "{refused}");
+        }
+        // A shard record given to merge that is a checkpoint.
+        let checkpoint = Checkpoint {
+            plan: written.plan.clone(),
+            shard: written.shard,
+            tally: written.tally.clone(),
+            count: written.count,
+            seconds: 1.5,
+        };
+        assert_eq!(
+            ShardRecord::parse(&checkpoint.to_bytes(), &mut Plans::default()).unwrap_err(),
+            "is a queens-simd checkpoint, not a queens-simd shard record"
         );
     }
 
