@@ -516,6 +516,23 @@ fn a_refused_checkpoint_is_called_a_checkpoint() {
         )),
         "{report}"
     );
+    // Too large to be one: a checkpoint to resume from is called so, a
+    // file of a folder either.
+    let huge = dir.join("huge.json");
+    fs::File::create(&huge)
+        .unwrap()
+        .set_len(queens_simd::cli::files::MAX_RECORD_BYTES + 1)
+        .unwrap();
+    assert!(
+        resume(&huge).ends_with(" bytes or more, over the 16777216 a checkpoint can have\n"),
+        "{}",
+        resume(&huge)
+    );
+    let report = stdout_of(&["status", dir.to_str().unwrap()]);
+    assert!(
+        report.contains(" bytes or more, over the 16777216 a record or checkpoint can have"),
+        "{report}"
+    );
 }
 
 #[cfg(unix)]

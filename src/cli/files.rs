@@ -64,10 +64,38 @@ fn printable(c: char) -> bool {
 /// far below what would strain memory.
 pub const MAX_RECORD_BYTES: u64 = 16 << 20;
 
-/// The contents of the regular file at `path` (links followed), at most
-/// [`MAX_RECORD_BYTES`]; one line saying why not otherwise. A FIFO, a
-/// device or a directory is refused without being read (nor waited on).
-pub fn read_record(path: &Path) -> Result<Vec<u8>, String> {
+/// What a file is read as, in the words of its refusals.
+#[derive(Clone, Copy, Debug)]
+pub struct Holding {
+    /// One of them: `a record`.
+    one: &'static str,
+    /// Them all: `records`.
+    many: &'static str,
+}
+
+impl Holding {
+    /// A shard record (`merge`).
+    pub const RECORD: Holding = Holding {
+        one: "a record",
+        many: "records",
+    };
+    /// A checkpoint to resume from (`--checkpoint`).
+    pub const CHECKPOINT: Holding = Holding {
+        one: "a checkpoint",
+        many: "checkpoints",
+    };
+    /// Either, as a campaign's folder holds both (`status`).
+    pub const EITHER: Holding = Holding {
+        one: "a record or checkpoint",
+        many: "records and checkpoints",
+    };
+}
+
+/// The contents of the regular file at `path` (links followed), read as
+/// `holding` says, at most [`MAX_RECORD_BYTES`]; one line saying why not
+/// otherwise. A FIFO, a device or a directory is refused without being
+/// read (nor waited on).
+pub fn read_record(path: &Path, holding: Holding) -> Result<Vec<u8>, String> {
     let shown = path_text(path);
     let mut options = OpenOptions::new();
     options.read(true);
@@ -86,12 +114,13 @@ pub fn read_record(path: &Path) -> Result<Vec<u8>, String> {
         .map_err(|e| format!("cannot read {shown}: {e}"))?;
     if !metadata.is_file() {
         return Err(format!(
-            "{shown} is not a regular file ({}): records are read from regular files only",
-            kind_of(&metadata.file_type())
+            "{shown} is not a regular file ({}): {} are read from regular files only",
+            kind_of(&metadata.file_type()),
+            holding.many
         ));
     }
     if metadata.len() > MAX_RECORD_BYTES {
-        return Err(too_large(path, metadata.len()));
+        return Err(too_large(path, metadata.len(), holding));
     }
     let mut bytes = Vec::with_capacity(metadata.len() as usize);
     // A file that grows while it is read still stops at the limit.
@@ -99,15 +128,16 @@ pub fn read_record(path: &Path) -> Result<Vec<u8>, String> {
         .read_to_end(&mut bytes)
         .map_err(|e| format!("cannot read {shown}: {e}"))?;
     if bytes.len() as u64 > MAX_RECORD_BYTES {
-        return Err(too_large(path, bytes.len() as u64));
+        return Err(too_large(path, bytes.len() as u64, holding));
     }
     Ok(bytes)
 }
 
-fn too_large(path: &Path, bytes: u64) -> String {
+fn too_large(path: &Path, bytes: u64, holding: Holding) -> String {
     format!(
-        "{} has {bytes} bytes or more, over the {MAX_RECORD_BYTES} a record can have",
-        path_text(path)
+        "{} has {bytes} bytes or more, over the {MAX_RECORD_BYTES} {} can have",
+        path_text(path),
+        holding.one
     )
 }
 

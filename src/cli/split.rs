@@ -352,7 +352,7 @@ impl<'a> Saver<'a> {
 fn resume(path: &Path, plan: &Plan, shard: Shard) -> Result<Checkpoint, Failure> {
     let refuse = Failure::Refused;
     let shown = path_text(path);
-    let bytes = files::read_record(path).map_err(refuse)?;
+    let bytes = files::read_record(path, files::Holding::CHECKPOINT).map_err(refuse)?;
     // Its own plan (rebuilt, once): the checkpoint may be of another N.
     let record = Checkpoint::parse(&bytes, &mut Plans::default())
         .map_err(|why| refuse(format!("checkpoint {shown} {why}")))?;

@@ -96,7 +96,7 @@ impl Files {
     /// One file, and what it holds: the line `merge` would say about it if
     /// it is refused.
     fn read_one(&mut self, path: &Path) -> Result<(CheckedFile, Content), String> {
-        let bytes = files::read_record(path)?;
+        let bytes = files::read_record(path, files::Holding::EITHER)?;
         let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok();
         let shown = path_text(path);
         let why = |why: String| format!("{shown} {why}");

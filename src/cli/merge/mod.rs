@@ -109,7 +109,7 @@ fn read(files: &[std::path::PathBuf]) -> Result<(Sum<'_>, Plans, Vec<Duplicate>)
     let mut duplicates = Vec::new();
     for path in files {
         let shown = path_text(path);
-        let bytes = files::read_record(path).map_err(refuse)?;
+        let bytes = files::read_record(path, files::Holding::RECORD).map_err(refuse)?;
         let record = ShardRecord::parse(&bytes, &mut plans)
             .map_err(|why| refuse(format!("{shown} {why}")))?;
         let at = sum.as_ref().map_or(0, |sum| sum.records.len());

@@ -131,7 +131,9 @@ impl Plans {
             Entry::Vacant(slot) => {
                 // Checked before it is built, as a count's plan is.
                 let needs = MemoryNeeds::new(method, n).map_err(|e| super::status::message(&e))?;
-                let limits = super::memory::Limits::of_this_process(None);
+                // merge and status take no --max-memory for their plans:
+                // a refusal names no flag to set.
+                let limits = super::memory::Limits::without_max_memory();
                 super::memory::check_plan(method, n, needs.plan(), &limits)?;
                 Ok(slot
                     .insert(Plan::with_method(method, n).map_err(|e| super::status::message(&e))?))
