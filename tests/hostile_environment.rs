@@ -447,30 +447,18 @@ fn a_closed_stderr_loses_a_line_and_a_null_one_drops_it() {
 #[test]
 fn a_lock_file_this_user_cannot_write_still_locks() {
     use std::os::unix::fs::PermissionsExt;
-    use std::os::unix::process::CommandExt;
     let dir = scratch("unwritable-lock-file");
     fs::set_permissions(&dir, fs::Permissions::from_mode(0o777)).unwrap();
     let checkpoint = dir.join("count.json");
     let lock = dir.join("count.json.lock");
     fs::write(&lock, "").unwrap();
     fs::set_permissions(&lock, fs::Permissions::from_mode(0o444)).unwrap();
-    // SAFETY: getuid cannot fail and touches no memory.
-    let root = unsafe { libc::getuid() } == 0;
     let run = || {
         let mut command = Process::new(binary());
         command
             .args(["12", "--count", "--checkpoint"])
             .arg(&checkpoint);
-        // SAFETY: between fork and exec the closure calls only setgid and
-        // setuid, which are async-signal-safe, and allocates nothing.
-        unsafe {
-            command.pre_exec(move || {
-                if root && (libc::setgid(65534) != 0 || libc::setuid(65534) != 0) {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
+        common::child::as_nobody_if_root(&mut command);
         command.output()
     };
     let held = File::open(&lock).unwrap();

@@ -742,7 +742,6 @@ fn output_and_checkpoint_are_compared_as_files() {
 #[test]
 fn an_output_that_cannot_be_created_names_the_file_asked_for() {
     use std::os::unix::fs::PermissionsExt;
-    use std::os::unix::process::CommandExt;
     let dir = scratch("cannot-create");
     fs::write(dir.join("afile"), "").unwrap();
     for (path, why) in [
@@ -765,22 +764,11 @@ fn an_output_that_cannot_be_created_names_the_file_asked_for() {
     fs::create_dir(&locked).unwrap();
     fs::set_permissions(&locked, fs::Permissions::from_mode(0o555)).unwrap();
     fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).unwrap();
-    // SAFETY: getuid cannot fail and touches no memory.
-    let root = unsafe { libc::getuid() } == 0;
     let mut command = Process::new(binary());
     command
         .current_dir(&dir)
         .args(["12", "--count", "--output", "locked/x.json"]);
-    // SAFETY: between fork and exec the closure calls only setgid and
-    // setuid, which are async-signal-safe, and allocates nothing.
-    unsafe {
-        command.pre_exec(move || {
-            if root && (libc::setgid(65534) != 0 || libc::setuid(65534) != 0) {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
+    common::child::as_nobody_if_root(&mut command);
     let out = command.output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
@@ -798,7 +786,6 @@ fn an_output_that_cannot_be_created_names_the_file_asked_for() {
 #[cfg(unix)]
 #[test]
 fn a_failed_write_names_where_the_result_was_going() {
-    use std::os::unix::process::CommandExt;
     let dir = scratch("failed-write");
     let out = Process::new(binary())
         .args(["12", "--count"])
@@ -821,21 +808,7 @@ fn a_failed_write_names_where_the_result_was_going() {
     command
         .current_dir(&dir)
         .args(["10", "--format", "columns", "--output", "list.txt"]);
-    // SAFETY: between fork and exec the closure calls only setrlimit and
-    // signal, which are async-signal-safe, and allocates nothing.
-    unsafe {
-        command.pre_exec(|| {
-            let rlimit = libc::rlimit {
-                rlim_cur: 1000,
-                rlim_max: 1000,
-            };
-            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
-            if libc::setrlimit(libc::RLIMIT_FSIZE, &rlimit) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
+    common::child::with_file_size_limit(&mut command, 1000);
     let out = command.output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
@@ -852,7 +825,6 @@ fn a_failed_write_names_where_the_result_was_going() {
 #[cfg(unix)]
 #[test]
 fn a_finished_count_survives_a_failed_last_write() {
-    use std::os::unix::process::CommandExt;
     let dir = scratch("disk-full");
     let checkpoint = dir.join("count.json");
     // Files this process writes may grow to 1500 bytes: enough for the
@@ -864,21 +836,7 @@ fn a_finished_count_survives_a_failed_last_write() {
     command
         .args(["12", "--count", "--checkpoint"])
         .arg(&checkpoint);
-    // SAFETY: between fork and exec the closure calls only setrlimit and
-    // signal, which are async-signal-safe, and allocates nothing.
-    unsafe {
-        command.pre_exec(move || {
-            let rlimit = libc::rlimit {
-                rlim_cur: limit,
-                rlim_max: limit,
-            };
-            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
-            if libc::setrlimit(libc::RLIMIT_FSIZE, &rlimit) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
+    common::child::with_file_size_limit(&mut command, limit);
     let out = command.output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     // The total stands; status 1 says that the checkpoint is behind.

@@ -5,6 +5,8 @@
 use queens_simd::Kernel;
 use queens_simd::kernel::Method;
 
+#[cfg(unix)]
+pub mod child;
 pub mod counting;
 #[cfg(target_os = "linux")]
 pub mod limits;
