@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use sha2::{Digest, Sha256};
 
-use super::super::files::path_text;
+use super::super::files::{FileId, path_text};
 use super::{Checkpoint, PlanId, ShardRecord, Tally};
 
 /// A digest of what a record or a checkpoint holds: equal for two files
@@ -161,30 +161,11 @@ impl Serialize for Duplicate {
     }
 }
 
-/// Where a file is: its device and inode on Unix, its path once resolved
-/// elsewhere.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct FileKey(#[cfg(unix)] (u64, u64), #[cfg(not(unix))] PathBuf);
-
-/// The file at `path` (a link followed), if the system says.
-fn file_key(path: &Path) -> Option<FileKey> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        let metadata = std::fs::metadata(path).ok()?;
-        Some(FileKey((metadata.dev(), metadata.ino())))
-    }
-    #[cfg(not(unix))]
-    {
-        std::fs::canonicalize(path).ok().map(FileKey)
-    }
-}
-
 /// The first file read of each count.
 #[derive(Debug)]
 struct First {
     path: PathBuf,
-    key: Option<FileKey>,
+    key: Option<FileId>,
     /// Its number, as the caller numbers the counts it keeps.
     at: usize,
 }
@@ -207,7 +188,7 @@ impl Counts {
         content: Content,
         at: usize,
     ) -> Option<(usize, Duplicate)> {
-        let key = file_key(path);
+        let key = FileId::of(path);
         match self.first.get(&content) {
             Some(first) => {
                 let how = if first.path.as_os_str() == path.as_os_str() {

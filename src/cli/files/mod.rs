@@ -1,61 +1,20 @@
 //! Reading and writing the CLI's files safely in shared directories:
 //! records are read only from regular files, up to a size limit; a file is
-//! replaced through a fresh temporary file that cannot be a planted link,
-//! and is removed again on error; a checkpoint is locked for the run.
+//! written by one rule ([`output_file`], [`checkpoint_file`]: never
+//! through a symbolic link) and replaced through a fresh temporary file
+//! that cannot be a planted link, removed again on error; a checkpoint is
+//! locked for the run ([`CheckpointLock`]); paths are shown as a shell takes
+//! them ([`path_text`]).
+
+mod lock;
+mod shown;
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-/// `path` as the user would type it, the same in a message and in JSON:
-/// as it is where every byte is printable UTF-8; otherwise in bash's ANSI-C
-/// quoting, `$'…'`, so that it can be pasted into a shell and reach the
-/// file: `\\`, `\'`, `\n`, `\t`, `\r`, and `\xNN` for every other byte
-/// that is not printable or not valid UTF-8 (printable characters stay as
-/// they are). Not printable: control characters (a newline would split a
-/// message's one line) and the invisible ones that change how a line reads
-/// (bidirectional overrides, zero widths, line separators).
-pub fn path_text(path: &Path) -> String {
-    let bytes = path.as_os_str().as_encoded_bytes();
-    if let Ok(text) = std::str::from_utf8(bytes)
-        && text.chars().all(printable)
-    {
-        return text.to_owned();
-    }
-    let mut quoted = String::from("$'");
-    let hex = |quoted: &mut String, bytes: &[u8]| {
-        for byte in bytes {
-            quoted.push_str(&format!("\\x{byte:02x}"));
-        }
-    };
-    for chunk in bytes.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            match c {
-                '\\' => quoted.push_str("\\\\"),
-                '\'' => quoted.push_str("\\'"),
-                '\n' => quoted.push_str("\\n"),
-                '\t' => quoted.push_str("\\t"),
-                '\r' => quoted.push_str("\\r"),
-                c if printable(c) => quoted.push(c),
-                c => hex(&mut quoted, c.encode_utf8(&mut [0; 4]).as_bytes()),
-            }
-        }
-        hex(&mut quoted, chunk.invalid());
-    }
-    quoted.push('\'');
-    quoted
-}
-
-/// Whether `c` shows as itself on a terminal: not a control character, nor
-/// an invisible one that reorders, hides or breaks what follows it.
-fn printable(c: char) -> bool {
-    !c.is_control()
-        && !matches!(
-            c,
-            '\u{061c}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}'
-                | '\u{2060}'..='\u{2069}' | '\u{feff}'
-        )
-}
+pub use lock::CheckpointLock;
+pub use shown::path_text;
 
 /// The largest record read: above the largest a count can write (the join
 /// plan of N = 32 in one shard, 59,640 pieces: at most 2.1 MB with a count
@@ -284,7 +243,7 @@ fn without_temporary_path(e: io::Error) -> io::Error {
 
 /// The file a `--checkpoint` path names: a regular file, or a new name in
 /// an existing directory, checked before anything is created
-/// ([`writable_file`]).
+/// (`writable_file`: never through a symbolic link).
 pub fn checkpoint_file(path: &Path) -> Result<PathBuf, String> {
     writable_file(path, "checkpoint", "a checkpoint is a regular file", "")
 }
@@ -387,17 +346,35 @@ fn unreachable_folder(path: &Path) -> Option<String> {
     Some(format!("folder {} cannot be reached", path_text(folder)))
 }
 
-/// Whether `a` and `b` name one file, however they are spelt (`x.json`,
-/// `./x.json`, a hard link): the same device and inode where both exist;
-/// where one does not exist yet, the same name in the same folder (their
-/// folders compared as resolved paths).
-pub fn same_file(a: &Path, b: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        if let (Ok(a), Ok(b)) = (fs::metadata(a), fs::metadata(b)) {
-            return a.dev() == b.dev() && a.ino() == b.ino();
+/// Where a file is: its device and inode on Unix, its resolved path
+/// elsewhere. Two paths with one `FileId` name one file, however they are
+/// spelt (`x.json`, `./x.json`, a hard link, a symbolic link to it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileId(#[cfg(unix)] (u64, u64), #[cfg(not(unix))] PathBuf);
+
+impl FileId {
+    /// The file at `path` (a link followed), if it exists and the system
+    /// says.
+    pub fn of(path: &Path) -> Option<FileId> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let metadata = fs::metadata(path).ok()?;
+            Some(FileId((metadata.dev(), metadata.ino())))
         }
+        #[cfg(not(unix))]
+        {
+            fs::canonicalize(path).ok().map(FileId)
+        }
+    }
+}
+
+/// Whether `a` and `b` name one file, however they are spelt: the same
+/// [`FileId`] where both exist; where one does not exist yet, the same
+/// name in the same folder (their folders compared as resolved paths).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    if let (Some(a), Some(b)) = (FileId::of(a), FileId::of(b)) {
+        return a == b;
     }
     let resolved = |path: &Path| {
         fs::canonicalize(directory_of(path))
@@ -410,175 +387,9 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// A lock on a checkpoint for one run, held until dropped: an advisory lock
-/// on `FILE.lock` beside it (the checkpoint itself is replaced by renames,
-/// so it cannot carry the lock). The lock file stays after the run: removing
-/// it would let two runs lock two different files of the same name.
-#[derive(Debug)]
-pub struct CheckpointLock {
-    _file: File,
-    /// Why no lock is held, where the lock file's file system takes none.
-    not_held: Option<io::Error>,
-}
-
-impl CheckpointLock {
-    /// The lock file of `checkpoint`.
-    pub fn path_for(checkpoint: &Path) -> PathBuf {
-        let mut path = checkpoint.as_os_str().to_owned();
-        path.push(".lock");
-        PathBuf::from(path)
-    }
-
-    /// Takes the lock, or says why not in one line: another run holds it,
-    /// or the lock file cannot be opened (a link is refused, not followed).
-    /// On a file system that takes no locks (an NFS mount without a lock
-    /// manager, Lustre without `flock`), the lock is not held, and
-    /// [`CheckpointLock::warning`] says so: the count goes on.
-    pub fn take(checkpoint: &Path) -> Result<CheckpointLock, String> {
-        let path = CheckpointLock::path_for(checkpoint);
-        let shown = path_text(&path);
-        let file = open_lock_file(&path).map_err(|e| {
-            // O_NOFOLLOW's refusal reads "Too many levels of symbolic
-            // links": say what the file is instead.
-            if fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
-                format!(
-                    "the checkpoint's lock file {shown} is a symbolic link, which a lock is never taken through; remove it, or give another checkpoint file"
-                )
-            } else {
-                format!("cannot open the checkpoint's lock file {shown}: {e}")
-            }
-        })?;
-        let is_file = file.metadata().is_ok_and(|m| m.is_file());
-        if !is_file {
-            return Err(format!(
-                "the checkpoint's lock file {shown} is not a regular file"
-            ));
-        }
-        let not_held = match file.try_lock() {
-            Ok(()) => None,
-            Err(fs::TryLockError::WouldBlock) => {
-                return Err(format!(
-                    "checkpoint {} is in use by another run ({shown} is locked); wait for it to finish or give another file",
-                    path_text(checkpoint)
-                ));
-            }
-            Err(fs::TryLockError::Error(e)) if takes_no_locks(&e) => Some(e),
-            Err(fs::TryLockError::Error(e)) => {
-                return Err(format!(
-                    "cannot lock the checkpoint's lock file {shown}: {e}"
-                ));
-            }
-        };
-        Ok(CheckpointLock {
-            _file: file,
-            not_held,
-        })
-    }
-
-    /// Where no lock could be taken (its file system takes none), the
-    /// warning to give on stderr: a second run on the checkpoint would not
-    /// be stopped.
-    pub fn warning(&self, checkpoint: &Path) -> Option<String> {
-        let e = self.not_held.as_ref()?;
-        Some(format!(
-            "warning: checkpoint {} is not locked: its file system takes no lock on {} ({e}); counting all the same, so run no other count on this checkpoint meanwhile",
-            path_text(checkpoint),
-            path_text(&CheckpointLock::path_for(checkpoint))
-        ))
-    }
-}
-
-/// Opens (or creates) a checkpoint's lock file for the lock, never through
-/// a link. One that another user left in a shared folder, which this user
-/// may not write, is opened for reading: `flock` takes an exclusive lock
-/// on a file open in any mode, and the checkpoint beside it is replaced by
-/// a rename in the folder, which the file's mode does not forbid.
-fn open_lock_file(path: &Path) -> io::Result<File> {
-    let open = |write: bool| {
-        let mut options = OpenOptions::new();
-        options
-            .read(true)
-            .write(write)
-            .create(write)
-            .truncate(false);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY);
-        }
-        options.open(path)
-    };
-    match open(true) {
-        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => open(false).map_err(|_| e),
-        opened => opened,
-    }
-}
-
-/// Whether `e`, from taking a lock, says that the file system takes no
-/// locks at all: ENOLCK (NFS without a lock manager), ENOSYS (Lustre
-/// mounted without `flock`), EOPNOTSUPP, or a platform where the standard
-/// library locks no file; not that the lock is held, nor that the file is
-/// wrong.
-fn takes_no_locks(e: &io::Error) -> bool {
-    #[cfg(unix)]
-    let unsupported = [libc::ENOLCK, libc::ENOSYS, libc::EOPNOTSUPP, libc::ENOTSUP];
-    #[cfg(not(unix))]
-    let unsupported: [i32; 0] = [];
-    e.kind() == io::ErrorKind::Unsupported
-        || e.raw_os_error()
-            .is_some_and(|code| unsupported.contains(&code))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A file system without locks is told from a lock held elsewhere or a
-    /// file that cannot be locked: only the first lets the count go on.
-    #[test]
-    fn a_file_system_without_locks_is_told_apart() {
-        #[cfg(unix)]
-        for code in [libc::ENOLCK, libc::ENOSYS, libc::EOPNOTSUPP] {
-            assert!(
-                takes_no_locks(&io::Error::from_raw_os_error(code)),
-                "{code}"
-            );
-        }
-        #[cfg(unix)]
-        for code in [
-            libc::EBADF,
-            libc::EINTR,
-            libc::EWOULDBLOCK,
-            libc::EACCES,
-            libc::EIO,
-        ] {
-            assert!(
-                !takes_no_locks(&io::Error::from_raw_os_error(code)),
-                "{code}"
-            );
-        }
-        assert!(takes_no_locks(&io::Error::from(io::ErrorKind::Unsupported)));
-        assert!(!takes_no_locks(&io::Error::other("held")));
-    }
-
-    /// A lock not held says so in one line, naming the checkpoint and its
-    /// lock file; a held one says nothing.
-    #[test]
-    fn only_a_lock_not_held_is_warned_of() {
-        let dir = tempfile::tempdir().unwrap();
-        let checkpoint = dir.path().join("count.json");
-        let held = CheckpointLock::take(&checkpoint).unwrap();
-        assert_eq!(held.warning(&checkpoint), None);
-        drop(held);
-        let not_held = CheckpointLock {
-            _file: File::open(dir.path().join("count.json.lock")).unwrap(),
-            not_held: Some(io::Error::from(io::ErrorKind::Unsupported)),
-        };
-        let warning = not_held.warning(&checkpoint).unwrap();
-        assert!(warning.starts_with("warning: checkpoint "), "{warning}");
-        assert!(warning.contains("count.json.lock ("), "{warning}");
-        assert!(!warning.contains('\n'), "{warning}");
-    }
 
     /// tempfile's errors end in ` at path "…"`: pinned here, so that a
     /// tempfile whose text changes fails this test rather than putting a
@@ -646,35 +457,5 @@ mod tests {
             Some("D/file is not a folder")
         );
         assert_eq!(unreachable_folder(Path::new("x.json")), None);
-    }
-
-    #[cfg(unix)]
-    fn path_of(bytes: &[u8]) -> PathBuf {
-        use std::os::unix::ffi::OsStrExt;
-        PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn a_path_is_shown_as_a_shell_would_take_it() {
-        // Printable, whatever else it holds: as it is.
-        for plain in ["records/shard-1.json", "a b/it's \\ \"é\".json", "$x`y`"] {
-            assert_eq!(path_text(Path::new(plain)), plain);
-        }
-        let cases: [(&[u8], &str); 5] = [
-            (b"nu/bad\xff\x01\".json", r#"$'nu/bad\xff\x01".json'"#),
-            (b"two\nlines.json", r"$'two\nlines.json'"),
-            (b"it's\t\\\r.json", r"$'it\'s\t\\\r.json'"),
-            // A printable character stays, an invisible one is its bytes.
-            (
-                "é\u{202e}\x7f.json".as_bytes(),
-                r"$'é\xe2\x80\xae\x7f.json'",
-            ),
-            // A byte that starts a character which never comes.
-            (b"x\xe2\x80.json\x1b", r"$'x\xe2\x80.json\x1b'"),
-        ];
-        for (bytes, shown) in cases {
-            assert_eq!(path_text(&path_of(bytes)), shown);
-        }
     }
 }
