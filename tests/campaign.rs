@@ -458,7 +458,10 @@ fn hostile_files_are_reported_as_merge_reports_them() {
     };
     said("edited.json", "does not match its checksum");
     said("truncated.json", "is not a JSON record: EOF");
-    said("huge.json", "over the 16777216 a record or checkpoint can have");
+    said(
+        "huge.json",
+        "over the 16777216 a record or checkpoint can have",
+    );
     said("fifo.json", "is not a regular file (a FIFO)");
     said("loop-a.json", "cannot read");
     said("loop-b.json", "cannot read");
