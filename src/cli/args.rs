@@ -106,7 +106,7 @@ pub struct Args {
     /// Refuse a count with a join kernel that would take more memory than
     /// SIZE (bytes, or with a suffix K, M, G, T, KiB, ... GiB, TiB: powers
     /// of 1024); default: the memory available. Needs a join count.
-    #[arg(long, value_name = "SIZE", value_parser = named("--max-memory", parse_size), allow_hyphen_values = true)]
+    #[arg(long, value_name = "SIZE", value_parser = named("--max-memory", super::memory::parse_size), allow_hyphen_values = true)]
     pub max_memory: Option<u64>,
 
     /// Also report the solve time in microseconds on stderr: the median
@@ -165,7 +165,7 @@ pub enum Command {
 
         /// Refuse a recount of join records that would take more memory
         /// than SIZE (default: the memory available); needs --recount.
-        #[arg(long, value_name = "SIZE", value_parser = named("--max-memory", parse_size), allow_hyphen_values = true)]
+        #[arg(long, value_name = "SIZE", value_parser = named("--max-memory", super::memory::parse_size), allow_hyphen_values = true)]
         max_memory: Option<u64>,
 
         /// How --recount recounts (default plan): `plan`, with a kernel of
@@ -232,7 +232,7 @@ pub struct ScriptArgs {
     /// Memory a task may take on its node (SIZE as for --max-memory); the
     /// threads are those that fit. Default: what the estimate asks, with a
     /// margin (Slurm's --mem).
-    #[arg(long, value_name = "SIZE", value_parser = named("--memory", parse_size), allow_hyphen_values = true)]
+    #[arg(long, value_name = "SIZE", value_parser = named("--memory", super::memory::parse_size), allow_hyphen_values = true)]
     pub memory: Option<u64>,
 
     /// Slurm: each task's time limit (MINUTES, H:MM:SS or D-HH:MM:SS;
@@ -1192,10 +1192,6 @@ fn parse_seconds(text: &str, max: f64, flag: &str) -> Result<Duration, String> {
             "{flag} must be a number of seconds from 0 to {max}"
         )),
     }
-}
-
-fn parse_size(text: &str, flag: &str) -> Result<u64, String> {
-    super::memory::parse_size(text, flag)
 }
 
 /// Most shards a script splits a count into.

@@ -8,11 +8,12 @@
 //!
 //! Exit status: one of [`status::Status`], listed in README.md: 0 on
 //! success, 1 when output fails, 2 on bad input (one line on stderr),
-//! including a file that fails its checks, 3 when a count is proved
-//! wrong (`--verify`, `--check`, `merge`), 4 when memory is refused. A closed pipe (`| head`) ends
-//! the output quietly with status 0; a stdout closed or open for reading
-//! only is refused with status 1 before any work (the `streams` module
-//! says why std alone would hide it); no path panics.
+//! including a file that fails its checks, 3 when a count is proved wrong
+//! (`--verify`, `--check`, `merge`), 4 when memory is refused. A closed
+//! pipe (`| head`) ends the output quietly with status 0; a stdout closed
+//! at the start or open for reading only is refused with status 1 before
+//! any work (the `streams` module says why std alone would hide it); no
+//! path panics.
 
 // Every line for stdout goes through the writer that `serve` is given, and
 // every line for stderr through `status::Messages`: `println!` and
@@ -113,7 +114,7 @@ where
 /// left as it was and the temporary file is removed.
 fn serve_to_file(request: &Request, path: &Path, messages: &Messages) -> Status {
     let shown = files::path_text(path);
-    let replacement = match output_replacement(request, path) {
+    let replacement = match output_replacement(request, path, &shown) {
         Ok(replacement) => replacement,
         Err(why) => return messages.error(why, Status::Refused),
     };
@@ -127,9 +128,13 @@ fn serve_to_file(request: &Request, path: &Path, messages: &Messages) -> Status 
 }
 
 /// The replacement of `--output FILE`, or why FILE cannot take the result,
-/// in one line naming FILE as given: checked before any count, like every
-/// input (so a refusal is [`Status::Refused`]).
-fn output_replacement(request: &Request, path: &Path) -> Result<files::Replacement, String> {
+/// in one line naming FILE as given (`shown`): checked before any count,
+/// like every input (so a refusal is [`Status::Refused`]).
+fn output_replacement(
+    request: &Request,
+    path: &Path,
+    shown: &str,
+) -> Result<files::Replacement, String> {
     let file = files::output_file(path)?;
     let checkpoint = match request {
         Request::Solve(Solve {
@@ -144,7 +149,7 @@ fn output_replacement(request: &Request, path: &Path) -> Result<files::Replaceme
         );
     }
     files::Replacement::deferred(&file)
-        .map_err(|e| format!("--output {} cannot be created: {e}", files::path_text(path)))
+        .map_err(|e| format!("--output {shown} cannot be created: {e}"))
 }
 
 /// A stdout that cannot take the result (closed, or open for reading
