@@ -209,7 +209,7 @@ fn join_avx2_matches_and_slices_in_ymm_registers() {
             "por", "pshufb", "psadbw", "movdq", "vpord", "vporq", "vpopcnt",
         ],
     };
-    check("queens_simd::kernel::join::avx2::count_chunk", &kernel).unwrap();
+    check("queens_simd::kernel::join::avx2::count_row_sets", &kernel).unwrap();
 }
 
 /// The join-avx512 kernel: its matcher ORs 512-bit slices (`vpord`/`vporq`)
@@ -239,9 +239,9 @@ fn join_avx512_matches_slices_and_joins_in_zmm_registers() {
         .to_vec(),
         forbidden: &["por", "pshufb", "psadbw", "movdq"],
     };
-    check("queens_simd::kernel::join::avx512::count_chunk", &kernel).unwrap();
+    check("queens_simd::kernel::join::avx512::count_row_sets", &kernel).unwrap();
     // The check can fail: the AVX2 kernel has none of these.
-    assert!(check("queens_simd::kernel::join::avx2::count_chunk", &kernel).is_err());
+    assert!(check("queens_simd::kernel::join::avx2::count_row_sets", &kernel).is_err());
 }
 
 /// The join-avx512bw kernel, for AVX-512 CPUs without VPOPCNTDQ: its
@@ -270,11 +270,15 @@ fn join_avx512bw_counts_bits_by_shuffles_in_zmm_registers() {
         .to_vec(),
         forbidden: &["vpopcnt", "por", "pshufb", "psadbw", "movdq"],
     };
-    check("queens_simd::kernel::join::avx512bw::count_chunk", &kernel).unwrap();
+    check(
+        "queens_simd::kernel::join::avx512bw::count_row_sets",
+        &kernel,
+    )
+    .unwrap();
     // The check can fail: join-avx512 counts with `vpopcntq`, and join-avx2
     // ORs no zmm register.
-    assert!(check("queens_simd::kernel::join::avx512::count_chunk", &kernel).is_err());
-    assert!(check("queens_simd::kernel::join::avx2::count_chunk", &kernel).is_err());
+    assert!(check("queens_simd::kernel::join::avx512::count_row_sets", &kernel).is_err());
+    assert!(check("queens_simd::kernel::join::avx2::count_row_sets", &kernel).is_err());
 }
 
 /// The lanes-avx2 kernel: eight walkers in ymm lanes. A lane's stack

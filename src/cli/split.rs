@@ -10,7 +10,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::Kernel;
 use crate::dispatch::Options;
 use crate::kernel::Method;
-use crate::plan::{MemoryNeeds, Plan, Shard};
+use crate::plan::{InFlight, MemoryNeeds, Plan, Progress, Shard};
 
 use super::Failure;
 use super::args::{Format, PlanCount, Solve};
@@ -174,20 +174,35 @@ fn starting_point(
             shard,
             tally: Tally::empty(plan.len()),
             count: 0,
+            in_flight: InFlight::new(),
             seconds: 0.0,
         },
     };
     if let Some(path) = checkpoint
-        && !progress.tally.is_empty()
+        && !(progress.tally.is_empty() && progress.in_flight.is_empty())
     {
         messages.say(format_args!(
-            "resuming from checkpoint {}: {} of {} done",
+            "resuming from checkpoint {}: {} of {} done{}",
             path_text(path),
             progress.tally.len(),
-            super::plural::counted(mine, "subproblem", "subproblems")
+            super::plural::counted(mine, "subproblem", "subproblems"),
+            begun_text(&progress.in_flight)
         ));
     }
     Ok(progress)
+}
+
+/// `, and K begun (R of S row sets)` for the pieces in flight, if any.
+fn begun_text(in_flight: &InFlight) -> String {
+    if in_flight.is_empty() {
+        return String::new();
+    }
+    let (done, of) = in_flight
+        .iter()
+        .fold((0u64, 0u64), |(done, of), (_, parts)| {
+            (done + u64::from(parts.len()), of + u64::from(parts.of()))
+        });
+    format!(", and {} begun ({done} of {of} row sets)", in_flight.len())
 }
 
 /// Counts the subproblems of `mine` that `progress` does not hold yet,
@@ -208,21 +223,41 @@ fn count_the_rest(
         .copied()
         .filter(|&i| !progress.tally.contains(i))
         .collect();
-    let bar = progress_bar(quiet, plan, mine, &todo);
+    let bar = progress_bar(quiet, plan, mine, &todo, &progress.in_flight);
     let started = Instant::now();
     let previous_seconds = progress.seconds;
-    let counted = options.count_reporting(plan, &todo, |index, count| {
-        progress.tally.insert(index, count);
-        // At most N! in the checkpoint (checked when it is read) and N! in
-        // this run's counts: no overflow.
-        progress.count += count;
-        if !bar.is_hidden() {
-            bar.inc(plan.get(index).map_or(1, |s| s.estimate()));
-            bar.set_message(format!(
-                "{}/{} subproblems",
-                progress.tally.len(),
-                mine.len()
-            ));
+    // What earlier runs counted of the pieces they began: left out.
+    let begun = progress.in_flight.clone();
+    let counted = options.count_progress(plan, &todo, &begun, |event| {
+        let estimate = |index: usize| plan.get(index).map_or(1, |s| s.estimate());
+        match event {
+            Progress::Part {
+                index,
+                rows,
+                of,
+                count,
+            } => {
+                let len = u64::from(rows.end - rows.start);
+                let added = progress.in_flight.add(index, rows, of, count);
+                debug_assert!(added.is_ok(), "a count's parts fit: {added:?}");
+                bar.inc(scaled(estimate(index), len, of));
+            }
+            Progress::Done { index, count } => {
+                progress.in_flight.remove(index);
+                progress.tally.insert(index, count);
+                // At most N! in the checkpoint (checked when it is read)
+                // and N! in this run's counts: no overflow.
+                progress.count += count;
+                if plan.method() == Method::Symmetric {
+                    bar.inc(estimate(index));
+                }
+                bar.set_message(format!(
+                    "{}/{} subproblems",
+                    progress.tally.len(),
+                    mine.len()
+                ));
+            }
+            _ => {}
         }
         let elapsed = || previous_seconds + started.elapsed().as_secs_f64();
         saver.save_if_due(progress, elapsed, &bar);
@@ -234,6 +269,15 @@ fn count_the_rest(
         previous_seconds + started.elapsed().as_secs_f64(),
         counted.threads,
     ))
+}
+
+/// `estimate * len / of`, the share of a piece's estimate that `len` of
+/// its `of` row sets stand for (0 for a piece of none), without overflow.
+fn scaled(estimate: u64, len: u64, of: u32) -> u64 {
+    if of == 0 {
+        return 0;
+    }
+    (u128::from(estimate) * u128::from(len) / u128::from(of)) as u64
 }
 
 /// The checkpoint of a count, if it has one: where, how often it is
@@ -379,23 +423,45 @@ fn resume(path: &Path, plan: &Plan, shard: Shard) -> Result<Checkpoint, Failure>
             record.shard
         )));
     }
+    for (index, parts) in record.in_flight.iter() {
+        let has = plan.get(index).and_then(|sub| sub.row_sets());
+        if has != Some(parts.of()) {
+            return Err(refuse(format!(
+                "checkpoint {shown} has subproblem {index} in flight with {} row sets, but it has {}",
+                parts.of(),
+                has.map_or_else(|| "none".into(), |has| has.to_string())
+            )));
+        }
+    }
     Ok(record)
 }
 
-/// A bar on stderr, weighted by the subproblems' estimates, if stderr is a
-/// terminal and `--quiet` is not given; else a hidden one.
-fn progress_bar(quiet: bool, plan: &Plan, mine: &[usize], todo: &[usize]) -> ProgressBar {
+/// A bar on stderr, weighted by the subproblems' estimates (a piece in
+/// flight by its share of row sets counted), if stderr is a terminal and
+/// `--quiet` is not given; else a hidden one.
+fn progress_bar(
+    quiet: bool,
+    plan: &Plan,
+    mine: &[usize],
+    todo: &[usize],
+    in_flight: &InFlight,
+) -> ProgressBar {
     if quiet || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
+    let estimate = |index: usize| plan.get(index).map_or(1, |s| s.estimate());
     // Saturating: a join plan's estimates are large (up to 10^9 each at
     // N = 32), though their sums fit.
     let weight = |indices: &[usize]| -> u64 {
         indices
             .iter()
-            .map(|&i| plan.get(i).map_or(1, |s| s.estimate()))
+            .map(|&i| estimate(i))
             .fold(0, u64::saturating_add)
     };
+    let begun = in_flight
+        .iter()
+        .map(|(index, parts)| scaled(estimate(index), u64::from(parts.len()), parts.of()))
+        .fold(0, u64::saturating_add);
     let total = weight(mine);
     let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
     let style = ProgressStyle::with_template(
@@ -405,7 +471,7 @@ fn progress_bar(quiet: bool, plan: &Plan, mine: &[usize], todo: &[usize]) -> Pro
     .progress_chars("=> ");
     bar.set_style(style);
     bar.set_prefix(plan.n().to_string());
-    bar.set_position(total - weight(todo));
+    bar.set_position((total - weight(todo)).saturating_add(begun));
     bar.set_message(format!(
         "{}/{} subproblems",
         mine.len() - todo.len(),

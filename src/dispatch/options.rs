@@ -8,7 +8,7 @@ use std::num::NonZeroUsize;
 use super::registry::counter;
 use crate::Error;
 use crate::kernel::Method;
-use crate::plan::{Counted, Plan, Sample};
+use crate::plan::{Counted, InFlight, Plan, Progress, Sample};
 use crate::{Count, Kernel};
 
 /// How to count a plan, and the counting: `Options::threads(2)
@@ -113,14 +113,69 @@ impl Options {
         &self,
         plan: &Plan,
         indices: &[usize],
-        done: impl FnMut(usize, Count),
+        mut done: impl FnMut(usize, Count),
+    ) -> Result<Counted, Error> {
+        self.count_progress(plan, indices, &InFlight::new(), |progress| {
+            if let Progress::Done { index, count } = progress {
+                done(index, count);
+            }
+        })
+    }
+
+    /// [`Options::count_reporting`], resumed and reported in parts: the
+    /// row sets of join pieces that `in_flight` holds (counted by an
+    /// earlier run, and saved from its [`Progress::Part`]s) are left out,
+    /// and `report` is called on the calling thread with each part of a
+    /// join piece as it finishes, each subproblem once it is whole (its
+    /// count includes its parts of `in_flight`), and now and then with
+    /// [`Progress::Alive`]. Every thread works on the piece in hand: a
+    /// join piece's row sets are dealt to the threads in blocks of about
+    /// two seconds of one core, so that one piece on `T` threads takes
+    /// about `1/T` of its time, and a stop loses at most the blocks in
+    /// flight.
+    ///
+    /// ```
+    /// use queens_simd::Kernel;
+    /// use queens_simd::dispatch::Options;
+    /// use queens_simd::kernel::Method;
+    /// use queens_simd::plan::{InFlight, Plan, Progress};
+    ///
+    /// let plan = Plan::with_method(Method::Join, 16)?;
+    /// let options = Options::threads(2).with_kernel(Kernel::Join);
+    /// // The first piece, begun: its parts kept as they finish.
+    /// let first = [plan.all()[0]];
+    /// let mut begun = InFlight::new();
+    /// let mut whole = 0;
+    /// options.count_progress(&plan, &first, &InFlight::new(), |progress| match progress {
+    ///     Progress::Part { index, rows, of, count } => begun.add(index, rows, of, count).unwrap(),
+    ///     Progress::Done { count, .. } => whole = count,
+    ///     _ => {}
+    /// })?;
+    /// // Resumed from all of its parts, it counts nothing more, and the
+    /// // total is the same.
+    /// let resumed = options.count_progress(&plan, &first, &begun, |_| {})?;
+    /// assert_eq!(resumed.count, whole);
+    /// # Ok::<(), queens_simd::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Options::count`], and [`Error::InvalidShard`] for a piece of
+    /// `in_flight` that is not among `indices`, that is symmetric, or
+    /// whose parts do not fit it.
+    pub fn count_progress(
+        &self,
+        plan: &Plan,
+        indices: &[usize],
+        in_flight: &InFlight,
+        report: impl FnMut(Progress),
     ) -> Result<Counted, Error> {
         // The threads, then the kernel, then the indices.
         if self.threads == 0 {
             return Err(Error::InvalidThreads);
         }
         let counter = counter(self.kernel, plan.method())?;
-        plan.run(indices, counter, self.threads, done)
+        plan.run(indices, in_flight, counter, self.threads, report)
     }
 
     /// `draws` row sets of the join `plan`, drawn at random with `seed`

@@ -10,7 +10,7 @@ use super::registry::counter;
 use crate::Error;
 use crate::kernel::pieces::{Piece, PieceCounter};
 use crate::kernel::{Method, Task};
-use crate::plan::{Checked, PartialBoard, Plan, SPLIT_FROM, Subproblem};
+use crate::plan::{Checked, InFlight, PartialBoard, Plan, Progress, SPLIT_FROM, Subproblem};
 use crate::{Count, Kernel};
 use core::num::NonZeroUsize;
 
@@ -99,7 +99,12 @@ fn count_one_piece(
     piece: &Piece,
 ) -> Result<Count, Error> {
     let mut total = 0;
-    counter.count(n, &[(index, piece)], 1, &mut |_, count| total += count)?;
+    let mut done = |progress| {
+        if let Progress::Done { count, .. } = progress {
+            total += count;
+        }
+    };
+    counter.count(n, &[(index, piece)], &InFlight::new(), 1, &mut done)?;
     Ok(total)
 }
 
@@ -126,7 +131,9 @@ pub fn count_on_threads(kernel: Kernel, n: usize, threads: usize) -> Result<Coun
     if counts_through_plan(kernel, n) {
         let plan = plan_for(kernel, n)?;
         let counter = counter(kernel, plan.method())?;
-        Ok(plan.run(plan.all(), counter, threads, |_, _| {})?.count)
+        Ok(plan
+            .run(plan.all(), &InFlight::new(), counter, threads, |_| {})?
+            .count)
     } else {
         solver.count(n)
     }

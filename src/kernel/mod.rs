@@ -70,6 +70,8 @@ pub mod join;
 #[cfg(feature = "std")]
 pub(crate) mod pieces;
 pub mod portable;
+#[cfg(feature = "std")]
+pub(crate) mod progress;
 mod proof;
 pub mod symmetric;
 

@@ -13,9 +13,10 @@ use core::fmt;
 
 use super::Method;
 use super::join::{self, Joiner};
+use super::progress::{InFlight, Progress};
 use super::symmetric::{self, Walkers};
 use crate::support::workers::Ran;
-use crate::{Count, Error, Kernel};
+use crate::{Error, Kernel};
 
 /// One piece of a count: a share of the total, as its family cut it.
 // A plan holds pieces of one method only: boxing the large variant would
@@ -180,6 +181,15 @@ impl Piece {
         }
     }
 
+    /// How many row sets a join piece has (its parts are ranges of them);
+    /// `None` for a symmetric piece.
+    pub(crate) fn row_sets(&self) -> Option<u32> {
+        match self {
+            Piece::Join { n, piece } => Some(piece.row_sets(*n)),
+            Piece::Symmetric(_) => None,
+        }
+    }
+
     /// Where it comes when a join plan's pieces are dealt in runs
     /// ([`crate::plan::Plan::shard`]): its cut, then its choices of rows in
     /// the order they were made. A symmetric piece has no such place.
@@ -231,20 +241,25 @@ impl PieceCounter {
 
     /// Counts `pieces` (`(index, piece)` pairs, every piece of an `n`x`n`
     /// board by this counter's method) on `threads` threads (at least 1),
-    /// calling `done(index, count)` on this thread as each finishes.
-    /// Returns how many threads counted (fewer than asked if the system
-    /// refused some, or if there were fewer pieces).
+    /// leaving out the row sets of the join pieces `in_flight` says an
+    /// earlier run counted, and reporting on this thread as each part and
+    /// each piece finishes ([`Progress`]). Returns how many threads counted
+    /// (fewer than asked if the system refused some, or if there were fewer
+    /// pieces).
     ///
     /// # Errors
     ///
     /// [`Error::WrongMethod`] for a piece of the other method's plans;
-    /// [`Error::OutOfMemory`] if a join's tables or buffers are refused.
+    /// [`Error::OutOfMemory`] if a join's tables or buffers are refused;
+    /// [`Error::InvalidShard`] for pieces in flight that the counter does
+    /// not cut in parts (symmetric ones), or whose parts do not fit them.
     pub(crate) fn count(
         self,
         n: usize,
         pieces: &[(usize, &Piece)],
+        in_flight: &InFlight,
         threads: usize,
-        done: &mut dyn FnMut(usize, Count),
+        report: &mut dyn FnMut(Progress),
     ) -> Result<Ran, Error> {
         if let Some((_, other)) = pieces.iter().find(|(_, p)| p.method() != self.method()) {
             return Err(Error::WrongMethod {
@@ -261,7 +276,15 @@ impl PieceCounter {
                     Piece::Join { .. } => None,
                 }));
                 let pieces = symmetric_pieces;
-                Ok(symmetric::pieces::count(walkers, &pieces, threads, done))
+                if !in_flight.is_empty() {
+                    return Err(Error::InvalidShard(
+                        "a symmetric subproblem is counted whole: none can be in flight".into(),
+                    ));
+                }
+                let mut done = |index, count| report(Progress::Done { index, count });
+                Ok(symmetric::pieces::count(
+                    walkers, &pieces, threads, &mut done,
+                ))
             }
             PieceCounter::Joiner(joiner) => {
                 // Fallibly: the list is as long as the plan's.
@@ -272,7 +295,7 @@ impl PieceCounter {
                     Piece::Symmetric(_) => None,
                 }));
                 let pieces = join_pieces;
-                join::pieces::count(joiner, n, &pieces, threads, done)
+                join::pieces::count(joiner, n, &pieces, in_flight, threads, report)
             }
         }
     }

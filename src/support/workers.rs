@@ -64,6 +64,23 @@ pub(crate) fn run<T: Send>(
     worker: impl Fn(&mut dyn FnMut(T)) + Sync,
     report: &mut dyn FnMut(T),
 ) -> Ran {
+    run_ticking(threads, worker, &mut |sent| {
+        if let Some(result) = sent {
+            report(result);
+        }
+    })
+}
+
+/// [`run`], with `report(None)` each time the calling thread wakes and
+/// finds nothing to collect (every [`REPORT_INTERVAL`] or so while the
+/// workers work): a caller that must show it is alive, as a checkpoint's
+/// heartbeat does, can. Where no thread starts, the worker runs here and
+/// no `None` is reported.
+pub(crate) fn run_ticking<T: Send>(
+    threads: usize,
+    worker: impl Fn(&mut dyn FnMut(T)) + Sync,
+    report: &mut dyn FnMut(Option<T>),
+) -> Ran {
     let (sender, results) = mpsc::sync_channel::<T>(CHANNEL_CAPACITY);
     // Threads started and not finished.
     let working = AtomicUsize::new(0);
@@ -99,13 +116,16 @@ pub(crate) fn run<T: Send>(
         }
         drop(sender);
         if started == 0 {
-            worker(&mut |result| report(result));
+            worker(&mut |result| report(Some(result)));
             return 0;
         }
         loop {
             match results.try_recv() {
-                Ok(result) => report(result),
-                Err(mpsc::TryRecvError::Empty) => std::thread::park_timeout(REPORT_INTERVAL),
+                Ok(result) => report(Some(result)),
+                Err(mpsc::TryRecvError::Empty) => {
+                    std::thread::park_timeout(REPORT_INTERVAL);
+                    report(None);
+                }
                 Err(mpsc::TryRecvError::Disconnected) => break,
             }
         }

@@ -751,7 +751,7 @@ fn by_class(group: &Group<'_>) -> Vec<Vec<u64>> {
 }
 
 /// The row set's half-boards as the kernel joins them, then its matcher
-/// as `count_chunk` runs it.
+/// as `count_row_sets` runs it.
 fn trace_row_set(
     split: &Split,
     built: &Quarters,
@@ -800,7 +800,7 @@ fn trace_row_set(
     if west.len() == 0 || east.len() == 0 {
         return set;
     }
-    // As `count_chunk` does it.
+    // As `count_row_sets` does it.
     let mut cuts = crate::kernel::join::cuts::Cuts::default();
     crate::kernel::join::sieve(
         split,

@@ -117,6 +117,7 @@ impl Files {
                 shard: r.shard,
                 tally: r.tally,
                 count: r.count,
+                in_flight: crate::plan::InFlight::new(),
                 seconds: r.seconds,
             };
             (content, kind, held)

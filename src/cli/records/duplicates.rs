@@ -48,6 +48,16 @@ impl Content {
         seal.text(&checkpoint.shard.to_string());
         seal.tally(&checkpoint.tally);
         seal.number(checkpoint.count);
+        seal.number(checkpoint.in_flight.len() as u128);
+        for (index, parts) in checkpoint.in_flight.iter() {
+            seal.number(index as u128);
+            seal.number(u128::from(parts.of()));
+            seal.number(parts.ranges().len() as u128);
+            for range in parts.ranges() {
+                seal.number(u128::from(range.start) << 32 | u128::from(range.end));
+            }
+            seal.number(parts.count());
+        }
         seal.number(u128::from(checkpoint.seconds.to_bits()));
         seal.finish()
     }
@@ -276,6 +286,7 @@ mod tests {
             shard: base.shard,
             tally: base.tally.clone(),
             count: base.count,
+            in_flight: crate::plan::InFlight::new(),
             seconds: base.seconds,
         };
         assert_ne!(Content::of_checkpoint(&checkpoint), content);

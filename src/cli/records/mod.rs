@@ -36,6 +36,7 @@
 //! JavaScript) would round counts above 2^53.
 
 mod duplicates;
+mod in_flight;
 mod tally;
 
 use std::collections::BTreeMap;
@@ -49,7 +50,7 @@ pub use duplicates::{Content, Counts, Duplicate, Sameness};
 pub use tally::Tally;
 
 use crate::kernel::Method;
-use crate::plan::{MemoryNeeds, Plan, Shard, SubproblemKind};
+use crate::plan::{InFlight, MemoryNeeds, Plan, Shard, SubproblemKind};
 use crate::{Count, MAX_N};
 
 /// The `format` of a shard record.
@@ -174,6 +175,9 @@ pub struct Checkpoint {
     pub tally: Tally,
     /// Their total.
     pub count: Count,
+    /// The join pieces begun and not finished: their row sets counted and
+    /// those row sets' share (not in `count`).
+    pub in_flight: InFlight,
     /// Wall-clock seconds of counting so far.
     pub seconds: f64,
 }
@@ -219,6 +223,9 @@ struct CheckpointFile {
     done: String,
     counts: String,
     count: String,
+    /// Version 4 only.
+    #[serde(default)]
+    in_flight: Vec<in_flight::PieceFile>,
     seconds: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     checksum: Option<String>,
@@ -808,11 +815,29 @@ impl Checkpoint {
             count,
             ..
         } = check_fields(plan, &file.fields())?;
+        let mut in_shard = vec![false; plan.len()];
+        for index in plan.shard(shard) {
+            in_shard[index] = true;
+        }
+        let in_flight = in_flight::decode(&file.in_flight, &in_shard, &tally)?;
+        // With the pieces in flight, still no more than N! (so no sum
+        // overflows).
+        let arrangements: Count = (1..=plan.n() as Count).product();
+        if count
+            .checked_add(in_flight.count())
+            .is_none_or(|all| all > arrangements)
+        {
+            return Err(format!(
+                "says its subproblems and pieces in flight have more than the {arrangements} ways to place {} queens one per row and column",
+                plan.n()
+            ));
+        }
         Ok(Checkpoint {
             plan: id,
             shard,
             tally,
             count,
+            in_flight,
             seconds: file.seconds,
         })
     }
@@ -832,6 +857,7 @@ impl Checkpoint {
             done: self.tally.bitmap(),
             counts: self.tally.counts(),
             count: self.count.to_string(),
+            in_flight: in_flight::encode(&self.in_flight),
             seconds: self.seconds,
             checksum: None,
         })
@@ -883,6 +909,7 @@ mod tests {
             shard: written.shard,
             tally: written.tally.clone(),
             count: written.count,
+            in_flight: InFlight::new(),
             seconds: 1.5,
         };
         assert_eq!(
@@ -1015,6 +1042,7 @@ mod tests {
             shard: written.shard,
             tally: written.tally.clone(),
             count: written.count,
+            in_flight: InFlight::new(),
             seconds: 1.5,
         };
         assert_eq!(

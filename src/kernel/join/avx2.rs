@@ -26,21 +26,21 @@ super::join_kernel!(
     __m256i
 );
 
-// SAFETY (every method): inlined into `count_chunk`, which enables AVX2; the
+// SAFETY (every method): inlined into `count_row_sets`, which enables AVX2; the
 // callers keep the pointer contracts written on the trait.
 impl PatternWords for __m256i {
     const WORDS: usize = 4;
 
     #[inline(always)]
     unsafe fn zero() -> __m256i {
-        // SAFETY: AVX2 runs: this inlines into `count_chunk`, compiled with it (the note on the
+        // SAFETY: AVX2 runs: this inlines into `count_row_sets`, compiled with it (the note on the
         // impl); registers only.
         unsafe { _mm256_setzero_si256() }
     }
 
     #[inline(always)]
     unsafe fn or_load(self, words: *const u64) -> __m256i {
-        // SAFETY: AVX2 runs: this inlines into `count_chunk`, compiled with it (the note on the
+        // SAFETY: AVX2 runs: this inlines into `count_row_sets`, compiled with it (the note on the
         // impl); `words` points at 4 readable `u64`s (the trait's contract), and `loadu` takes any
         // alignment.
         unsafe { _mm256_or_si256(self, _mm256_loadu_si256(words.cast())) }
@@ -51,7 +51,7 @@ impl PatternWords for __m256i {
     /// overflow), then into the four 64-bit sums (`vpsadbw`).
     #[inline(always)]
     unsafe fn add_counts<const G: usize>(sum: __m256i, hits: [__m256i; G]) -> __m256i {
-        // SAFETY: AVX2 runs: this inlines into `count_chunk`, compiled with it (the note on the
+        // SAFETY: AVX2 runs: this inlines into `count_row_sets`, compiled with it (the note on the
         // impl); registers only.
         unsafe {
             let nibble_bits = _mm256_setr_epi8(
@@ -72,7 +72,7 @@ impl PatternWords for __m256i {
 
     #[inline(always)]
     unsafe fn store(self, words: *mut u64) {
-        // SAFETY: AVX2 runs: this inlines into `count_chunk`, compiled with it (the note on the
+        // SAFETY: AVX2 runs: this inlines into `count_row_sets`, compiled with it (the note on the
         // impl); `words` points at 4 writable `u64`s (the trait's contract), and `storeu` takes
         // any alignment.
         unsafe { _mm256_storeu_si256(words.cast(), self) }
@@ -80,7 +80,7 @@ impl PatternWords for __m256i {
 
     #[inline(always)]
     unsafe fn total(sum: __m256i) -> u64 {
-        // SAFETY: AVX2 runs: this inlines into `count_chunk`, compiled with it (the note on the
+        // SAFETY: AVX2 runs: this inlines into `count_row_sets`, compiled with it (the note on the
         // impl); registers only.
         unsafe {
             (_mm256_extract_epi64::<0>(sum)
@@ -103,7 +103,7 @@ impl PatternWords for __m256i {
     ) {
         let mut lanes = [0u64; 64];
         lanes[..patterns.len()].copy_from_slice(patterns);
-        // SAFETY: AVX2 runs: this inlines into `count_chunk`, compiled with it (the note on the
+        // SAFETY: AVX2 runs: this inlines into `count_row_sets`, compiled with it (the note on the
         // impl); `lanes` holds 64 masks, 32 for each half.
         let halves = unsafe { [bytes_of_32(&lanes[..32]), bytes_of_32(&lanes[32..])] };
         let mut rest = union;
@@ -112,7 +112,7 @@ impl PatternWords for __m256i {
             rest &= rest - 1;
             let mut word = 0u64;
             for (half, bytes) in halves.iter().enumerate() {
-                // SAFETY: AVX2 runs: this inlines into `count_chunk`, compiled with it (the note
+                // SAFETY: AVX2 runs: this inlines into `count_row_sets`, compiled with it (the note
                 // on the impl); registers only. A 16-bit shift moves bit `t` of both its bytes
                 // to their tops (the low byte's bits that cross into the high byte stop below
                 // its top).

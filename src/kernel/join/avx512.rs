@@ -27,7 +27,7 @@ super::join_kernel!(
     __m512i
 );
 
-// SAFETY (every method): inlined into `count_chunk`, which enables AVX-512 F
+// SAFETY (every method): inlined into `count_row_sets`, which enables AVX-512 F
 // and VPOPCNTDQ; the callers keep the pointer contracts written on the
 // trait.
 impl PatternWords for __m512i {
@@ -35,14 +35,14 @@ impl PatternWords for __m512i {
 
     #[inline(always)]
     unsafe fn zero() -> __m512i {
-        // SAFETY: AVX-512 F, BW and VPOPCNTDQ run: this inlines into `count_chunk`, compiled with them
+        // SAFETY: AVX-512 F, BW and VPOPCNTDQ run: this inlines into `count_row_sets`, compiled with them
         // (the note on the impl); registers only.
         unsafe { _mm512_setzero_si512() }
     }
 
     #[inline(always)]
     unsafe fn or_load(self, words: *const u64) -> __m512i {
-        // SAFETY: AVX-512 F, BW and VPOPCNTDQ run: this inlines into `count_chunk`, compiled with them
+        // SAFETY: AVX-512 F, BW and VPOPCNTDQ run: this inlines into `count_row_sets`, compiled with them
         // (the note on the impl); `words` points at 8 readable `u64`s (the trait's contract), and
         // `loadu` takes any alignment.
         unsafe { _mm512_or_si512(self, _mm512_loadu_si512(words.cast())) }
@@ -52,7 +52,7 @@ impl PatternWords for __m512i {
     /// `vpord` were.
     #[inline(always)]
     unsafe fn or_load_two(self, a: *const u64, b: *const u64) -> __m512i {
-        // SAFETY: AVX-512 F, BW and VPOPCNTDQ run: this inlines into `count_chunk`, compiled with
+        // SAFETY: AVX-512 F, BW and VPOPCNTDQ run: this inlines into `count_row_sets`, compiled with
         // them (the note on the impl); `a` and `b` point at 8 readable `u64`s each (the trait's
         // contract), and `loadu` takes any alignment.
         unsafe { or_two_512(self, a, b) }
@@ -60,7 +60,7 @@ impl PatternWords for __m512i {
 
     #[inline(always)]
     unsafe fn store(self, words: *mut u64) {
-        // SAFETY: AVX-512 F, BW and VPOPCNTDQ run: this inlines into `count_chunk`, compiled with
+        // SAFETY: AVX-512 F, BW and VPOPCNTDQ run: this inlines into `count_row_sets`, compiled with
         // them (the note on the impl); `words` points at 8 writable `u64`s (the trait's
         // contract), and `storeu` takes any alignment.
         unsafe { _mm512_storeu_si512(words.cast(), self) }
@@ -72,7 +72,7 @@ impl PatternWords for __m512i {
         // apart from the `#[target_feature]` function these inline into.
         let mut sum = sum;
         for hit in hits {
-            // SAFETY: AVX-512 F, BW and VPOPCNTDQ run: this inlines into `count_chunk`, compiled with
+            // SAFETY: AVX-512 F, BW and VPOPCNTDQ run: this inlines into `count_row_sets`, compiled with
             // them (the note on the impl); registers only.
             sum = unsafe { _mm512_add_epi64(sum, _mm512_popcnt_epi64(hit)) };
         }
@@ -81,7 +81,7 @@ impl PatternWords for __m512i {
 
     #[inline(always)]
     unsafe fn total(sum: __m512i) -> u64 {
-        // SAFETY: AVX-512 F, BW and VPOPCNTDQ run: this inlines into `count_chunk`, compiled with them
+        // SAFETY: AVX-512 F, BW and VPOPCNTDQ run: this inlines into `count_row_sets`, compiled with them
         // (the note on the impl); registers only.
         unsafe { _mm512_reduce_add_epi64(sum) as u64 }
     }
@@ -99,7 +99,7 @@ impl PatternWords for __m512i {
 
 /// The methods of [`PatternWords`] that the 512-bit join kernels share:
 /// `class` by BMI2's `pext`, [`join_pairs_512`] and [`slice_512`]. Invoked
-/// in an impl for a vector whose kernel's `count_chunk` is compiled with
+/// in an impl for a vector whose kernel's `count_row_sets` is compiled with
 /// AVX-512 F and BW and BMI2, which the methods inline into.
 macro_rules! zmm_steps {
     () => {
@@ -108,7 +108,7 @@ macro_rules! zmm_steps {
         /// `pext`, one instruction where the kernel has BMI2.
         #[inline(always)]
         unsafe fn compress(bits: u64, mask: u64) -> u64 {
-            // SAFETY: BMI2 runs: `count_chunk`, which this inlines into, is compiled with it (the
+            // SAFETY: BMI2 runs: `count_row_sets`, which this inlines into, is compiled with it (the
             // macro's contract); registers only.
             unsafe { core::arch::x86_64::_pext_u64(bits, mask) }
         }
@@ -117,7 +117,7 @@ macro_rules! zmm_steps {
         /// tables take a lookup per byte of cut bits.
         #[inline(always)]
         unsafe fn class(cuts: &super::cuts::Cuts, mask: u64) -> usize {
-            // SAFETY: BMI2 runs: `count_chunk`, which this inlines into, is compiled with it (the
+            // SAFETY: BMI2 runs: `count_row_sets`, which this inlines into, is compiled with it (the
             // macro's contract); registers only.
             unsafe { core::arch::x86_64::_pext_u64(mask, cuts.mask()) as usize }
         }
@@ -132,7 +132,7 @@ macro_rules! zmm_steps {
             others_crossing: &[u64],
             out: *mut u64,
         ) -> usize {
-            // SAFETY: AVX-512 F runs: this inlines into `count_chunk`, compiled with it (the
+            // SAFETY: AVX-512 F runs: this inlines into `count_row_sets`, compiled with it (the
             // macro's contract); the caller keeps the trait's contract on `out` and the slices.
             unsafe {
                 super::avx512::join_pairs_512(inner, crossing, others_inner, others_crossing, out)
@@ -149,7 +149,7 @@ macro_rules! zmm_steps {
             stride: usize,
             words: &mut [u64],
         ) {
-            // SAFETY: AVX-512 F and BW run: this inlines into `count_chunk`, compiled with them
+            // SAFETY: AVX-512 F and BW run: this inlines into `count_row_sets`, compiled with them
             // (the macro's contract); the caller keeps the trait's contract on `patterns`, `row`
             // and `words`.
             unsafe { super::avx512::slice_512(patterns, union, row, stride, words) }

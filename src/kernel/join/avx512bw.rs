@@ -32,7 +32,7 @@ super::join_kernel!(
 #[repr(transparent)]
 struct Zmm(__m512i);
 
-// SAFETY (every method): inlined into `count_chunk`, which enables AVX-512 F
+// SAFETY (every method): inlined into `count_row_sets`, which enables AVX-512 F
 // and BW, and BMI2; the callers keep the pointer contracts written on the
 // trait.
 impl PatternWords for Zmm {
@@ -40,14 +40,14 @@ impl PatternWords for Zmm {
 
     #[inline(always)]
     unsafe fn zero() -> Zmm {
-        // SAFETY: AVX-512 F runs: this inlines into `count_chunk`, compiled with it (the note on
+        // SAFETY: AVX-512 F runs: this inlines into `count_row_sets`, compiled with it (the note on
         // the impl); registers only.
         Zmm(unsafe { _mm512_setzero_si512() })
     }
 
     #[inline(always)]
     unsafe fn or_load(self, words: *const u64) -> Zmm {
-        // SAFETY: AVX-512 F runs: this inlines into `count_chunk`, compiled with it (the note on
+        // SAFETY: AVX-512 F runs: this inlines into `count_row_sets`, compiled with it (the note on
         // the impl); `words` points at 8 readable `u64`s (the trait's contract), and `loadu` takes
         // any alignment.
         Zmm(unsafe { _mm512_or_si512(self.0, _mm512_loadu_si512(words.cast())) })
@@ -56,14 +56,14 @@ impl PatternWords for Zmm {
     /// `vpternlogq`: one instruction ORs two rows into the hits.
     #[inline(always)]
     unsafe fn or_load_two(self, a: *const u64, b: *const u64) -> Zmm {
-        // SAFETY: AVX-512 F runs: this inlines into `count_chunk`, compiled with it (the note on
+        // SAFETY: AVX-512 F runs: this inlines into `count_row_sets`, compiled with it (the note on
         // the impl); `a` and `b` point at 8 readable `u64`s each (the trait's contract).
         Zmm(unsafe { super::avx512::or_two_512(self.0, a, b) })
     }
 
     #[inline(always)]
     unsafe fn store(self, words: *mut u64) {
-        // SAFETY: AVX-512 F runs: this inlines into `count_chunk`, compiled with it (the note on
+        // SAFETY: AVX-512 F runs: this inlines into `count_row_sets`, compiled with it (the note on
         // the impl); `words` points at 8 writable `u64`s (the trait's contract), and `storeu`
         // takes any alignment.
         unsafe { _mm512_storeu_si512(words.cast(), self.0) }
@@ -75,7 +75,7 @@ impl PatternWords for Zmm {
     /// overflow), then into the eight 64-bit sums (`vpsadbw`).
     #[inline(always)]
     unsafe fn add_counts<const G: usize>(sum: Zmm, hits: [Zmm; G]) -> Zmm {
-        // SAFETY: AVX-512 F and BW run: this inlines into `count_chunk`, compiled with them (the
+        // SAFETY: AVX-512 F and BW run: this inlines into `count_row_sets`, compiled with them (the
         // note on the impl); registers only.
         unsafe {
             let nibble_bits = _mm512_broadcast_i32x4(_mm_setr_epi8(
@@ -100,7 +100,7 @@ impl PatternWords for Zmm {
 
     #[inline(always)]
     unsafe fn total(sum: Zmm) -> u64 {
-        // SAFETY: AVX-512 F runs: this inlines into `count_chunk`, compiled with it (the note on
+        // SAFETY: AVX-512 F runs: this inlines into `count_row_sets`, compiled with it (the note on
         // the impl); registers only.
         unsafe { _mm512_reduce_add_epi64(sum.0) as u64 }
     }

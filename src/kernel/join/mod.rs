@@ -76,6 +76,8 @@ pub(crate) mod band;
 #[cfg(feature = "std")]
 pub(crate) mod check;
 pub(crate) mod cuts;
+#[cfg(feature = "std")]
+mod deal;
 #[cfg(test)]
 mod depth;
 pub(crate) mod grow;
@@ -122,13 +124,13 @@ kernel_type! {
 }
 
 /// A join kernel of one ISA, as [`crate::kernel::lanes`] declares its lane
-/// kernels: its type (`kernel_type!`), the join ([`count_chunk`]) and, for
+/// kernels: its type (`kernel_type!`), the join ([`count_row_sets`]) and, for
 /// the tests, the matcher compiled with its row's features
 /// (`target_features!`) over its vector type, whose [`words::PatternWords`]
 /// (the ISA's own intrinsics) the invoking file writes, and its
 /// [`Joiner`]. `$name` is its variant of [`Kernel`]. The compiled
 /// functions sit in the invoking module: `tests/disassembly.rs` finds
-/// `join::avx2::count_chunk` by that path.
+/// `join::avx2::count_row_sets` by that path.
 #[cfg(simd_kernels)]
 macro_rules! join_kernel {
     ($(#[$doc:meta])* $name:ident, $vector:ty) => {
@@ -142,17 +144,17 @@ macro_rules! join_kernel {
                 $crate::Kernel::$name
             }
 
-            fn count_chunk(
+            fn count_row_sets(
                 &self,
                 split: &super::split::Split,
                 quarters: &mut super::quarters::HeldQuarters,
-                chunk: &super::split::Chunk,
+                row_sets: &[(u32, u32)],
                 scratch: &mut super::Scratch,
             ) -> Result<$crate::Count, $crate::Error> {
                 // SAFETY: `self` exists only where its `new` found the
-                // kernel's features, those `count_chunk` is compiled with;
-                // the arguments are references, valid for the call.
-                unsafe { count_chunk(split, quarters, chunk, scratch) }
+                // kernel's features, those `count_row_sets` is compiled
+                // with; the arguments are references, valid for the call.
+                unsafe { count_row_sets(split, quarters, row_sets, scratch) }
             }
 
             #[cfg(test)]
@@ -163,29 +165,29 @@ macro_rules! join_kernel {
                 weighing: super::split::LongDiagonals,
                 scratch: &mut super::Scratch,
             ) -> u64 {
-                // SAFETY: as in `count_chunk`.
+                // SAFETY: as in `count_row_sets`.
                 unsafe { disjoint_pairs(items, patterns, weighing, scratch) }
                     .expect("the tests' masks fit in memory")
             }
         }
 
         $crate::vocabulary::kernel::target_features!($name => {
-            /// [`super::count_chunk`] compiled with the kernel's features,
-            /// over its vectors.
+            /// [`super::count_row_sets`] compiled with the kernel's
+            /// features, over its vectors.
             ///
             /// # Safety
             ///
             /// The CPU (and its operating system) runs the features of the
             /// kernel's row of the kernel table.
-            unsafe fn count_chunk(
+            unsafe fn count_row_sets(
                 split: &super::split::Split,
                 quarters: &mut super::quarters::HeldQuarters,
-                chunk: &super::split::Chunk,
+                row_sets: &[(u32, u32)],
                 scratch: &mut super::Scratch,
             ) -> Result<$crate::Count, $crate::Error> {
                 // SAFETY: this function's features are the vectors'
                 // instructions.
-                unsafe { super::count_chunk::<$vector>(split, quarters, chunk, scratch) }
+                unsafe { super::count_row_sets::<$vector>(split, quarters, row_sets, scratch) }
             }
         });
 
@@ -196,14 +198,14 @@ macro_rules! join_kernel {
             ///
             /// # Safety
             ///
-            /// As for [`count_chunk`].
+            /// As for [`count_row_sets`].
             unsafe fn disjoint_pairs(
                 items: super::matcher::Group<'_>,
                 patterns: super::matcher::Group<'_>,
                 weighing: super::split::LongDiagonals,
                 scratch: &mut super::Scratch,
             ) -> Result<u64, $crate::Error> {
-                // SAFETY: as for `count_chunk`.
+                // SAFETY: as for `count_row_sets`.
                 unsafe {
                     super::matcher::disjoint_pairs::<$vector>(
                         items,
@@ -226,19 +228,43 @@ pub(crate) trait Joiner: Send + Sync {
     /// The kernel it is.
     fn kernel(&self) -> Kernel;
 
-    /// The solutions of the row sets of `chunk` and of those they stand
-    /// for ([`count_chunk`]).
+    /// The solutions of `row_sets` (each `(rows, images)`: the smallest
+    /// row set of its class and how many it stands for, as
+    /// [`Chunk::row_sets`] lists them) and of those they stand for
+    /// ([`count_row_sets`]).
     ///
     /// # Errors
     ///
     /// [`Error::OutOfMemory`] if a large buffer's allocation is refused.
+    fn count_row_sets(
+        &self,
+        split: &Split,
+        quarters: &mut HeldQuarters,
+        row_sets: &[(u32, u32)],
+        scratch: &mut Scratch,
+    ) -> Result<Count, Error>;
+
+    /// The solutions of the row sets of `chunk` and of those they stand
+    /// for: [`Joiner::count_row_sets`] of its list.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OutOfMemory`] if a large buffer's allocation, or the
+    /// list's, is refused.
     fn count_chunk(
         &self,
         split: &Split,
         quarters: &mut HeldQuarters,
         chunk: &Chunk,
         scratch: &mut Scratch,
-    ) -> Result<Count, Error>;
+    ) -> Result<Count, Error> {
+        let mut row_sets = core::mem::take(&mut scratch.row_sets);
+        let listed = chunk.row_sets(split, &mut row_sets);
+        let counted =
+            listed.and_then(|()| self.count_row_sets(split, quarters, &row_sets, scratch));
+        scratch.row_sets = row_sets;
+        counted
+    }
 
     /// The matcher alone ([`matcher::disjoint_pairs`]), for the tests.
     #[cfg(test)]
@@ -256,15 +282,15 @@ impl Joiner for Join {
         Kernel::Join
     }
 
-    fn count_chunk(
+    fn count_row_sets(
         &self,
         split: &Split,
         quarters: &mut HeldQuarters,
-        chunk: &Chunk,
+        row_sets: &[(u32, u32)],
         scratch: &mut Scratch,
     ) -> Result<Count, Error> {
         // SAFETY: `u64`'s instructions run on every CPU.
-        unsafe { count_chunk::<u64>(split, quarters, chunk, scratch) }
+        unsafe { count_row_sets::<u64>(split, quarters, row_sets, scratch) }
     }
 
     #[cfg(test)]
@@ -310,36 +336,33 @@ pub(crate) struct Scratch {
     matcher: matcher::MatcherScratch,
 }
 
-/// The solutions of the row sets of `chunk`, and of those they stand for
-/// ([`split::orbit`]), with vectors of `W`.
+/// The solutions of `row_sets` (each the smallest of its class, with how
+/// many row sets it stands for: [`split::orbit`]), with vectors of `W`.
 ///
 /// # Errors
 ///
 /// [`Error::OutOfMemory`] if a large buffer's allocation is refused (the
-/// tables, the half-boards, the slices: `grow.rs`); what the chunk had
-/// counted is dropped, and `scratch` and `quarters` stay usable.
+/// tables, the half-boards, the slices: `grow.rs`); what was counted is
+/// dropped, and `scratch` and `quarters` stay usable.
 ///
 /// # Safety
 ///
 /// The CPU runs `W`'s instructions.
 #[inline(always)]
-pub(crate) unsafe fn count_chunk<W: PatternWords>(
+pub(crate) unsafe fn count_row_sets<W: PatternWords>(
     split: &Split,
     quarters: &mut HeldQuarters,
-    chunk: &Chunk,
+    row_sets: &[(u32, u32)],
     scratch: &mut Scratch,
 ) -> Result<Count, Error> {
     // A loop, not a closure: a closure would be compiled apart from the
     // kernel's `#[target_feature]` function, without its instructions.
-    let mut row_sets = core::mem::take(&mut scratch.row_sets);
-    chunk.row_sets(split, &mut row_sets)?;
     let mut total: Count = 0;
-    for &(rows, images) in &row_sets {
+    for &(rows, images) in row_sets {
         // SAFETY: the caller's.
         let pairs = unsafe { join_row_set::<W>(split, quarters, rows, scratch)? };
         total += Count::from(images * split.weight) * Count::from(pairs);
     }
-    scratch.row_sets = row_sets;
     Ok(total)
 }
 
@@ -348,7 +371,7 @@ pub(crate) unsafe fn count_chunk<W: PatternWords>(
 ///
 /// # Errors
 ///
-/// As [`count_chunk`].
+/// As [`count_row_sets`].
 ///
 /// # Safety
 ///
