@@ -11,7 +11,7 @@ use super::args::{Format, SampleRequest};
 use super::memory::{show, threads_text};
 use crate::dispatch::Options;
 use crate::kernel::Method;
-use crate::plan::{Checked, JoinStats, Plan, Projection, Sample};
+use crate::plan::{BLOCK_SECONDS, Checked, JoinStats, Plan, Projection, Sample};
 
 /// Draws, joins and prints the projection of `plan`'s count with
 /// `options` (the threads and the kernel; the memory checked already).
@@ -265,7 +265,39 @@ fn write_text(
         out,
         "half-boards: west and east, per row set: median {} and {}, 9 in 10 below {} and {}, largest drawn {} and {}",
         west[0], east[0], west[1], east[1], west[2], east[2]
+    )?;
+    let stop = StopLoss::of(sample);
+    writeln!(
+        out,
+        "a stop:      loses at most {:.1} s of one core a thread (a block of row sets, {BLOCK_SECONDS:.0} s, or one row set where it takes longer: the longest drawn took {:.1} s, its tables included)",
+        stop.most(),
+        stop.longest_row_set
     )
+}
+
+/// What a stop of a count can lose: the block each thread was counting
+/// (about [`BLOCK_SECONDS`] of one core), or a single row set that takes
+/// longer; the longest drawn says how long one can take.
+struct StopLoss {
+    /// Seconds of one core of the longest row set drawn, its join and its
+    /// tables.
+    longest_row_set: f64,
+}
+
+impl StopLoss {
+    fn of(sample: &Sample) -> StopLoss {
+        let longest_row_set = sample
+            .observations()
+            .iter()
+            .map(|o| (o.join + o.tables).as_secs_f64())
+            .fold(0.0, f64::max);
+        StopLoss { longest_row_set }
+    }
+
+    /// Seconds of one core a thread's stop loses at most.
+    fn most(&self) -> f64 {
+        self.longest_row_set.max(BLOCK_SECONDS)
+    }
 }
 
 /// What the sample's joins did, over the count: the sieve's work and the
@@ -317,6 +349,7 @@ fn write_json(
     let pair =
         |p: Projection| serde_json::json!({"value": p.value, "standard_error": p.standard_error});
     let joins = Joins::of(sample);
+    let stop = StopLoss::of(sample);
     let mut object = serde_json::json!({
         "n": sample.n(),
         "kernel": sample.kernel().name(),
@@ -332,6 +365,11 @@ fn write_json(
         "machine_spread": sample.machine(),
         "reference_seconds": sample.reference_seconds(),
         "memory_bytes": memory,
+        "stop_loses_core_seconds": {
+            "most_per_thread": stop.most(),
+            "block": BLOCK_SECONDS,
+            "longest_row_set_drawn": stop.longest_row_set,
+        },
         "join": {
             "scanned_per_found": joins.scanned_per_found,
             "lane_use": joins.lane_use,

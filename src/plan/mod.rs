@@ -138,6 +138,7 @@ pub use sample::{JoinStats, Observation, Projection, Sample};
 pub use shard::Shard;
 
 use crate::kernel::Method;
+pub use crate::kernel::join::deal::BLOCK_SECONDS;
 use crate::kernel::pieces::{self, Piece, PieceCounter};
 pub use crate::kernel::pieces::{JoinBand, SubproblemKind};
 pub use crate::kernel::progress::{InFlight, PartsDone, Progress};

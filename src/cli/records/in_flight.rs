@@ -72,7 +72,9 @@ pub(super) fn decode(
 
 /// The parts of one piece in flight, checked.
 fn parts_of(piece: &PieceFile) -> Result<PartsDone, String> {
-    let count: Count = parse_decimal(&piece.count)?;
+    // Its refusal says "has count ...", which follows "with" here.
+    let count: Count = parse_decimal(&piece.count)
+        .map_err(|why| why.strip_prefix("has ").unwrap_or(&why).to_owned())?;
     let mut parts = PartsDone::new(piece.row_sets);
     // The whole count goes with the first range: only the sum is kept.
     let mut share = Some(count);
@@ -88,4 +90,102 @@ fn parts_of(piece: &PieceFile) -> Result<PartsDone, String> {
     // Every row set counted is possible: a save between a piece's last
     // part and its end. The resumed count then reports it finished.
     Ok(parts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::records::{Checkpoint, PlanId, Plans};
+    use crate::kernel::Method;
+    use crate::plan::{Plan, Shard};
+
+    fn piece(subproblem: usize, row_sets: u32, done: &str, count: &str) -> PieceFile {
+        PieceFile {
+            subproblem,
+            row_sets,
+            done: done.into(),
+            count: count.into(),
+        }
+    }
+
+    #[test]
+    fn pieces_in_flight_round_trip_in_a_checkpoint() {
+        let plan = Plan::with_method(Method::Join, 12).unwrap();
+        let mut in_flight = InFlight::new();
+        in_flight.add(3, 0..2, 9, 40).unwrap();
+        in_flight.add(3, 5..9, 9, 2).unwrap();
+        in_flight.add(7, 1..2, 4, 0).unwrap();
+        let checkpoint = Checkpoint {
+            plan: PlanId::of(&plan),
+            shard: Shard::WHOLE,
+            tally: Tally::empty(plan.len()),
+            count: 0,
+            in_flight,
+            seconds: 2.5,
+        };
+        let bytes = checkpoint.to_bytes();
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        assert!(text.contains("\"done\": \"0..2,5..9\""), "{text}");
+        assert!(text.contains("\"count\": \"42\""), "{text}");
+        let read = Checkpoint::parse(&bytes, &mut Plans::default()).unwrap();
+        assert_eq!(read, checkpoint);
+    }
+
+    #[test]
+    fn a_piece_in_flight_that_no_count_writes_is_refused() {
+        let mut tally = Tally::empty(10);
+        tally.insert(4, 1);
+        let mut in_shard = vec![true; 10];
+        in_shard[9] = false;
+        let cases = [
+            (
+                piece(9, 5, "0..1", "0"),
+                "has subproblem 9 in flight, which is not in its shard",
+            ),
+            (
+                piece(12, 5, "0..1", "0"),
+                "has subproblem 12 in flight, which is not in its shard",
+            ),
+            (
+                piece(4, 5, "0..1", "0"),
+                "has subproblem 4 both finished and in flight",
+            ),
+            (
+                piece(2, 5, "0..3,2..4", "0"),
+                "has subproblem 2 in flight with row sets counted twice",
+            ),
+            (
+                piece(2, 5, "0..6", "0"),
+                "has subproblem 2 in flight with a range of row sets that is empty or past the piece's",
+            ),
+            (
+                piece(2, 5, "3..3", "0"),
+                "has subproblem 2 in flight with a range of row sets that is empty or past the piece's",
+            ),
+            (
+                piece(2, 5, "", "0"),
+                "has subproblem 2 in flight with row sets '', not START..END",
+            ),
+            (
+                piece(2, 5, "1-2", "0"),
+                "has subproblem 2 in flight with row sets '1-2', not START..END",
+            ),
+            (
+                piece(2, 5, "0..1", "-1"),
+                "has subproblem 2 in flight with count '-1', not a whole decimal number",
+            ),
+        ];
+        for (bad, why) in cases {
+            assert_eq!(decode(&[bad], &in_shard, &tally).unwrap_err(), why);
+        }
+        let twice = [piece(2, 5, "0..1", "0"), piece(2, 5, "1..2", "0")];
+        assert_eq!(
+            decode(&twice, &in_shard, &tally).unwrap_err(),
+            "has subproblem 2 in flight twice"
+        );
+        // All of a piece's row sets counted: saved between its last part
+        // and its end, and read.
+        let whole = decode(&[piece(2, 5, "0..5", "7")], &in_shard, &tally).unwrap();
+        assert_eq!(whole.get(2).map(|p| (p.len(), p.count())), Some((5, 7)));
+    }
 }

@@ -24,10 +24,11 @@ use super::split::Split;
 use crate::Error;
 use crate::kernel::progress::InFlight;
 
-/// About how many seconds of one core a block takes: what a stop loses of
-/// each thread's work at most (beside a single row set longer than this),
-/// and how often a piece's progress can be saved.
-pub(crate) const BLOCK_SECONDS: f64 = 2.0;
+/// About how many seconds of one core a block of a join count takes: what
+/// a stop loses of each thread's work at most (or a single row set, where
+/// one takes longer: `--sample` says how long the longest drawn took), and
+/// how often a piece's progress can be saved.
+pub const BLOCK_SECONDS: f64 = 2.0;
 
 /// Row sets of one piece, handed to one thread.
 pub(crate) struct Block {

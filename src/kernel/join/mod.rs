@@ -77,7 +77,7 @@ pub(crate) mod band;
 pub(crate) mod check;
 pub(crate) mod cuts;
 #[cfg(feature = "std")]
-mod deal;
+pub(crate) mod deal;
 #[cfg(test)]
 mod depth;
 pub(crate) mod grow;
