@@ -45,6 +45,7 @@ fn checkpoint(dir: &Path, i: usize, m: usize, done: usize, age: Duration) -> Che
         shard,
         count: tally.total().unwrap(),
         tally,
+        in_flight: Default::default(),
         seconds: 2.5,
     };
     let folder = dir.join("checkpoints");

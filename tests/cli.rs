@@ -462,6 +462,7 @@ fn a_partial_join_checkpoint_is_resumed() {
             shard: Shard::WHOLE,
             tally,
             count,
+            in_flight: Default::default(),
             seconds: 1.0,
         };
         let path = dir.join(format!("{kernel}.json"));
@@ -502,6 +503,80 @@ fn a_partial_join_checkpoint_is_resumed() {
             "{err}"
         );
         assert!(err.contains("resume it with --kernel join"), "{err}");
+    }
+}
+
+/// A checkpoint that holds parts of join pieces (the first block of each
+/// of the first pieces, counted here by the library) is resumed inside
+/// them: the message says so, the count is right, and those row sets are
+/// not counted again (a checkpoint whose parts say one solution more than
+/// they have makes the total one more per piece: nothing recounted them).
+#[test]
+fn a_join_checkpoint_resumes_inside_its_pieces() {
+    use queens_simd::cli::records::{Checkpoint, PlanId, Tally};
+    use queens_simd::dispatch::Options;
+    use queens_simd::plan::{InFlight, Plan, Progress, Shard};
+    let dir = common::scratch("cli-join-in-flight");
+    let n = if cfg!(debug_assertions) { 12 } else { 16 };
+    let plan = Plan::with_method(Method::Join, n).unwrap();
+    let first: Vec<usize> = plan.all().iter().copied().take(3).collect();
+    let mut begun = InFlight::new();
+    // Each piece counted by a count of its own: its first block, before
+    // any is timed, is one row set.
+    for piece in first {
+        Options::threads(1)
+            .count_progress(&plan, &[piece], &InFlight::new(), |progress| {
+                if let Progress::Part {
+                    index,
+                    rows,
+                    of,
+                    count,
+                } = progress
+                    && rows.start == 0
+                    && rows.end < of
+                {
+                    begun.add(index, rows, of, count).unwrap();
+                }
+            })
+            .unwrap();
+    }
+    assert_eq!(begun.len(), 3, "each of the first pieces cut in blocks");
+    let (done, of): (u32, u32) = begun.iter().fold((0, 0), |(d, o), (_, parts)| {
+        (d + parts.len(), o + parts.of())
+    });
+    for bias in [0, 1] {
+        let mut in_flight = InFlight::new();
+        for (index, parts) in begun.iter() {
+            let rows = parts.ranges()[0].clone();
+            in_flight
+                .add(index, rows, parts.of(), parts.count() + bias)
+                .unwrap();
+        }
+        let checkpoint = Checkpoint {
+            plan: PlanId::of(&plan),
+            shard: Shard::WHOLE,
+            tally: Tally::empty(plan.len()),
+            count: 0,
+            in_flight,
+            seconds: 1.0,
+        };
+        let path = dir.join(format!("bias-{bias}.json"));
+        std::fs::write(&path, checkpoint.to_bytes()).unwrap();
+        queens()
+            .args([&n.to_string(), "--count", "--threads", "2", "--checkpoint"])
+            .arg(&path)
+            .assert()
+            .success()
+            .stdout(format!("{}\n", common::A000170[n] + 3 * bias))
+            .stderr(format!(
+                "queens-simd: resuming from checkpoint {}: 0 of {} subproblems done, and 3 begun ({done} of {of} row sets)\n",
+                path.display(),
+                plan.len()
+            ));
+        let finished =
+            Checkpoint::parse(&std::fs::read(&path).unwrap(), &mut Default::default()).unwrap();
+        assert!(finished.in_flight.is_empty());
+        assert_eq!(finished.tally.len(), plan.len());
     }
 }
 
