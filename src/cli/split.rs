@@ -257,6 +257,10 @@ fn count_the_rest(
                     mine.len()
                 ));
             }
+            // Nothing finished: saved all the same when due, so that the
+            // checkpoint's heartbeat says the count is alive, but not more
+            // often than twice a second, whatever the interval.
+            _ if !saver.heartbeat_due() => return,
             _ => {}
         }
         let elapsed = || previous_seconds + started.elapsed().as_secs_f64();
@@ -279,6 +283,10 @@ fn scaled(estimate: u64, len: u64, of: u32) -> u64 {
     }
     (u128::from(estimate) * u128::from(len) / u128::from(of)) as u64
 }
+
+/// The shortest time between two saves of a checkpoint with nothing new
+/// in it but its heartbeat.
+const HEARTBEAT_FLOOR: Duration = Duration::from_millis(500);
 
 /// The checkpoint of a count, if it has one: where, how often it is
 /// rewritten, when it last was, and the first write that failed.
@@ -325,6 +333,13 @@ impl<'a> Saver<'a> {
         })?;
         self.last_write = Instant::now();
         Ok(())
+    }
+
+    /// Whether a save with nothing new to keep is due: the interval has
+    /// passed, and at least [`HEARTBEAT_FLOOR`] (an interval of 0 saves
+    /// after every part, not every time the count reports it is alive).
+    fn heartbeat_due(&self) -> bool {
+        self.last_write.elapsed() >= self.interval.max(HEARTBEAT_FLOOR)
     }
 
     /// A save while counting, if the interval has passed: one that fails
