@@ -1259,11 +1259,13 @@ fn parse_array_size(text: &str, flag: &str) -> Result<usize, String> {
 /// `--expect-plan`: a plan's fingerprint, 16 hexadecimal digits as
 /// records write it (`"plan": "1f13db0fea5d607e"`).
 fn parse_fingerprint(text: &str) -> Result<u64, String> {
+    // from_str_radix takes a leading '+', which no record writes.
     match u64::from_str_radix(text, 16) {
         Ok(fingerprint) if text.len() == 16 && !text.starts_with('+') => Ok(fingerprint),
-        _ => Err(format!(
+        _ => Err(
             "--expect-plan must be a plan's fingerprint: 16 hexadecimal digits, as a record's \"plan\" field writes them"
-        )),
+                .into(),
+        ),
     }
 }
 
