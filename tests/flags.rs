@@ -516,6 +516,18 @@ const PAIR_FLAGS: &[Flag] = &[
         needs: &[],
         seen: Seen::Removed,
     },
+    // N = 14's join plan: another fingerprint refuses the count.
+    Flag {
+        words: &["--expect-plan", "f1b36211944b410c"],
+        needs: &[&["--count"]],
+        seen: Seen::Value("0123456789abcdef"),
+    },
+    // Seen only where another run holds the lock (tests/script.rs).
+    Flag {
+        words: &["--skip-if-locked"],
+        needs: &[&["--count"], &["--checkpoint", CHECKPOINT]],
+        seen: Seen::Unseen,
+    },
 ];
 
 /// Floats in `text` as `#` (times, and projections from them), digits

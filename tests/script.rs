@@ -495,8 +495,11 @@ fn the_parallel_script_runs_a_binary_whose_path_holds_a_space() {
         return;
     }
     let (dir, link) = binary_behind_a_space("script-parallel-space");
-    let script = stdout_of(&["script", "parallel", "8", "--shards", "2", "--hosts", "1/:"]);
-    std::fs::write(dir.join("q8.sh"), script).unwrap();
+    script_in(
+        &dir,
+        "q8.sh",
+        &["script", "parallel", "8", "--shards", "2", "--hosts", "1/:"],
+    );
     let out = Command::new("sh")
         .arg("q8.sh")
         .current_dir(&dir)
@@ -516,8 +519,7 @@ fn the_parallel_script_runs_a_binary_whose_path_holds_a_space() {
 #[test]
 fn the_slurm_script_runs_a_binary_whose_path_holds_a_space() {
     let (dir, link) = binary_behind_a_space("script-slurm-space");
-    let script = stdout_of(&["script", "slurm", "8", "--shards", "2"]);
-    std::fs::write(dir.join("q8.sh"), script).unwrap();
+    script_in(&dir, "q8.sh", &["script", "slurm", "8", "--shards", "2"]);
     for task in ["0", "1"] {
         let out = Command::new("bash")
             .arg("q8.sh")
@@ -683,4 +685,329 @@ fn a_killed_count_leaves_no_record_and_no_temporary_file() {
     child.wait().unwrap();
     let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
     assert!(left.is_empty(), "{left:?}");
+}
+
+/// `script ARGS` run in `dir`, its stdout written to `dir/NAME`.
+fn script_in(dir: &std::path::Path, name: &str, args: &[&str]) {
+    let out = queens()
+        .current_dir(dir)
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    std::fs::write(dir.join(name), out).unwrap();
+}
+
+/// Runs `shell script` in `dir` with this build's binary, as Slurm's task
+/// `task` where one is given: its status and stderr.
+fn run_script(
+    dir: &std::path::Path,
+    shell: &str,
+    script: &std::path::Path,
+    task: Option<&str>,
+) -> (Option<i32>, String) {
+    let mut command = Command::new(shell);
+    command
+        .arg(script)
+        .current_dir(dir)
+        .env("QUEENS_SIMD", binary())
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env("HOSTS", "1/:")
+        .stdin(std::process::Stdio::null());
+    if let Some(task) = task {
+        command.env("SLURM_ARRAY_TASK_ID", task);
+    }
+    let out = command.output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The names in `dir`, sorted.
+fn names_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A script is its campaign's: run from another folder (`cd elsewhere &&
+/// sbatch ../camp/slurm-array.sh`) it counted there from nothing, though
+/// the campaign had the shard in hand. Now it refuses in one line, status
+/// 2, and creates nothing there; reached through a link to the folder, it
+/// runs (the paths are compared physical).
+#[test]
+fn a_script_run_from_another_folder_is_refused() {
+    let root = scratch("script-folder");
+    let (camp, elsewhere) = (root.join("camp"), root.join("elsewhere"));
+    std::fs::create_dir_all(&camp).unwrap();
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    script_in(&camp, "s.sh", &["script", "slurm", "8", "--shards", "2"]);
+    script_in(
+        &camp,
+        "p.sh",
+        &["script", "parallel", "8", "--shards", "2", "--hosts", "1/:"],
+    );
+    for (shell, script, task) in [("bash", "s.sh", Some("0")), ("sh", "p.sh", None)] {
+        let (status, stderr) = run_script(&elsewhere, shell, &camp.join(script), task);
+        assert_eq!(status, Some(2), "{script}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{script}: {stderr}");
+        assert!(
+            stderr.contains("this script counts the campaign in ")
+                && stderr.contains("camp, but runs in "),
+            "{script}: {stderr}"
+        );
+        assert_eq!(names_in(&elsewhere), Vec::<String>::new(), "{script}");
+    }
+    let link = root.join("link");
+    std::os::unix::fs::symlink(&camp, &link).unwrap();
+    let (status, stderr) = run_script(&link, "bash", &link.join("s.sh"), Some("1"));
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(camp.join("records/shard-1.json").is_file());
+    // --folder names the campaign's folder where script does not run there.
+    let line = stdout_of(&[
+        "script",
+        "slurm",
+        "8",
+        "--shards",
+        "2",
+        "--folder",
+        "/scratch/q8",
+    ]);
+    assert!(line.contains("\nfolder='/scratch/q8'\n"), "{line}");
+    assert!(line.contains(" --folder '/scratch/q8'\n"), "{line}");
+}
+
+/// Both scripts give each count the plan's fingerprint (`--expect-plan`),
+/// and a count of another plan refuses, status 2, before it locks or
+/// writes anything: the Slurm script compared only the `--version` string,
+/// which stayed 0.1.0 while the plan changed, and the GNU parallel script
+/// checked nothing.
+#[test]
+fn a_count_of_another_plan_is_refused_before_it_writes() {
+    let slurm = stdout_of(&["script", "slurm", "14", "--shards", "4"]);
+    let parallel = stdout_of(&["script", "parallel", "14", "--shards", "4"]);
+    for script in [&slurm, &parallel] {
+        assert!(script.contains("plan=f1b36211944b410c "), "{script}");
+        assert!(script.contains("--expect-plan"), "{script}");
+        assert!(!script.contains("expected="), "{script}");
+    }
+    let dir = scratch("script-other-plan");
+    let line = refusal_in(
+        &dir,
+        &[
+            "14",
+            "--count",
+            "--shard",
+            "0/4",
+            "--expect-plan",
+            "0123456789abcdef",
+            "--checkpoint",
+            "c.json",
+            "--output",
+            "r.json",
+        ],
+    );
+    assert!(
+        line.contains("--expect-plan 0123456789abcdef: this queens-simd ")
+            && line.contains("counts N = 14 through join plan f1b36211944b410c"),
+        "{line}"
+    );
+    assert_eq!(names_in(&dir), Vec::<String>::new());
+    // The Slurm script's task, its plan another than this binary's.
+    let other = slurm.replace("plan=f1b36211944b410c ", "plan=0123456789abcdef ");
+    let folder = dir.to_str().unwrap();
+    let other = other.replace(
+        &format!("folder={}", shell_quoted(&std::env::current_dir().unwrap())),
+        &format!("folder='{folder}'"),
+    );
+    std::fs::write(dir.join("s.sh"), other).unwrap();
+    let (status, stderr) = run_script(&dir, "bash", &dir.join("s.sh"), Some("0"));
+    assert_eq!(status, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--expect-plan 0123456789abcdef"),
+        "{stderr}"
+    );
+    assert_eq!(names_in(&dir.join("checkpoints")), Vec::<String>::new());
+    assert_eq!(names_in(&dir.join("records")), Vec::<String>::new());
+    assert!(
+        line_refused(&["14", "--count", "--expect-plan", "xyz"]).contains("16 hexadecimal digits")
+    );
+}
+
+/// `path` single-quoted as the scripts write it.
+fn shell_quoted(path: &std::path::Path) -> String {
+    format!("'{}'", path.to_str().unwrap().replace('\'', r"'\''"))
+}
+
+/// The one line of a refusal of `args` run in `dir`.
+fn refusal_in(dir: &std::path::Path, args: &[&str]) -> String {
+    let out = queens()
+        .current_dir(dir)
+        .args(args)
+        .assert()
+        .code(2)
+        .stdout("")
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    err
+}
+
+fn line_refused(args: &[&str]) -> String {
+    refusal(args)
+}
+
+/// A shard whose checkpoint another run holds (a second submission of
+/// the array, two parallel runs) is skipped in one line naming the
+/// checkpoint, status 0 and no record: its task was FAILED. Without
+/// `--skip-if-locked` a count still refuses it.
+#[test]
+fn a_shard_locked_by_another_run_is_skipped() {
+    let dir = scratch("script-locked");
+    script_in(&dir, "s.sh", &["script", "slurm", "8", "--shards", "2"]);
+    std::fs::create_dir_all(dir.join("checkpoints")).unwrap();
+    let held = std::fs::File::create(dir.join("checkpoints/shard-0.json.lock")).unwrap();
+    held.lock().unwrap();
+    let (status, stderr) = run_script(&dir, "bash", &dir.join("s.sh"), Some("0"));
+    assert_eq!(status, Some(0), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("checkpoint checkpoints/shard-0.json is in use by another run")
+            && stderr.contains("skipped (--skip-if-locked)"),
+        "{stderr}"
+    );
+    assert_eq!(names_in(&dir.join("records")), Vec::<String>::new());
+    let line = refusal_in(
+        &dir,
+        &[
+            "8",
+            "--count",
+            "--shard",
+            "0/2",
+            "--checkpoint",
+            "checkpoints/shard-0.json",
+        ],
+    );
+    assert!(line.contains("wait for it to finish"), "{line}");
+    drop(held);
+    let line = refusal(["8", "--count", "--skip-if-locked"]);
+    assert!(
+        line.contains("--skip-if-locked goes with --checkpoint"),
+        "{line}"
+    );
+}
+
+/// The header says what a task will do: with `--projection`, its
+/// core-hours and its hours on its threads; without, how to get one; what
+/// a stop can lose; USR1 as man sbatch has it (up to 60 s earlier); and a
+/// time limit too short to make progress is warned of, on stderr and in
+/// the header. A projection of another N or plan is refused.
+#[test]
+fn the_header_sizes_each_task() {
+    let dir = scratch("script-sizing");
+    let sample = stdout_of(&[
+        "14", "--count", "--sample", "4", "--seed", "1", "--format", "json",
+    ]);
+    std::fs::write(dir.join("p14.json"), &sample).unwrap();
+    let projection = dir.join("p14.json");
+    let projection = projection.to_str().unwrap();
+    let words = [
+        "script", "slurm", "14", "--shards", "4", "--cores", "2", "--time", "1:00:00",
+    ];
+    let with = stdout_of(&[&words[..], &["--projection", projection]].concat());
+    assert!(with.contains("# Each task of 1 count: about "), "{with}");
+    assert!(with.contains(" core-hours, "), "{with}");
+    assert!(with.contains(" hours on its 2 threads\n"), "{with}");
+    assert!(with.contains("--sample 4 --seed 1 by "), "{with}");
+    assert!(
+        with.contains(&format!(" --projection '{projection}'\n")),
+        "{with}"
+    );
+    let without = stdout_of(&words);
+    assert!(
+        without.contains("# Core-hours per task: not known here."),
+        "{without}"
+    );
+    for script in [&with, &without] {
+        assert!(
+            script.contains("(or up to 60 s earlier,\n# as man sbatch says)"),
+            "{script}"
+        );
+        assert!(
+            script.contains("one block of row sets per\n# thread, each about 2 s of one core"),
+            "{script}"
+        );
+        assert!(
+            script.contains(": 5.0 core-seconds on 2 threads."),
+            "{script}"
+        );
+        assert!(!script.contains("at most half a second old"), "{script}");
+        assert!(!script.contains("WARNING"), "{script}");
+    }
+    let short = queens()
+        .args(["script", "slurm", "14", "--shards", "4", "--time", "2"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(short.stderr).unwrap();
+    assert!(
+        stderr.starts_with(
+            "queens-simd: warning: --time 00:02:00 leaves a task at worst 0 s of counting"
+        ) && stderr.lines().count() == 1,
+        "{stderr}"
+    );
+    assert!(
+        String::from_utf8(short.stdout)
+            .unwrap()
+            .contains("# WARNING: --time 00:02:00 is too short")
+    );
+    // Another N's projection, another plan's, and no projection at all.
+    std::fs::write(
+        dir.join("p15.json"),
+        stdout_of(&[
+            "15", "--count", "--sample", "2", "--seed", "1", "--format", "json",
+        ]),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("other.json"),
+        sample.replace(
+            "\"plan\":\"f1b36211944b410c\"",
+            "\"plan\":\"0123456789abcdef\"",
+        ),
+    )
+    .unwrap();
+    std::fs::write(dir.join("junk.json"), "{}").unwrap();
+    for (file, says) in [
+        ("p15.json", "projects N = 15, not this campaign's N = 14"),
+        (
+            "other.json",
+            "is of plan 0123456789abcdef, not this campaign's plan f1b36211944b410c",
+        ),
+        (
+            "junk.json",
+            "is not what `queens-simd 14 --count --sample K --format json` prints",
+        ),
+        ("missing.json", "--projection: cannot read"),
+    ] {
+        let path = dir.join(file);
+        let line = refusal([
+            "script",
+            "slurm",
+            "14",
+            "--shards",
+            "4",
+            "--projection",
+            path.to_str().unwrap(),
+        ]);
+        assert!(line.contains(says), "{file}: {line}");
+    }
 }

@@ -136,6 +136,19 @@ pub struct Args {
     /// succeeds, so that a batch job that fails leaves no record.
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+
+    /// Refuse the count (status 2, before anything is locked or written)
+    /// unless its plan's fingerprint is HEX, as a record's "plan" field
+    /// writes it: what a campaign's script passes, so that a node with
+    /// another version's plan counts nothing. Needs --count.
+    #[arg(long, value_name = "HEX", value_parser = parse_fingerprint)]
+    pub expect_plan: Option<u64>,
+
+    /// Where another run holds the checkpoint's lock, say so in one line
+    /// and exit 0, writing nothing (a second submission of a campaign's
+    /// script); needs --checkpoint.
+    #[arg(long)]
+    pub skip_if_locked: bool,
 }
 
 /// Subcommands.
@@ -273,6 +286,16 @@ pub struct ScriptArgs {
     /// the script).
     #[arg(long, value_name = "S", value_parser = named("--seed", parse_seed), allow_negative_numbers = true)]
     pub seed: Option<u64>,
+
+    /// The campaign's folder, written into the script, which refuses to
+    /// run anywhere else (default: the folder script runs in).
+    #[arg(long, value_name = "DIR")]
+    pub folder: Option<PathBuf>,
+
+    /// What `queens-simd N --count --sample K --format json` printed for
+    /// this N: the script's header then gives each task's core-hours.
+    #[arg(long, value_name = "FILE")]
+    pub projection: Option<PathBuf>,
 }
 
 /// Slurm's default MaxArraySize: array indices go up to one less.
@@ -313,6 +336,10 @@ pub struct Campaign {
     pub cross_kernel: Option<Kernel>,
     /// The seed of the cross-checked shards' choice, if given.
     pub seed: Option<u64>,
+    /// The campaign's folder, if given (else the current one).
+    pub folder: Option<PathBuf>,
+    /// The `--sample` projection to size the tasks from, if given.
+    pub projection: Option<PathBuf>,
 }
 
 impl Campaign {
@@ -379,6 +406,8 @@ impl Campaign {
             cross_check: args.cross_check.unwrap_or(0),
             cross_kernel: args.cross_kernel,
             seed: args.seed,
+            folder: args.folder.clone(),
+            projection: args.projection.clone(),
         })
     }
 }
@@ -640,6 +669,11 @@ pub struct PlanCount {
     /// `--sample K [--seed S]`: draw K row sets and project the count
     /// instead of counting, if given.
     pub sample: Option<SampleRequest>,
+    /// The plan's fingerprint the count must have (`--expect-plan`).
+    pub expect_plan: Option<u64>,
+    /// A checkpoint locked by another run ends the count with status 0,
+    /// nothing written (`--skip-if-locked`).
+    pub skip_if_locked: bool,
 }
 
 /// `--sample K [--seed S] [--check]`.
@@ -802,6 +836,8 @@ impl Args {
         note(self.seed.is_some(), "--seed");
         note(self.check, "--check");
         note(self.output.is_some(), "--output");
+        note(self.expect_plan.is_some(), "--expect-plan");
+        note(self.skip_if_locked, "--skip-if-locked");
         given
     }
 
@@ -928,6 +964,8 @@ impl Args {
                 seed: self.seed,
                 check: self.check,
             }),
+            expect_plan: self.expect_plan,
+            skip_if_locked: self.skip_if_locked,
         });
         Ok(Solve {
             n,
@@ -954,6 +992,7 @@ impl Args {
             (self.quiet, "--quiet"),
             (self.max_memory.is_some(), "--max-memory"),
             (self.sample.is_some(), "--sample"),
+            (self.expect_plan.is_some(), "--expect-plan"),
         ];
         if !self.count
             && let Some((_, flag)) = counting_only.iter().find(|(given, _)| *given)
@@ -963,12 +1002,16 @@ impl Args {
         if self.checkpoint_interval.is_some() && self.checkpoint.is_none() {
             return Err("--checkpoint-interval goes with --checkpoint".into());
         }
+        if self.skip_if_locked && self.checkpoint.is_none() {
+            return Err("--skip-if-locked goes with --checkpoint, whose lock it is".into());
+        }
         self.check_sample_flags()?;
         if self.unique {
             for (given, flag) in [
                 (self.threads.is_some(), "--threads"),
                 (self.shard.is_some(), "--shard"),
                 (self.checkpoint.is_some(), "--checkpoint"),
+                (self.expect_plan.is_some(), "--expect-plan"),
             ] {
                 if given {
                     return Err(format!(
@@ -1053,8 +1096,10 @@ impl Args {
     fn check_plan_flags(&self, kernel: Kernel, task: Task, n: usize) -> Result<bool, String> {
         let plain_plan_count =
             task == Task::Count && crate::dispatch::counts_through_plan(kernel, n);
-        let shard_or_checkpoint =
-            self.shard.is_some() || self.checkpoint.is_some() || self.sample.is_some();
+        let shard_or_checkpoint = self.shard.is_some()
+            || self.checkpoint.is_some()
+            || self.sample.is_some()
+            || self.expect_plan.is_some();
         let through_plan = shard_or_checkpoint || plain_plan_count;
         if self.sample.is_some() {
             check_sample_method(kernel, n)?;
@@ -1209,6 +1254,19 @@ const MAX_ARRAY_SIZE: u64 = 4_000_001;
 /// `--max-array-size` or `--max-running`.
 fn parse_array_size(text: &str, flag: &str) -> Result<usize, String> {
     parse_bounded(text, 1, MAX_ARRAY_SIZE, flag).map(|s| s as usize)
+}
+
+/// `--expect-plan`: a plan's fingerprint, 16 hexadecimal digits as
+/// records write it (`"plan": "1f13db0fea5d607e"`).
+fn parse_fingerprint(text: &str) -> Result<u64, String> {
+    // from_str_radix takes a leading '+', which no record writes.
+    match u64::from_str_radix(text, 16) {
+        Ok(fingerprint) if text.len() == 16 && !text.starts_with('+') => Ok(fingerprint),
+        _ => Err(
+            "--expect-plan must be a plan's fingerprint: 16 hexadecimal digits, as a record's \"plan\" field writes them"
+                .into(),
+        ),
+    }
 }
 
 fn parse_shard(text: &str) -> Result<Shard, String> {
@@ -1444,6 +1502,10 @@ mod tests {
             "8 --shard 0/2",
             "8 --checkpoint c.json",
             "8 --count --checkpoint-interval 1",
+            "8 --expect-plan 0123456789abcdef",
+            "20 --count --skip-if-locked",
+            "8 --count --unique --expect-plan 0123456789abcdef",
+            "12 --count --kernel sse41 --expect-plan 0123456789abcdef",
             "8 --count --format columns",
             "8 --count --shard 0/2 --format json",
             "8 --count --unique --threads 2",

@@ -180,6 +180,9 @@ enum Failure {
     /// Memory ran out where no count's advice (threads, shards) applies,
     /// and what to do instead.
     OutOfMemory(String),
+    /// Nothing done, as asked (`--skip-if-locked`), and why: said on
+    /// stderr, status 0, and `--output` left as it was.
+    Skipped(String),
 }
 
 impl Failure {
@@ -200,6 +203,10 @@ impl Failure {
             Failure::Checkpoint(why) => messages.error(why, Status::OutputFailed),
             Failure::Disagreement(what) => messages.error(what, Status::Disagreement),
             Failure::OutOfMemory(what) => messages.error(what, Status::OutOfMemory),
+            Failure::Skipped(why) => {
+                messages.say(why);
+                Status::Success
+            }
             // The reader stopped reading (`| head`): what it wanted, it has.
             Failure::Output(e) if e.kind() == io::ErrorKind::BrokenPipe => Status::Success,
             Failure::Output(e) => messages.error(
@@ -231,7 +238,7 @@ fn serve(request: &Request, out: &mut impl Write, messages: &Messages) -> Result
         Request::Merge(merge) => merge::merge(merge, out, messages)?,
         Request::Status(request) => campaign::status(request, out)?,
         Request::Solve(solve) => self::solve(solve, out, messages)?,
-        Request::Script(campaign) => script::write(campaign, out)?,
+        Request::Script(campaign) => script::write(campaign, out, messages)?,
     }
     Ok(Status::Success)
 }

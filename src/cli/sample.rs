@@ -50,7 +50,7 @@ pub fn project(
     let wall = start.elapsed().as_secs_f64();
     let memory = plan.memory_estimate(options.threads);
     if format == Format::Json {
-        write_json(out, &sample, options.threads, memory, wall)?;
+        write_json(out, plan, &sample, options.threads, memory, wall)?;
     } else {
         write_text(out, &sample, options.threads, memory, wall)?;
     }
@@ -339,8 +339,11 @@ impl Joins {
     }
 }
 
+/// The projection as one JSON object; its `"plan"`, the fingerprint as
+/// records write it, lets `script --projection` refuse another plan's.
 fn write_json(
     out: &mut impl Write,
+    plan: &Plan,
     sample: &Sample,
     threads: usize,
     memory: u64,
@@ -352,6 +355,7 @@ fn write_json(
     let stop = StopLoss::of(sample);
     let mut object = serde_json::json!({
         "n": sample.n(),
+        "plan": format!("{:016x}", plan.fingerprint()),
         "kernel": sample.kernel().name(),
         "draws": sample.observations().len(),
         "seed": sample.seed(),

@@ -14,7 +14,7 @@ use crate::plan::{InFlight, MemoryNeeds, Plan, Progress, Shard};
 
 use super::Failure;
 use super::args::{Format, PlanCount, Solve};
-use super::files::{self, CheckpointLock, path_text};
+use super::files::{self, CheckpointLock, NotLocked, path_text};
 use super::records::{Checkpoint, PlanId, Plans, ShardRecord, Tally};
 use super::status::Messages;
 use super::{memory, output};
@@ -82,6 +82,7 @@ pub fn count(
     // that cannot fit is refused as it is asked.
     check_memory(solve, request, kernel, method, &options)?;
     let plan = Plan::with_method(method, solve.n)?;
+    check_expected_plan(&plan, request.expect_plan)?;
     if let Some(sample) = request.sample {
         return super::sample::project(&plan, &options, sample, solve.format, out);
     }
@@ -99,7 +100,7 @@ pub fn count(
     };
     let file = checkpoint.as_ref().map(|(path, _)| path.as_path());
     let _lock = match file {
-        Some(path) => Some(lock(path, messages)?),
+        Some(path) => Some(lock(path, request.skip_if_locked, messages)?),
         None => None,
     };
     let mut progress = starting_point(file, &plan, shard, mine.len(), messages)?;
@@ -147,10 +148,36 @@ pub fn count(
     Ok(())
 }
 
+/// `--expect-plan`: the count is refused, before anything is locked or
+/// written, unless this version's plan of N is the one asked for (a
+/// campaign's script passes the plan its records are of).
+fn check_expected_plan(plan: &Plan, expected: Option<u64>) -> Result<(), Failure> {
+    match expected {
+        Some(expected) if expected != plan.fingerprint() => Err(Failure::Refused(format!(
+            "--expect-plan {expected:016x}: this queens-simd ({}) counts N = {} through {} plan {:016x}, another plan; run the version whose plan that is",
+            env!("CARGO_PKG_VERSION"),
+            plan.n(),
+            plan.method(),
+            plan.fingerprint()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// The lock on `checkpoint` for this run; where its file system takes no
-/// lock, a warning on stderr, and the count goes on.
-fn lock(checkpoint: &Path, messages: &Messages) -> Result<CheckpointLock, Failure> {
-    let lock = CheckpointLock::take(checkpoint).map_err(Failure::Refused)?;
+/// lock, a warning on stderr, and the count goes on. One that another run
+/// holds is refused, or with `skip` ends the count with status 0 and
+/// nothing written ([`Failure::Skipped`]).
+fn lock(checkpoint: &Path, skip: bool, messages: &Messages) -> Result<CheckpointLock, Failure> {
+    let lock = CheckpointLock::take(checkpoint).map_err(|why| match why {
+        NotLocked::Held(why) if skip => {
+            Failure::Skipped(format!("{why}: skipped (--skip-if-locked)"))
+        }
+        NotLocked::Held(why) => {
+            Failure::Refused(format!("{why}; wait for it to finish or give another file"))
+        }
+        NotLocked::Failed(why) => Failure::Refused(why),
+    })?;
     if let Some(warning) = lock.warning(checkpoint) {
         messages.say(warning);
     }

@@ -6,6 +6,15 @@ use std::path::{Path, PathBuf};
 
 use super::path_text;
 
+/// Why a checkpoint's lock was not taken, in one line each.
+#[derive(Debug, PartialEq, Eq)]
+pub enum NotLocked {
+    /// Another run holds it.
+    Held(String),
+    /// The lock file cannot be opened or locked.
+    Failed(String),
+}
+
 /// A lock on a checkpoint for one run, held until dropped: an advisory lock
 /// on `FILE.lock` beside it (the checkpoint itself is replaced by renames,
 /// so it cannot carry the lock). The lock file stays after the run: removing
@@ -30,7 +39,7 @@ impl CheckpointLock {
     /// On a file system that takes no locks (an NFS mount without a lock
     /// manager, Lustre without `flock`), the lock is not held, and
     /// [`CheckpointLock::warning`] says so: the count goes on.
-    pub fn take(checkpoint: &Path) -> Result<CheckpointLock, String> {
+    pub fn take(checkpoint: &Path) -> Result<CheckpointLock, NotLocked> {
         let path = CheckpointLock::path_for(checkpoint);
         let shown = path_text(&path);
         let file = open_lock_file(&path).map_err(|e| {
@@ -43,26 +52,27 @@ impl CheckpointLock {
             } else {
                 format!("cannot open the checkpoint's lock file {shown}: {e}")
             }
-        })?;
+        })
+        .map_err(NotLocked::Failed)?;
         let is_file = file.metadata().is_ok_and(|m| m.is_file());
         if !is_file {
-            return Err(format!(
+            return Err(NotLocked::Failed(format!(
                 "the checkpoint's lock file {shown} is not a regular file"
-            ));
+            )));
         }
         let not_held = match file.try_lock() {
             Ok(()) => None,
             Err(fs::TryLockError::WouldBlock) => {
-                return Err(format!(
-                    "checkpoint {} is in use by another run ({shown} is locked); wait for it to finish or give another file",
+                return Err(NotLocked::Held(format!(
+                    "checkpoint {} is in use by another run ({shown} is locked)",
                     path_text(checkpoint)
-                ));
+                )));
             }
             Err(fs::TryLockError::Error(e)) if takes_no_locks(&e) => Some(e),
             Err(fs::TryLockError::Error(e)) => {
-                return Err(format!(
+                return Err(NotLocked::Failed(format!(
                     "cannot lock the checkpoint's lock file {shown}: {e}"
-                ));
+                )));
             }
         };
         Ok(CheckpointLock {

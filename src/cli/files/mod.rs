@@ -13,7 +13,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-pub use lock::CheckpointLock;
+pub use lock::{CheckpointLock, NotLocked};
 pub use shown::path_text;
 
 /// The largest record read: above the largest a count can write (the join
@@ -42,6 +42,11 @@ impl Holding {
     pub const CHECKPOINT: Holding = Holding {
         one: "a checkpoint",
         many: "checkpoints",
+    };
+    /// A `--sample` projection (`script --projection`).
+    pub const PROJECTION: Holding = Holding {
+        one: "a projection",
+        many: "projections",
     };
     /// Either, as a campaign's folder holds both (`status`).
     pub const EITHER: Holding = Holding {

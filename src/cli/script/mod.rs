@@ -14,11 +14,19 @@
 //! second time `records/shard-I.check.json` and
 //! `checkpoints/shard-I.check.json`. `queens-simd status .` reads them,
 //! `queens-simd merge records/*.json` adds them up.
+//!
+//! A script is bound to its campaign: the folder is written into it and
+//! each count is given the plan's fingerprint (`--expect-plan`), so that a
+//! script run from another folder, or a node with another version's plan,
+//! counts nothing; a shard whose checkpoint another run holds is skipped
+//! (`--skip-if-locked`), not failed.
 
 mod parallel;
+mod sizing;
 mod slurm;
 
 use std::io::Write;
+use std::path::Path;
 
 use crate::Kernel;
 use crate::kernel::Method;
@@ -26,8 +34,11 @@ use crate::plan::{MemoryNeeds, Plan};
 
 use super::Failure;
 use super::args::{Campaign, DEFAULT_MAX_ARRAY_SIZE, Engine};
+use super::files::path_text;
 use super::memory;
 use super::plural::counted;
+use super::status::Messages;
+use sizing::Projection;
 
 /// Memory asked beyond the estimate when `--memory` is not given: a
 /// quarter more, and this much for the process itself.
@@ -49,11 +60,25 @@ struct Derived {
     cross: Vec<usize>,
     cross_kernel: Kernel,
     seed: u64,
+    /// The campaign's folder, absolute: the script runs only there.
+    folder: String,
+    /// The `--sample` projection of the count, if given.
+    projection: Option<Projection>,
 }
 
-/// Writes the script `campaign` asks for.
-pub(super) fn write(campaign: &Campaign, out: &mut impl Write) -> Result<(), Failure> {
+/// Writes the script `campaign` asks for; a time limit too short for a
+/// task to make progress is warned of on stderr (and in the script).
+pub(super) fn write(
+    campaign: &Campaign,
+    out: &mut impl Write,
+    messages: &Messages,
+) -> Result<(), Failure> {
     let derived = derive(campaign).map_err(Failure::Refused)?;
+    if campaign.engine == Engine::Slurm
+        && let Some(warning) = sizing::short_time_warning(campaign.time)
+    {
+        messages.say(format_args!("warning: {warning}"));
+    }
     let text = match campaign.engine {
         Engine::Slurm => slurm::script(campaign, &derived),
         Engine::Parallel => parallel::script(campaign, &derived),
@@ -79,6 +104,11 @@ fn derive(campaign: &Campaign) -> Result<Derived, String> {
     let mut cross =
         crate::support::random::choose_indices(campaign.shards, campaign.cross_check, seed);
     cross.sort_unstable();
+    let folder = campaign_folder(campaign.folder.as_deref())?;
+    let projection = match &campaign.projection {
+        Some(path) => Some(Projection::read(path, n, plan.fingerprint())?),
+        None => None,
+    };
     Ok(Derived {
         method,
         subproblems: plan.len(),
@@ -89,7 +119,99 @@ fn derive(campaign: &Campaign) -> Result<Derived, String> {
         cross,
         cross_kernel,
         seed,
+        folder,
+        projection,
     })
+}
+
+/// The campaign's folder as the script holds it: `--folder`, made absolute
+/// from the folder `script` runs in, or that folder itself (the kernel's
+/// physical path: no link in it). Refused where a comment line could not
+/// hold it as it is (a newline in it, bytes not UTF-8).
+fn campaign_folder(given: Option<&Path>) -> Result<String, String> {
+    let here = std::env::current_dir()
+        .map_err(|e| format!("cannot tell the folder script runs in: {e}; give --folder DIR"))?;
+    let folder = match given {
+        Some(dir) => here.join(dir),
+        None => here,
+    };
+    match folder.to_str() {
+        Some(text) if path_text(&folder) == text => Ok(text.to_owned()),
+        _ => Err(format!(
+            "the campaign's folder {} has characters that a script's comment line cannot hold; give --folder a plain path (a link to it)",
+            path_text(&folder)
+        )),
+    }
+}
+
+/// The script's first check, for bash and sh alike (`say` prints a line on
+/// stderr): it runs only in the campaign's folder, compared as physical
+/// paths (`pwd -P`), and refuses elsewhere before it creates anything.
+fn folder_check(derived: &Derived) -> String {
+    format!(
+        r#"folder={folder}
+here=$(pwd -P)
+if [ "$(cd -P -- "$folder" 2>/dev/null && pwd -P)" != "$here" ]; then
+    say "this script counts the campaign in $folder, but runs in $here: run it from $folder (or write this folder's own with queens-simd script)"
+    exit 2
+fi
+"#,
+        folder = quoted(&derived.folder)
+    )
+}
+
+/// The comment lines on what a task (or job: `what`) of `per` counts
+/// costs: from the projection, its core-hours and its hours on its
+/// threads; without one, how to get one.
+fn cost_text(text: &mut String, campaign: &Campaign, derived: &Derived, per: usize, what: &str) {
+    use std::fmt::Write as _;
+    let n = campaign.n;
+    let Some(projection) = &derived.projection else {
+        let _ = writeln!(
+            text,
+            concat!(
+                "# Core-hours per {what}: not known here. Write the script again with
+",
+                "# --projection FILE, FILE what `queens-simd {n} --count --sample 100
+",
+                "# --format json` prints (docs/plan.md, Projecting a count from a sample)."
+            ),
+            what = what,
+            n = n
+        );
+        return;
+    };
+    let core_seconds = projection.core_seconds / campaign.shards as f64 * per as f64;
+    let share = if projection.core_seconds > 0.0 {
+        format!(
+            "{:.0}%",
+            100.0 * projection.standard_error / projection.core_seconds
+        )
+    } else {
+        "?".to_owned()
+    };
+    let _ = writeln!(
+        text,
+        concat!(
+            "# Each {what} of {counts}: about {core} core-hours, {wall} hours on its {threads}
+",
+            "# (the whole count: {total} core-hours ± {share} on one core of the machine
+",
+            "# that sampled it, --sample {draws} --seed {seed} by {kernel}; shards vary
+",
+            "# around their mean, as the plan's estimates that deal them are rough)."
+        ),
+        what = what,
+        share = share,
+        counts = counted(per, "count", "counts"),
+        core = sizing::hours_text(core_seconds),
+        wall = sizing::hours_text(core_seconds / derived.threads as f64),
+        threads = memory::threads_text(derived.threads),
+        total = sizing::hours_text(projection.core_seconds),
+        draws = projection.draws,
+        seed = projection.seed,
+        kernel = projection.kernel,
+    );
 }
 
 /// The threads of a task and the memory it asks for: with `--memory`,
@@ -198,6 +320,17 @@ fn command_line(campaign: &Campaign, derived: &Derived) -> String {
             derived.cross_kernel,
             derived.seed
         );
+    }
+    let _ = write!(words, " --folder {}", quoted(&derived.folder));
+    if let Some(path) = &campaign.projection {
+        // path_text writes an unprintable path as $'…', quoted already.
+        let shown = path_text(path);
+        let shown = if path.to_str() == Some(shown.as_str()) {
+            quoted(&shown)
+        } else {
+            shown
+        };
+        let _ = write!(words, " --projection {shown}");
     }
     words
 }

@@ -19,7 +19,9 @@ pub fn script(campaign: &Campaign, derived: &Derived) -> String {
         concat!(
             "# The {} plan of N = {n} ({:016x}): {} in {}, one job each,\n",
             "# on {} (the estimate: {}); every host runs queens-simd {}\n",
-            "# (QUEENS_SIMD=/path/to/it if it is not on the PATH) and rsync."
+            "# (QUEENS_SIMD=/path/to/it if it is not on the PATH) and rsync: each\n",
+            "# count refuses another plan than this one. Run it from the campaign's\n",
+            "# folder: it refuses to run in any other."
         ),
         derived.method,
         derived.fingerprint,
@@ -31,6 +33,8 @@ pub fn script(campaign: &Campaign, derived: &Derived) -> String {
         n = n,
     );
     super::cross_check_note(&mut text, derived, "shard", "shards");
+    super::cost_text(&mut text, campaign, derived, 1, "job");
+    let _ = writeln!(text, "{}", super::sizing::stop_loss_text(derived.threads));
     let _ = writeln!(
         text,
         concat!(
@@ -38,7 +42,8 @@ pub fn script(campaign: &Campaign, derived: &Derived) -> String {
             "# (--output); parallel.joblog holds every job's exit status, and running\n",
             "# this script again runs only the jobs that failed or never ran\n",
             "# (--resume-failed). A job's checkpoint stays on its host: a job rerun on\n",
-            "# the same host resumes from it, on another it starts again."
+            "# the same host resumes from it, on another it starts again; one whose\n",
+            "# checkpoint another run holds is skipped (exit 0, and no record)."
         )
     );
     let cross: Vec<String> = derived.cross.iter().map(usize::to_string).collect();
@@ -46,11 +51,12 @@ pub fn script(campaign: &Campaign, derived: &Derived) -> String {
         text,
         r#"set -eu
 n={n} shards={shards} threads={threads}
-kernel={kernel} cross_kernel={cross_kernel}
+plan={plan} kernel={kernel} cross_kernel={cross_kernel}
 cross_shards={cross_shards}
 hosts=${{HOSTS:-{hosts}}}
 bin=${{QUEENS_SIMD:-queens-simd}}
-# $bin single-quoted for the shell that runs each job, here or over ssh:
+say() {{ echo "queens-simd campaign: $*" >&2; }}
+{folder_check}# $bin single-quoted for the shell that runs each job, here or over ssh:
 # a path with a space or a quote in it stays one word.
 quoted_bin="'$(printf '%s' "$bin" | sed "s/'/'\\\\''/g")'"
 mkdir -p records
@@ -61,11 +67,13 @@ jobs() {{
 }}
 jobs | parallel --colsep ' ' -S "$hosts" --joblog parallel.joblog --resume-failed \
     --return 'records/{{3}}.json' --cleanup \
-    "mkdir -p records checkpoints && $quoted_bin $n --count --shard {{1}}/$shards --kernel {{2}} --threads $threads --checkpoint checkpoints/{{3}}.json --output records/{{3}}.json --quiet"
+    "mkdir -p records checkpoints && $quoted_bin $n --count --shard {{1}}/$shards --kernel {{2}} --threads $threads --checkpoint checkpoints/{{3}}.json --output records/{{3}}.json --quiet --expect-plan $plan --skip-if-locked"
 "$bin" merge records/*.json
 "#,
         shards = campaign.shards,
         threads = derived.threads,
+        plan = format_args!("{:016x}", derived.fingerprint),
+        folder_check = super::folder_check(derived),
         kernel = campaign.kernel,
         cross_kernel = derived.cross_kernel,
         cross_shards = quoted(&cross.join(" ")),

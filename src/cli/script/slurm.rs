@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use super::{Campaign, Derived, quoted};
+use super::{Campaign, Derived, sizing};
 use crate::cli::memory;
 use crate::cli::plural::counted;
 
@@ -51,9 +51,12 @@ fn header(text: &mut String, campaign: &Campaign, derived: &Derived) {
         text,
         concat!(
             "# Write it again with that command rather than edit it: its numbers are\n",
-            "# derived from each other. Run it with sbatch from the campaign's directory,\n",
-            "# on a file system every node shares (the records and checkpoints go there),\n",
-            "# with queens-simd {} on every node's PATH (or QUEENS_SIMD=/path/to/it)."
+            "# derived from each other. Submit it with sbatch from the campaign's folder\n",
+            "# (it refuses to run in any other), on a file system every node shares (the\n",
+            "# records and checkpoints go there), with queens-simd {} on every node's\n",
+            "# PATH (or QUEENS_SIMD=/path/to/it): each count refuses another plan than\n",
+            "# this one. The site's flags go on sbatch's command line, which overrides\n",
+            "# the #SBATCH lines: sbatch -A ACCOUNT -p PARTITION --qos QOS script.sh."
         ),
         env!("CARGO_PKG_VERSION")
     );
@@ -68,8 +71,8 @@ fn header(text: &mut String, campaign: &Campaign, derived: &Derived) {
     super::cross_check_note(text, derived, "of them", "of them");
 }
 
-/// The comment lines that say how the tasks run: how many, on what, and
-/// what happens before their time limit.
+/// The comment lines that say how the tasks run: how many, on what, at
+/// what cost, and what happens before their time limit.
 fn how_tasks_run(text: &mut String, campaign: &Campaign, derived: &Derived, layout: &Layout) {
     let per = if layout.per_task == 1 {
         "1 count per task".to_owned()
@@ -92,15 +95,48 @@ fn how_tasks_run(text: &mut String, campaign: &Campaign, derived: &Derived, layo
         memory::show(derived.estimate),
         memory::show(derived.memory)
     );
+    super::cost_text(text, campaign, derived, layout.per_task, "task");
+    let time = campaign.time;
     let _ = writeln!(
         text,
         concat!(
-            "# {} s before its time limit Slurm sends USR1: the task stops its count,\n",
-            "# whose checkpoint is at most half a second old, and requeues itself to\n",
-            "# resume from it (--requeue alone covers preemption, not the time limit)."
+            "# Slurm sends USR1 {} s before a task's time limit (or up to {} s earlier,\n",
+            "# as man sbatch says): the task stops its count and requeues itself, to\n",
+            "# resume from its checkpoint (--requeue alone covers preemption, not the\n",
+            "# time limit). An attempt counts at least {} s before the warning{}."
         ),
-        campaign.time.warning()
+        time.warning(),
+        sizing::SIGNAL_EARLY_SECONDS,
+        sizing::worst_attempt_seconds(time),
+        attempts(campaign, derived, layout)
     );
+    let _ = writeln!(text, "{}", sizing::stop_loss_text(derived.threads));
+    if sizing::short_time_warning(time).is_some() {
+        let _ = writeln!(
+            text,
+            "# WARNING: --time {time} is too short for a task to make progress: give a\n# longer one (an attempt should count {} s or more).",
+            sizing::LEAST_ATTEMPT_SECONDS
+        );
+    }
+}
+
+/// With a projection, how many attempts a task takes at worst: its hours
+/// on its threads over an attempt's counting.
+fn attempts(campaign: &Campaign, derived: &Derived, layout: &Layout) -> String {
+    let worst = sizing::worst_attempt_seconds(campaign.time);
+    match &derived.projection {
+        Some(projection) if worst > 0 => {
+            let wall = projection.core_seconds / campaign.shards as f64 * layout.per_task as f64
+                / derived.threads as f64;
+            match (wall / worst as f64).ceil() {
+                a if a > 1.0 => {
+                    format!(",\n# so a task takes about {a:.0} attempts, each queued again")
+                }
+                _ => ",\n# enough for a task in one attempt".to_owned(),
+            }
+        }
+        _ => String::new(),
+    }
 }
 
 /// The `#SBATCH` lines.
@@ -120,28 +156,24 @@ fn directives(text: &mut String, campaign: &Campaign, derived: &Derived, layout:
     let _ = writeln!(text, "#SBATCH --output=slurm-%A_%a.out");
 }
 
-/// The task: checks the binary, then counts its shards one by one.
+/// The task: checks its folder and the binary, then counts its shards one
+/// by one.
 fn body(text: &mut String, campaign: &Campaign, derived: &Derived, layout: &Layout) {
     let cross: Vec<String> = derived.cross.iter().map(usize::to_string).collect();
     let _ = write!(
         text,
         r#"set -u
 n={n} shards={shards} per_task={per_task} threads={threads}
-kernel={kernel} cross_kernel={cross_kernel}
+plan={plan} kernel={kernel} cross_kernel={cross_kernel}
 cross_shards=({cross_shards})
 bin=${{QUEENS_SIMD:-queens-simd}}
-expected={expected}
 task=${{SLURM_ARRAY_TASK_ID:?run this script with sbatch}}
 say() {{ echo "queens-simd campaign, task $task on $(hostname): $*" >&2; }}
-
-version=$("$bin" --version 2>/dev/null) || {{
+{folder_check}
+"$bin" --version >/dev/null 2>&1 || {{
     say "cannot run $bin: put queens-simd on every node's PATH, or set QUEENS_SIMD"
     exit 2
 }}
-if [ "$version" != "$expected" ]; then
-    say "$bin is $version, but this campaign is $expected's plan: run that version on every node"
-    exit 2
-fi
 mkdir -p records checkpoints
 
 pid=""
@@ -160,13 +192,15 @@ requeue() {{
 trap requeue USR1
 
 # count SHARD KERNEL NAME: the shard's count, resumed from its checkpoint;
-# its record is renamed into records/NAME.json only once whole. (In the
-# background, so that the trap runs at once; TERM stops it, since a
-# script's background commands ignore INT.)
+# its record is renamed into records/NAME.json only once whole; refused if
+# this queens-simd's plan is another, skipped if another run holds the
+# checkpoint. (In the background, so that the trap runs at once; TERM
+# stops it, since a script's background commands ignore INT.)
 count() {{
     [ -e "records/$3.json" ] && return 0
     "$bin" "$n" --count --shard "$1/$shards" --kernel "$2" --threads "$threads" \
-        --checkpoint "checkpoints/$3.json" --output "records/$3.json" --quiet &
+        --checkpoint "checkpoints/$3.json" --output "records/$3.json" --quiet \
+        --expect-plan "$plan" --skip-if-locked &
     pid=$!
     wait "$pid"
     local status=$?
@@ -190,13 +224,10 @@ done
         shards = campaign.shards,
         per_task = layout.per_task,
         threads = derived.threads,
+        plan = format_args!("{:016x}", derived.fingerprint),
         kernel = campaign.kernel,
         cross_kernel = derived.cross_kernel,
         cross_shards = cross.join(" "),
-        expected = quoted(&format!(
-            "{} {}",
-            env!("CARGO_PKG_NAME"),
-            env!("CARGO_PKG_VERSION")
-        )),
+        folder_check = super::folder_check(derived),
     );
 }
