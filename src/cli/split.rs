@@ -15,7 +15,7 @@ use crate::plan::{MemoryNeeds, Plan, Shard};
 use super::Failure;
 use super::args::{Format, PlanCount, Solve};
 use super::files::{self, CheckpointLock, path_text};
-use super::records::{Checkpoint, PlanId, Plans, ShardRecord, Tally};
+use super::records::{Checkpoint, PlanId, Plans, ShardRecord};
 use super::status::Messages;
 use super::{memory, output};
 
@@ -102,8 +102,10 @@ pub fn count(
         Some(path) => Some(lock(path, messages)?),
         None => None,
     };
-    let mut progress = starting_point(file, &plan, shard, mine.len(), messages)?;
-    let mut saver = Saver::new(checkpoint.as_ref(), messages);
+    let interval = checkpoint.as_ref().map_or(0.0, |(_, i)| i.as_secs_f64());
+    let mut progress = starting_point(file, &plan, shard, mine.len(), interval, messages)?;
+    let run = Run::new(options.threads, &progress);
+    let mut saver = Saver::new(checkpoint.as_ref(), messages, run);
     // Written before counting, so that a path that cannot be written fails
     // now rather than after hours of work.
     saver.save_first(&mut progress)?;
@@ -126,15 +128,7 @@ pub fn count(
     };
     saver.save_last(&mut progress, seconds);
     if let Some(shard) = request.shard {
-        let record = ShardRecord {
-            plan: progress.plan,
-            shard,
-            count: progress.count,
-            tally: progress.tally,
-            kernel: kernel.to_string(),
-            threads,
-            seconds,
-        };
+        let record = finished_record(progress, shard, kernel, threads, seconds);
         out.write_all(&record.to_bytes())?;
     } else if solve.format == Format::Json {
         output::write_json_fields(out, kernel, solve.n, false)?;
@@ -145,6 +139,30 @@ pub fn count(
         writeln!(out, "{}", progress.count)?;
     }
     Ok(())
+}
+
+/// The record of shard `shard`, whose count `progress` holds, all of it
+/// counted by `kernel` on `threads` threads in `seconds` of all its
+/// attempts, the last of which stamped `progress`.
+fn finished_record(
+    progress: Checkpoint,
+    shard: Shard,
+    kernel: Kernel,
+    threads: usize,
+    seconds: f64,
+) -> ShardRecord {
+    ShardRecord {
+        plan: progress.plan,
+        shard,
+        count: progress.count,
+        tally: progress.tally,
+        kernel: kernel.to_string(),
+        threads,
+        seconds,
+        origin: progress.origin,
+        attempts: progress.attempt,
+        core_seconds: progress.core_seconds,
+    }
 }
 
 /// The lock on `checkpoint` for this run; where its file system takes no
@@ -158,24 +176,22 @@ fn lock(checkpoint: &Path, messages: &Messages) -> Result<CheckpointLock, Failur
 }
 
 /// What is counted so far: from the checkpoint, if there is one (said on
-/// stderr when it holds anything), else nothing. Its count grows with the
-/// tally, and it is what each save writes.
+/// stderr when it holds anything; this run is its next attempt), else
+/// nothing. Its count grows with the tally, and it is what each save
+/// writes.
 fn starting_point(
     checkpoint: Option<&Path>,
     plan: &Plan,
     shard: Shard,
     mine: usize,
+    interval: f64,
     messages: &Messages,
 ) -> Result<Checkpoint, Failure> {
     let progress = match checkpoint {
-        Some(path) if std::fs::symlink_metadata(path).is_ok() => resume(path, plan, shard)?,
-        _ => Checkpoint {
-            plan: PlanId::of(plan),
-            shard,
-            tally: Tally::empty(plan.len()),
-            count: 0,
-            seconds: 0.0,
-        },
+        Some(path) if std::fs::symlink_metadata(path).is_ok() => {
+            resume(path, plan, shard)?.resumed(interval)
+        }
+        _ => Checkpoint::start(PlanId::of(plan), shard, interval),
     };
     if let Some(path) = checkpoint
         && !progress.tally.is_empty()
@@ -236,18 +252,50 @@ fn count_the_rest(
     ))
 }
 
+/// This run of a count: its threads, when it began, and the core-seconds
+/// of the runs before it.
+struct Run {
+    threads: usize,
+    began: Instant,
+    earlier_core_seconds: f64,
+}
+
+impl Run {
+    fn new(threads: usize, progress: &Checkpoint) -> Run {
+        Run {
+            threads,
+            began: Instant::now(),
+            earlier_core_seconds: progress.core_seconds,
+        }
+    }
+
+    /// Marks `progress` as saved now: its heartbeat, and the core-seconds
+    /// of every run up to now.
+    fn stamp(&self, progress: &mut Checkpoint) {
+        progress.heartbeat = super::records::unix_now();
+        progress.core_seconds =
+            self.earlier_core_seconds + self.threads as f64 * self.began.elapsed().as_secs_f64();
+    }
+}
+
 /// The checkpoint of a count, if it has one: where, how often it is
-/// rewritten, when it last was, and the first write that failed.
+/// rewritten, when it last was, and the first write that failed; and the
+/// run that writes it.
 struct Saver<'a> {
     path: Option<&'a Path>,
     messages: &'a Messages,
     interval: Duration,
     last_write: Instant,
     failed: Option<std::io::Error>,
+    run: Run,
 }
 
 impl<'a> Saver<'a> {
-    fn new(checkpoint: Option<&'a (PathBuf, Duration)>, messages: &'a Messages) -> Saver<'a> {
+    fn new(
+        checkpoint: Option<&'a (PathBuf, Duration)>,
+        messages: &'a Messages,
+        run: Run,
+    ) -> Saver<'a> {
         let (path, interval) = match checkpoint {
             Some((path, interval)) => (Some(path.as_path()), *interval),
             None => (None, Duration::MAX),
@@ -258,11 +306,15 @@ impl<'a> Saver<'a> {
             interval,
             last_write: Instant::now(),
             failed: None,
+            run,
         }
     }
 
-    /// Writes `progress` with `seconds` counted, if there is a checkpoint.
+    /// Stamps `progress` (its heartbeat and core-seconds: a record takes
+    /// them from the last save) and writes it with `seconds` counted, if
+    /// there is a checkpoint.
     fn save(&self, progress: &mut Checkpoint, seconds: f64) -> std::io::Result<()> {
+        self.run.stamp(progress);
         match self.path {
             Some(path) => {
                 progress.seconds = seconds;
@@ -330,10 +382,10 @@ impl<'a> Saver<'a> {
     /// with the earliest failure, and the total is printed all the same;
     /// the count ends with status 1, as any failed save does.
     fn save_last(&mut self, progress: &mut Checkpoint, seconds: f64) {
-        let Some(path) = self.path else {
-            return;
-        };
-        if let Err(e) = self.save(progress, seconds) {
+        // Without a checkpoint, only stamped for the record.
+        if let Err(e) = self.save(progress, seconds)
+            && let Some(path) = self.path
+        {
             // Only the record of the count on disk is behind.
             let e = self.failed.take().unwrap_or(e);
             self.messages.say(format_args!(
