@@ -875,6 +875,74 @@ fn a_finished_count_survives_a_failed_last_write() {
         .stdout("14200\n");
 }
 
+/// A disk that fills as a count ends loses no counting: the total is on
+/// stderr, in the line that says the result could not be written, with
+/// whether the checkpoint holds it all; when it does, running the same
+/// command again only writes the result.
+#[cfg(unix)]
+#[test]
+fn a_full_disk_at_the_end_keeps_the_count() {
+    let dir = scratch("disk-full-end");
+    let expected = read_record(&shard_files(&dir, 12, 2)[0]).count;
+    let checkpoint = dir.join("count.json");
+    let record = dir.join("shard-0.json");
+    // Room for the first checkpoint (nothing done), not for the last, nor
+    // for the record.
+    let mut command = Process::new(binary());
+    command
+        .args(["12", "--count", "--shard", "0/2", "--checkpoint"])
+        .arg(&checkpoint)
+        .arg("--output")
+        .arg(&record);
+    common::child::with_file_size_limit(&mut command, 1000);
+    let out = command.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(!record.exists());
+    assert!(
+        err.ends_with(&format!(
+            "; the count is finished: shard 0/2 of N = 12 has {expected} solutions, but checkpoint {} could not be saved either\n",
+            checkpoint.display()
+        )),
+        "{err}"
+    );
+    // Where the checkpoint is saved and the result is not (stdout on a
+    // full disk), the rerun resumes from all of it.
+    fs::remove_file(&checkpoint).unwrap();
+    let full = fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = Process::new(binary())
+        .args(["12", "--count", "--shard", "0/2", "--checkpoint"])
+        .arg(&checkpoint)
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "queens-simd: error: cannot write output to stdout: No space left on device (os error 28); the count is finished: shard 0/2 of N = 12 has {expected} solutions, all in checkpoint {}: run the same command again to write the result\n",
+            checkpoint.display()
+        )
+    );
+    let rerun = queens()
+        .args(["12", "--count", "--shard", "0/2", "--checkpoint"])
+        .arg(&checkpoint)
+        .assert()
+        .success()
+        .stderr(format!(
+            "queens-simd: resuming from checkpoint {}: 323 of 323 subproblems done\n",
+            checkpoint.display()
+        ))
+        .get_output()
+        .stdout
+        .clone();
+    let rerun = ShardRecord::parse(&rerun, &mut Plans::default()).unwrap();
+    assert_eq!((rerun.count, rerun.attempts), (expected, 2));
+}
+
 #[test]
 fn two_runs_on_one_checkpoint_are_kept_apart() {
     let dir = scratch("two-runs");

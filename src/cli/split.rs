@@ -126,7 +126,8 @@ pub fn count(
             return Err(failure);
         }
     };
-    saver.save_last(&mut progress, seconds);
+    let saved = saver.save_last(&mut progress, seconds);
+    messages.finished(finished_note(&progress, request.shard, file, saved));
     if let Some(shard) = request.shard {
         let record = finished_record(progress, shard, kernel, threads, seconds);
         out.write_all(&record.to_bytes())?;
@@ -139,6 +140,36 @@ pub fn count(
         writeln!(out, "{}", progress.count)?;
     }
     Ok(())
+}
+
+/// What a finished count says if its result cannot be written (a full
+/// disk): its total, and whether its checkpoint holds all of it, so that
+/// running the same command again only writes the result.
+fn finished_note(
+    progress: &Checkpoint,
+    shard: Option<Shard>,
+    checkpoint: Option<&Path>,
+    saved: bool,
+) -> String {
+    let what = match shard {
+        Some(shard) => format!("shard {shard} of N = {}", progress.plan.n),
+        None => format!("N = {}", progress.plan.n),
+    };
+    let kept = match checkpoint {
+        Some(path) if saved => format!(
+            ", all in checkpoint {}: run the same command again to write the result",
+            path_text(path)
+        ),
+        Some(path) => format!(
+            ", but checkpoint {} could not be saved either",
+            path_text(path)
+        ),
+        None => String::new(),
+    };
+    format!(
+        "the count is finished: {what} has {} solutions{kept}",
+        progress.count
+    )
 }
 
 /// The record of shard `shard`, whose count `progress` holds, all of it
@@ -380,8 +411,9 @@ impl<'a> Saver<'a> {
 
     /// The save of the finished count: one that fails is said on stderr,
     /// with the earliest failure, and the total is printed all the same;
-    /// the count ends with status 1, as any failed save does.
-    fn save_last(&mut self, progress: &mut Checkpoint, seconds: f64) {
+    /// the count ends with status 1, as any failed save does. Whether the
+    /// checkpoint holds the count now.
+    fn save_last(&mut self, progress: &mut Checkpoint, seconds: f64) -> bool {
         // Without a checkpoint, only stamped for the record.
         if let Err(e) = self.save(progress, seconds)
             && let Some(path) = self.path
@@ -395,7 +427,9 @@ impl<'a> Saver<'a> {
             // The total is printed, and the status (1) says the file is
             // behind.
             self.messages.lose();
+            return false;
         }
+        true
     }
 }
 
