@@ -104,8 +104,8 @@ pub fn count(
     };
     let interval = checkpoint.as_ref().map_or(0.0, |(_, i)| i.as_secs_f64());
     let mut progress = starting_point(file, &plan, shard, mine.len(), interval, messages)?;
-    let run = Run::new(options.threads, &progress);
-    let mut saver = Saver::new(checkpoint.as_ref(), messages, run);
+    let attempt = Attempt::new(options.threads, &progress);
+    let mut saver = Saver::new(checkpoint.as_ref(), messages, attempt);
     // Written before counting, so that a path that cannot be written fails
     // now rather than after hours of work.
     saver.save_first(&mut progress)?;
@@ -283,17 +283,17 @@ fn count_the_rest(
     ))
 }
 
-/// This run of a count: its threads, when it began, and the core-seconds
-/// of the runs before it.
-struct Run {
+/// This attempt at a count: its threads, when it began, and the core-seconds
+/// of the attempts before it.
+struct Attempt {
     threads: usize,
     began: Instant,
     earlier_core_seconds: f64,
 }
 
-impl Run {
-    fn new(threads: usize, progress: &Checkpoint) -> Run {
-        Run {
+impl Attempt {
+    fn new(threads: usize, progress: &Checkpoint) -> Attempt {
+        Attempt {
             threads,
             began: Instant::now(),
             earlier_core_seconds: progress.core_seconds,
@@ -318,14 +318,14 @@ struct Saver<'a> {
     interval: Duration,
     last_write: Instant,
     failed: Option<std::io::Error>,
-    run: Run,
+    attempt: Attempt,
 }
 
 impl<'a> Saver<'a> {
     fn new(
         checkpoint: Option<&'a (PathBuf, Duration)>,
         messages: &'a Messages,
-        run: Run,
+        attempt: Attempt,
     ) -> Saver<'a> {
         let (path, interval) = match checkpoint {
             Some((path, interval)) => (Some(path.as_path()), *interval),
@@ -337,7 +337,7 @@ impl<'a> Saver<'a> {
             interval,
             last_write: Instant::now(),
             failed: None,
-            run,
+            attempt,
         }
     }
 
@@ -345,7 +345,7 @@ impl<'a> Saver<'a> {
     /// them from the last save) and writes it with `seconds` counted, if
     /// there is a checkpoint.
     fn save(&self, progress: &mut Checkpoint, seconds: f64) -> std::io::Result<()> {
-        self.run.stamp(progress);
+        self.attempt.stamp(progress);
         match self.path {
             Some(path) => {
                 progress.seconds = seconds;

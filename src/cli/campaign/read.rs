@@ -127,7 +127,7 @@ impl Files {
                 pid: c.pid,
                 attempt: c.attempt,
             };
-            let held = Held {
+            let held = CommonFields {
                 plan: c.plan,
                 shard: c.shard,
                 tally: c.tally,
@@ -143,7 +143,7 @@ impl Files {
                 threads: r.threads,
                 digest: Content::of_tally(&r.tally),
             };
-            let held = Held {
+            let held = CommonFields {
                 plan: r.plan,
                 shard: r.shard,
                 tally: r.tally,
@@ -183,7 +183,7 @@ impl Files {
 }
 
 /// What a record and a checkpoint have in common.
-struct Held {
+struct CommonFields {
     plan: PlanId,
     shard: Shard,
     tally: Tally,
