@@ -14,7 +14,7 @@
 
 use std::path::PathBuf;
 
-use queens_simd::cli::records::{PlanId, ShardRecord, Tally};
+use queens_simd::cli::records::{Origin, PlanId, ShardRecord, Tally};
 use queens_simd::plan::Shard;
 use queens_simd::{Kernel, dispatch};
 
@@ -46,6 +46,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             kernel: "auto".into(),
             threads: 1,
             seconds: 0.001,
+            origin: Origin::default(),
+            attempts: 1,
+            core_seconds: 0.001,
         };
         std::fs::write(records.join(format!("shard-{i}.json")), record.to_bytes())?;
     }

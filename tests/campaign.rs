@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use common::{A000170, queens, stdout_of};
-use queens_simd::cli::records::{Checkpoint, PlanId, Plans, ShardRecord, Tally};
+use queens_simd::cli::records::{Checkpoint, Origin, PlanId, Plans, ShardRecord, Tally, unix_now};
 use queens_simd::plan::Shard;
 use queens_simd::{Count, Kernel, dispatch};
 
@@ -31,7 +31,9 @@ fn read_record(path: &Path) -> ShardRecord {
 
 /// A checkpoint of shard `i/m` of N = 14 with its first `done` subproblems
 /// counted, written through the library to `DIR/checkpoints/ckpt-I.json`
-/// and dated `age` ago.
+/// by attempt 2 of a count on node7, Slurm job 1234_5 (5 core-seconds, a
+/// checkpoint every half second), whose last heartbeat, and the file's
+/// date, were `age` ago.
 fn checkpoint(dir: &Path, i: usize, m: usize, done: usize, age: Duration) -> Checkpoint {
     let plan = dispatch::plan_for(Kernel::Auto, 14).unwrap();
     let shard = Shard::new(i, m).unwrap();
@@ -41,20 +43,33 @@ fn checkpoint(dir: &Path, i: usize, m: usize, done: usize, age: Duration) -> Che
         assert!(tally.insert(index, count));
     }
     let checkpoint = Checkpoint {
-        plan: PlanId::of(&plan),
-        shard,
         count: tally.total().unwrap(),
         tally,
         in_flight: Default::default(),
         seconds: 2.5,
+        origin: Origin {
+            host: Some("node7".into()),
+            job: Some("1234".into()),
+            task: Some("5".into()),
+        },
+        attempt: 2,
+        heartbeat: unix_now() - age.as_secs(),
+        core_seconds: 5.0,
+        ..Checkpoint::start(PlanId::of(&plan), shard, 0.5)
     };
+    write_checkpoint(dir, &checkpoint, age)
+}
+
+/// `checkpoint` written to `DIR/checkpoints/ckpt-I.json`, the file dated
+/// `age` ago.
+fn write_checkpoint(dir: &Path, checkpoint: &Checkpoint, age: Duration) -> Checkpoint {
     let folder = dir.join("checkpoints");
     fs::create_dir_all(&folder).unwrap();
-    let path = folder.join(format!("ckpt-{i}.json"));
+    let path = folder.join(format!("ckpt-{}.json", checkpoint.shard.index()));
     fs::write(&path, checkpoint.to_bytes()).unwrap();
     let file = fs::File::options().write(true).open(&path).unwrap();
     file.set_modified(SystemTime::now() - age).unwrap();
-    checkpoint
+    checkpoint.clone()
 }
 
 /// `status ARGS…`: its stdout, which must be all it prints, with status 0.
@@ -88,7 +103,7 @@ fn line<'a>(text: &'a str, start: &str) -> &'a str {
 fn a_campaign_midway() {
     let dir = common::scratch("campaign-midway");
     let records: Vec<ShardRecord> = (0..2).map(|i| read_record(&record(&dir, i, 6))).collect();
-    let running = checkpoint(&dir, 2, 6, 3, Duration::ZERO);
+    let running = checkpoint(&dir, 2, 6, 3, Duration::from_secs(5));
     let stalled = checkpoint(&dir, 3, 6, 1, Duration::from_secs(7200));
     // Left by runs, and not the campaign's: skipped without a word.
     fs::write(dir.join("checkpoints/ckpt-2.json.lock"), "").unwrap();
@@ -111,7 +126,10 @@ fn a_campaign_midway() {
     );
     assert_eq!(
         line(&text, "stalled: "),
-        format!("stalled: 3/6 (1 of {} subproblems)", size(3))
+        format!(
+            "stalled: 3/6 (1 of {} subproblems), last beat 2.0 hours ago on node7, Slurm job 1234_5, attempt 2",
+            size(3)
+        )
     );
     assert_eq!(line(&text, "missing: "), "missing: 4/6, 5/6");
     let solutions: Count = records.iter().map(|r| r.count).sum();
@@ -153,13 +171,31 @@ fn a_campaign_midway() {
     assert!(read["eta_seconds"].as_f64().unwrap() > 0.0, "{read}");
     assert_eq!(read["refused"], serde_json::json!([]));
 
+    assert_eq!(read["stalled_first"][0]["host"], "node7");
+    assert_eq!(read["stalled_first"][0]["slurm_job"], "1234");
+    assert_eq!(read["stalled_first"][0]["slurm_array_task"], "5");
+    assert_eq!(read["stalled_first"][0]["attempt"], 2);
+    let since = read["stalled_first"][0]["seconds_since_heartbeat"]
+        .as_f64()
+        .unwrap();
+    assert!((7200.0..7260.0).contains(&since), "{read}");
+    // The core-hours spent are the records' and the checkpoints', 5
+    // core-seconds each.
+    let records_core: f64 = records.iter().map(|r| r.core_seconds).sum();
+    let spent = read["core_hours_spent"].as_f64().unwrap();
+    assert!(
+        ((records_core + 10.0) / 3600.0 / spent - 1.0).abs() < 1e-9,
+        "{read}"
+    );
+    assert_eq!(read["checkpoint_core_hours"], 10.0 / 3600.0);
+
     // --fresh decides what is running.
     let text = status(&[dir.to_str().unwrap(), "--fresh", "86400"]);
     assert_eq!(
         line(&text, "shards: "),
         "shards: 2 done, 2 running, 0 stalled, 2 missing"
     );
-    let text = status(&[dir.to_str().unwrap(), "--fresh", "0"]);
+    let text = status(&[dir.to_str().unwrap(), "--fresh", "1"]);
     assert!(line(&text, "shards: ").ends_with("0 running, 2 stalled, 2 missing"));
 }
 
@@ -257,7 +293,7 @@ fn copies_and_links_of_a_record_are_one_count() {
         .stderr(said);
 }
 
-/// A checkpoint dated ahead of this machine's clock tells nothing of its
+/// A heartbeat ahead of this machine's clock tells nothing of its count's
 /// age: its shard is stalled, not running for ever, and the report says
 /// why; one a few seconds ahead (clocks of a cluster's nodes differ) is
 /// fresh.
@@ -265,18 +301,26 @@ fn copies_and_links_of_a_record_are_one_count() {
 fn a_checkpoint_dated_in_the_future_is_not_running() {
     let dir = common::scratch("campaign-future");
     record(&dir, 0, 3);
-    checkpoint(&dir, 1, 3, 2, Duration::ZERO);
-    checkpoint(&dir, 2, 3, 1, Duration::ZERO);
-    let ahead = |i: usize, by: Duration| {
-        let path = dir.join(format!("checkpoints/ckpt-{i}.json"));
-        let file = fs::File::options().write(true).open(&path).unwrap();
-        file.set_modified(SystemTime::now() + by).unwrap();
-        path
+    let ahead = |i: usize, done: usize, by: u64| {
+        let beating = checkpoint(&dir, i, 3, done, Duration::ZERO);
+        let ahead = Checkpoint {
+            heartbeat: unix_now() + by,
+            ..beating
+        };
+        write_checkpoint(&dir, &ahead, Duration::ZERO);
+        dir.join(format!("checkpoints/ckpt-{i}.json"))
     };
-    let future = ahead(1, Duration::from_secs(3600));
-    ahead(2, Duration::from_secs(5));
-    for fresh in ["0", "3600"] {
-        let text = status(&[dir.to_str().unwrap(), "--fresh", fresh]);
+    let future = ahead(1, 2, 3600);
+    ahead(2, 1, 5);
+    for fresh in ["0", "3600", "default"] {
+        let fresh_flag = ["--fresh", fresh];
+        let flags = if fresh == "default" {
+            &[][..]
+        } else {
+            &fresh_flag[..]
+        };
+        let args = [&[dir.to_str().unwrap()][..], flags].concat();
+        let text = status(&args);
         assert_eq!(
             line(&text, "shards: "),
             "shards: 1 done, 1 running, 1 stalled, 0 missing",
@@ -309,6 +353,179 @@ fn a_checkpoint_dated_in_the_future_is_not_running() {
     assert_eq!(dated["file"], future.to_str().unwrap());
     let seconds = dated["seconds_ahead"].as_f64().unwrap();
     assert!((3500.0..=3600.0).contains(&seconds), "{read}");
+    // Ahead by less than CLOCK_SKEW, it beat just now.
+    assert_eq!(read["running_first"][0]["seconds_since_heartbeat"], 0.0);
+}
+
+/// A count is running only while its heartbeat is fresh: within three of
+/// its checkpoint intervals, and never less than two minutes. One killed
+/// five minutes ago (kill -9, scancel, a task waiting out Slurm's requeue
+/// delay) is stalled, though its file is recent, and the report says when
+/// and where it last beat; a record or checkpoint whose names hold a
+/// control character is refused, never printed.
+#[test]
+fn a_count_is_running_only_while_its_heartbeat_is_fresh() {
+    let dir = common::scratch("campaign-heartbeat");
+    record(&dir, 0, 4);
+    let killed = checkpoint(&dir, 1, 4, 2, Duration::from_secs(300));
+    // Beat ten minutes ago, but saves every five minutes.
+    let slow = checkpoint(&dir, 2, 4, 1, Duration::from_secs(600));
+    let slow = Checkpoint {
+        interval: 300.0,
+        ..slow
+    };
+    write_checkpoint(&dir, &slow, Duration::from_secs(600));
+    // A minute and a half ago, every half second: the floor keeps it
+    // running (the clocks of a cluster's nodes differ).
+    let recent = checkpoint(&dir, 3, 4, 1, Duration::from_secs(90));
+    let hostile = Checkpoint {
+        origin: Origin {
+            host: Some("node\u{1b}]0;owned\u{7}".into()),
+            ..Origin::default()
+        },
+        ..recent.clone()
+    };
+    let path = dir.join("hostile.json");
+    fs::write(&path, hostile.to_bytes()).unwrap();
+    let text = status(&[dir.to_str().unwrap()]);
+    assert_eq!(
+        line(&text, "shards: "),
+        "shards: 1 done, 2 running, 1 stalled, 0 missing"
+    );
+    let plan = dispatch::plan_for(Kernel::Auto, 14).unwrap();
+    let size = |c: &Checkpoint| plan.shard(c.shard).len();
+    assert_eq!(
+        line(&text, "running: "),
+        format!(
+            "running: 2/4 (1 of {} subproblems), 3/4 (1 of {} subproblems)",
+            size(&slow),
+            size(&recent)
+        )
+    );
+    assert_eq!(
+        line(&text, "stalled: "),
+        format!(
+            "stalled: 1/4 (2 of {} subproblems), last beat 5 min ago on node7, Slurm job 1234_5, attempt 2",
+            size(&killed)
+        )
+    );
+    assert_eq!(
+        line(&text, "refused: "),
+        format!(
+            "refused: {} has a \"host\" with a control character: \"node\\u{{1b}}]0;owned\\u{{7}}\"",
+            path.display()
+        )
+    );
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{7}'),
+        "{text}"
+    );
+}
+
+/// A checkpoint that holds every subproblem of its shard, with no record
+/// (the record's disk was full, or it was deleted, or never kept), is a
+/// finished count, not a running one; a rerun writes the record.
+#[test]
+fn a_finished_count_without_its_record_is_named() {
+    let dir = common::scratch("campaign-unrecorded");
+    record(&dir, 0, 3);
+    record(&dir, 1, 3);
+    fs::create_dir_all(dir.join("checkpoints")).unwrap();
+    let path = dir.join("checkpoints/ckpt-2.json");
+    let count = ["14", "--count", "--shard", "2/3", "--checkpoint"];
+    queens().args(count).arg(&path).assert().success();
+    let text = status(&[dir.to_str().unwrap()]);
+    assert_eq!(
+        line(&text, "shards: "),
+        "shards: 2 done, 1 finished with no record, 0 running, 0 stalled, 0 missing"
+    );
+    assert_eq!(
+        line(&text, "finished, record missing: "),
+        "finished, record missing: 2/3: rerun the shard to write it"
+    );
+    assert!(!text.contains("running: "), "{text}");
+    let read = json(&dir);
+    assert_eq!(read["unrecorded"], 1);
+    let named = &read["unrecorded_first"][0];
+    assert_eq!(named["shard"], "2/3");
+    assert_eq!(named["subproblems_done"], named["subproblems"]);
+    // The rerun only writes the record.
+    let out = queens().args(count).arg(&path).assert().success();
+    let rerun = out.get_output().stdout.clone();
+    fs::write(dir.join("records/shard-2.json"), &rerun).unwrap();
+    let record = ShardRecord::parse(&rerun, &mut Plans::default()).unwrap();
+    assert_eq!(record.attempts, 2);
+    let text = status(&[dir.to_str().unwrap()]);
+    assert_eq!(
+        line(&text, "shards: "),
+        "shards: 3 done, 0 running, 0 stalled, 0 missing"
+    );
+}
+
+/// A count's checkpoint and record say who counted and when: the host,
+/// Slurm's job and array task, the attempt (one more at each resume), the
+/// heartbeat, the interval and the core-seconds of all the attempts. A
+/// Slurm variable that is no short text is left out.
+#[test]
+fn records_and_checkpoints_say_who_counted_and_when() {
+    let dir = common::scratch("campaign-who");
+    let path = dir.join("ckpt.json");
+    let run = |interval: &str, env: &[(&str, &str)]| {
+        let mut command = queens();
+        command.args(["14", "--count", "--shard", "1/3", "--threads", "2"]);
+        command.args(["--checkpoint-interval", interval, "--checkpoint"]);
+        command.arg(&path);
+        for name in ["SLURM_JOB_ID", "SLURM_ARRAY_JOB_ID", "SLURM_ARRAY_TASK_ID"] {
+            command.env_remove(name);
+        }
+        command.envs(env.iter().copied());
+        let before = unix_now();
+        let out = command.assert().success().get_output().stdout.clone();
+        let record = ShardRecord::parse(&out, &mut Plans::default()).unwrap();
+        let checkpoint = Checkpoint::parse(&fs::read(&path).unwrap(), &mut Plans::default());
+        let checkpoint = checkpoint.unwrap();
+        assert!((before..=unix_now()).contains(&checkpoint.heartbeat));
+        assert!(checkpoint.pid != 0 && checkpoint.pid != std::process::id());
+        assert_eq!(checkpoint.origin, record.origin);
+        assert_eq!(checkpoint.attempt, record.attempts);
+        assert_eq!(checkpoint.core_seconds, record.core_seconds);
+        assert!(record.core_seconds >= record.seconds, "{record:?}");
+        (record, checkpoint)
+    };
+    let slurm = [
+        ("SLURM_JOB_ID", "4328"),
+        ("SLURM_ARRAY_JOB_ID", "4321"),
+        ("SLURM_ARRAY_TASK_ID", "7"),
+    ];
+    let (first, checkpoint) = run("0.5", &slurm);
+    let here = Origin::of_this_process().host;
+    assert_eq!(
+        first.origin,
+        Origin {
+            host: here.clone(),
+            job: Some("4321".into()),
+            task: Some("7".into()),
+        }
+    );
+    assert_eq!((first.attempts, checkpoint.interval), (1, 0.5));
+    // Resumed by another job, without an array: its next attempt.
+    let long = "9".repeat(100);
+    let odd = [("SLURM_JOB_ID", "12\n34"), ("SLURM_ARRAY_TASK_ID", &long)];
+    let (second, checkpoint) = run("2", &odd);
+    assert_eq!(
+        second.origin,
+        Origin {
+            host: here,
+            ..Origin::default()
+        }
+    );
+    assert_eq!((second.attempts, checkpoint.interval), (2, 2.0));
+    assert!(second.core_seconds > first.core_seconds, "{second:?}");
+    let (third, _) = run("2", &[("SLURM_JOB_ID", "99")]);
+    assert_eq!(
+        (third.attempts, third.origin.job.as_deref()),
+        (3, Some("99"))
+    );
 }
 
 #[test]
@@ -571,9 +788,8 @@ fn what_cannot_be_told_yet_is_unknown() {
         "{text}"
     );
     assert!(
-        line(&text, "core-hours: ").starts_with(
-            "core-hours: 0.000 spent in 0 records, and 0.001 wall-hours in 1 checkpoint"
-        ),
+        line(&text, "core-hours: ")
+            .starts_with("core-hours: 0.001 spent in 0 records and 1 checkpoint (stops included)"),
         "{text}"
     );
 }
@@ -602,6 +818,9 @@ fn many_shards_most_of_them_empty() {
             kernel: "auto".into(),
             threads: 1,
             seconds: 0.0,
+            origin: Origin::default(),
+            attempts: 1,
+            core_seconds: 0.0,
         };
         solutions += record.count;
         fs::write(dir.join(format!("{i}.json")), record.to_bytes()).unwrap();

@@ -371,7 +371,7 @@ fn the_join_kernels_count_through_their_plan_and_list_nothing() {
                         &shard,
                     ]);
                     let record: serde_json::Value = serde_json::from_str(&json).unwrap();
-                    assert_eq!(record["version"], 3, "{json}");
+                    assert_eq!(record["version"], 4, "{json}");
                     assert_eq!(record["method"], "join", "{json}");
                     assert_eq!(record["kernel"], kernel, "{json}");
                     assert_eq!(record["shard"], shard, "{json}");
@@ -458,12 +458,11 @@ fn a_partial_join_checkpoint_is_resumed() {
             })
             .unwrap();
         let checkpoint = Checkpoint {
-            plan: PlanId::of(&plan),
-            shard: Shard::WHOLE,
             tally,
             count,
             in_flight: Default::default(),
             seconds: 1.0,
+            ..Checkpoint::start(PlanId::of(&plan), Shard::WHOLE, 0.5)
         };
         let path = dir.join(format!("{kernel}.json"));
         std::fs::write(&path, checkpoint.to_bytes()).unwrap();
@@ -643,29 +642,54 @@ fn merge_refuses_records_of_two_methods() {
         .stdout("73712\n");
 }
 
-/// Records of version 2 (before join plans: no "method") still merge, alone
-/// and beside version 3 records of the same plan.
+/// Records and checkpoints of versions 2 and 3 (as those versions wrote
+/// them: they say nothing of who counted, or when) are refused with one
+/// line by `merge`, by `status` and by a count that would resume from one,
+/// which leaves the file as it was.
 #[test]
-fn version_2_records_still_merge() {
+fn older_versions_are_refused_in_one_line() {
     let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/records");
-    let old = corpus.join("v2-shard-12-0of1.json");
-    let text = std::fs::read_to_string(&old).unwrap();
-    assert!(
-        text.contains("\"version\": 2") && !text.contains("\"method\""),
-        "{text}"
-    );
-    common::merge(&[old]).success().stdout("14200\n");
-    // Shard 2/5 of N = 13 as version 2 wrote it, and the other four now.
-    let dir = common::scratch("cli-v2");
-    let mut files = vec![corpus.join("v2-shard-13-2of5.json")];
-    for i in [0, 1, 3, 4] {
-        let path = dir.join(format!("shard-{i}.json"));
-        let json = stdout_of(&["13", "--count", "--shard", &format!("{i}/5")]);
-        assert!(json.contains("\"version\": 3") && json.contains("\"method\": \"symmetric\""));
-        std::fs::write(&path, json).unwrap();
-        files.push(path);
+    let dir = common::scratch("cli-old-versions");
+    for version in [2, 3] {
+        let record = corpus.join(format!("v{version}-shard-12-0of1.json"));
+        let text = std::fs::read_to_string(&record).unwrap();
+        assert!(text.contains(&format!("\"version\": {version},")), "{text}");
+        let why = "which does not say who counted or when; this version reads only version 4";
+        common::merge(std::slice::from_ref(&record))
+            .code(2)
+            .stdout("")
+            .stderr(format!(
+                "queens-simd: error: {} is a version {version} queens-simd shard record, {why}: count it again\n",
+                record.display()
+            ));
+        let folder = dir.join(format!("v{version}"));
+        std::fs::create_dir_all(&folder).unwrap();
+        let checkpoint = folder.join("ckpt-12.json");
+        let before = std::fs::read(corpus.join(format!("v{version}-ckpt-12.json"))).unwrap();
+        std::fs::write(&checkpoint, &before).unwrap();
+        let said = format!(
+            "{} is a version {version} queens-simd checkpoint, {why}: remove it and count again",
+            checkpoint.display()
+        );
+        let err = common::refusal(["status".as_ref(), folder.as_os_str()]);
+        assert_eq!(
+            err,
+            format!(
+                "queens-simd: error: {} holds no valid record or checkpoint: 1 file refused, the first: {said}\n",
+                folder.display()
+            )
+        );
+        let err = common::refusal([
+            "12",
+            "--count",
+            "--kernel",
+            "symmetric",
+            "--checkpoint",
+            checkpoint.to_str().unwrap(),
+        ]);
+        assert_eq!(err, format!("queens-simd: error: checkpoint {said}\n"));
+        assert_eq!(std::fs::read(&checkpoint).unwrap(), before);
     }
-    common::merge(&files).success().stdout("73712\n");
 }
 
 #[test]

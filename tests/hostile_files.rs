@@ -15,7 +15,6 @@ use common::{A000170, binary, merge, queens, scratch, shard_files, stdout_of};
 use predicates::prelude::*;
 use queens_simd::Count;
 use queens_simd::cli::records::{Checkpoint, Plans, ShardRecord, Tally};
-use queens_simd::kernel::Method;
 use queens_simd::plan::Shard;
 
 /// Counts every shard `i/m` of N's join plan (with the portable join) into
@@ -282,16 +281,26 @@ fn malformed_records_are_refused() {
             "\"extra\": 1,\n  \"kernel\"",
             "unknown field `extra`",
         ),
-        ("\"version\": 3", "\"version\": 1", "version 1"),
-        ("\"version\": 3", "\"version\": 4", "of version 4"),
-        ("\"version\": 3", "\"version\": 0", "of version 0"),
+        ("\"version\": 4", "\"version\": 1", "version 1"),
         (
+            "\"version\": 4",
             "\"version\": 3",
-            "\"version\": \"3\"",
-            "whose \"version\" is the text \"3\", where a record has a whole number",
+            "is a version 3 queens-simd shard record, which does not say who counted or when; this version reads only version 4: count it again",
         ),
         (
-            "\"version\": 3",
+            "\"version\": 4",
+            "\"version\": 2",
+            "is a version 2 queens-simd shard record",
+        ),
+        ("\"version\": 4", "\"version\": 5", "of version 5"),
+        ("\"version\": 4", "\"version\": 0", "of version 0"),
+        (
+            "\"version\": 4",
+            "\"version\": \"4\"",
+            "whose \"version\" is the text \"4\", where a record has a whole number",
+        ),
+        (
+            "\"version\": 4",
             "\"version\": null",
             "with no whole-number \"version\"",
         ),
@@ -488,19 +497,19 @@ fn a_refused_checkpoint_is_called_a_checkpoint() {
     assert!(
         resume(&record).ends_with(" is a queens-simd shard record, not a queens-simd checkpoint\n")
     );
-    edit_text(&checkpoint, "\"version\": 3", "\"version\": 9");
+    edit_text(&checkpoint, "\"version\": 4", "\"version\": 9");
     assert!(resume(&checkpoint).ends_with(
-        " is a queens-simd checkpoint of version 9; this version reads versions 2 and 3\n"
+        " is a queens-simd checkpoint of version 9; this version reads only version 4\n"
     ));
     // Given to merge as a record, it is a checkpoint.
-    edit_text(&checkpoint, "\"version\": 9", "\"version\": 3");
+    edit_text(&checkpoint, "\"version\": 9", "\"version\": 4");
     merge_refuses(
         std::slice::from_ref(&checkpoint),
         &checkpoint,
         "is a queens-simd checkpoint, not a queens-simd shard record",
     );
     // In a campaign's folder.
-    edit_text(&checkpoint, "\"version\": 3", "\"version\": 9");
+    edit_text(&checkpoint, "\"version\": 4", "\"version\": 9");
     let report = stdout_of(&["status", dir.to_str().unwrap()]);
     assert!(
         report.contains(&format!(
@@ -866,6 +875,74 @@ fn a_finished_count_survives_a_failed_last_write() {
         .stdout("14200\n");
 }
 
+/// A disk that fills as a count ends loses no counting: the total is on
+/// stderr, in the line that says the result could not be written, with
+/// whether the checkpoint holds it all; when it does, running the same
+/// command again only writes the result.
+#[cfg(unix)]
+#[test]
+fn a_full_disk_at_the_end_keeps_the_count() {
+    let dir = scratch("disk-full-end");
+    let expected = read_record(&shard_files(&dir, 12, 2)[0]).count;
+    let checkpoint = dir.join("count.json");
+    let record = dir.join("shard-0.json");
+    // Room for the first checkpoint (nothing done), not for the last, nor
+    // for the record.
+    let mut command = Process::new(binary());
+    command
+        .args(["12", "--count", "--shard", "0/2", "--checkpoint"])
+        .arg(&checkpoint)
+        .arg("--output")
+        .arg(&record);
+    common::child::with_file_size_limit(&mut command, 1000);
+    let out = command.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(!record.exists());
+    assert!(
+        err.ends_with(&format!(
+            "; the count is finished: shard 0/2 of N = 12 has {expected} solutions, but checkpoint {} could not be saved either\n",
+            checkpoint.display()
+        )),
+        "{err}"
+    );
+    // Where the checkpoint is saved and the result is not (stdout on a
+    // full disk), the rerun resumes from all of it.
+    fs::remove_file(&checkpoint).unwrap();
+    let full = fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = Process::new(binary())
+        .args(["12", "--count", "--shard", "0/2", "--checkpoint"])
+        .arg(&checkpoint)
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "queens-simd: error: cannot write output to stdout: No space left on device (os error 28); the count is finished: shard 0/2 of N = 12 has {expected} solutions, all in checkpoint {}: run the same command again to write the result\n",
+            checkpoint.display()
+        )
+    );
+    let rerun = queens()
+        .args(["12", "--count", "--shard", "0/2", "--checkpoint"])
+        .arg(&checkpoint)
+        .assert()
+        .success()
+        .stderr(format!(
+            "queens-simd: resuming from checkpoint {}: 323 of 323 subproblems done\n",
+            checkpoint.display()
+        ))
+        .get_output()
+        .stdout
+        .clone();
+    let rerun = ShardRecord::parse(&rerun, &mut Plans::default()).unwrap();
+    assert_eq!((rerun.count, rerun.attempts), (expected, 2));
+}
+
 #[test]
 fn two_runs_on_one_checkpoint_are_kept_apart() {
     let dir = scratch("two-runs");
@@ -947,8 +1024,7 @@ fn a_path_with_a_newline_is_still_one_line() {
     }
 }
 
-/// The `method` field of version 3: required there, refused in version 2,
-/// one of the known methods, and the plan's own (a record of one method
+/// The `method` field: required, one of the known methods, and the plan's own (a record of one method
 /// edited to claim the other names a plan that is not this version's).
 #[test]
 fn the_method_field_is_checked() {
@@ -972,22 +1048,15 @@ fn the_method_field_is_checked() {
             "has method 'JOIN'",
         ),
         ("\"method\": \"join\"", "\"method\": 1", "invalid type"),
-        // Read as no method, which the checksum (of the text, where it is
-        // there) no longer matches.
         (
             "\"method\": \"join\"",
             "\"method\": null",
-            "does not match its checksum",
+            "invalid type: null, expected a string",
         ),
         (
             "\"method\": \"join\"",
             "\"method\": \"symmetric\"",
             "but this version splits it as N = 13 (symmetric plan",
-        ),
-        (
-            "\"version\": 3",
-            "\"version\": 2",
-            "version 2 records have none",
         ),
         (
             "\"method\": \"join\"",
@@ -1001,47 +1070,13 @@ fn the_method_field_is_checked() {
         rechecksum(&files[0]);
         merge_refuses(&files, &files[0], why);
     }
-    // Version 3 without the field.
+    // Without the field.
     fs::write(&files[0], original.replace(&format!("{method_line}\n"), "")).unwrap();
     rechecksum(&files[0]);
-    merge_refuses(
-        &files,
-        &files[0],
-        "is a version 3 record with no \"method\"",
-    );
+    merge_refuses(&files, &files[0], "missing field `method`");
     // Unchanged, it still merges.
     fs::write(&files[0], &original).unwrap();
     merge(&files).success().stdout("73712\n");
-}
-
-/// A symmetric record as version 2 wrote it (no `method`, version 2) reads
-/// as the same record; a join record made into one claims a symmetric plan
-/// it does not match.
-#[test]
-fn a_version_2_record_is_a_symmetric_plans_record() {
-    let dir = scratch("version-2");
-    let files = shard_files(&dir, 12, 2);
-    let original = read_record(&files[0]);
-    assert_eq!(original.plan.method, Method::Symmetric);
-    let text = fs::read_to_string(&files[0]).unwrap();
-    let method_line = text.lines().find(|l| l.contains("\"method\"")).unwrap();
-    let old = text
-        .replace(&format!("{method_line}\n"), "")
-        .replace("\"version\": 3", "\"version\": 2");
-    fs::write(&files[0], old).unwrap();
-    rechecksum(&files[0]);
-    assert_eq!(read_record(&files[0]), original);
-    merge(&files).success().stdout("14200\n");
-
-    let joins = join_shard_files(&scratch("version-2-join"), 12, 2);
-    let text = fs::read_to_string(&joins[1]).unwrap();
-    let method_line = text.lines().find(|l| l.contains("\"method\"")).unwrap();
-    let old = text
-        .replace(&format!("{method_line}\n"), "")
-        .replace("\"version\": 3", "\"version\": 2");
-    fs::write(&joins[1], old).unwrap();
-    rechecksum(&joins[1]);
-    merge_refuses(&joins, &joins[1], "(symmetric plan");
 }
 
 /// A join piece's count is any number, so a forged join record whose

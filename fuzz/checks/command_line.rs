@@ -63,8 +63,9 @@ fn check_request(request: &Request) {
             assert!(campaign.max_array_size >= 1);
         }
         Request::Status(status) => {
-            // --fresh is bounded (30 days), as its parser says.
-            assert!(status.fresh <= std::time::Duration::from_secs(30 * 86_400));
+            // --fresh, if given, is bounded (30 days), as its parser says.
+            let month = std::time::Duration::from_secs(30 * 86_400);
+            assert!(status.fresh.is_none_or(|fresh| fresh <= month));
         }
         Request::Solve(solve) => {
             assert!(solve.n <= queens_simd::MAX_N);

@@ -213,8 +213,9 @@ pub enum Command {
         #[arg(long, value_enum)]
         format: Option<StatusFormat>,
 
-        /// A checkpoint modified within this many seconds is a running
-        /// shard's, an older one a stalled shard's (default 3600).
+        /// A checkpoint whose heartbeat is at most this many seconds old
+        /// is a running shard's, an older one a stalled shard's (default:
+        /// three of its checkpoint intervals, at least 120).
         #[arg(long, value_name = "SECONDS", value_parser = named("--fresh", parse_fresh), allow_negative_numbers = true)]
         fresh: Option<Duration>,
     },
@@ -435,9 +436,6 @@ pub enum StatusFormat {
     Json,
 }
 
-/// `--fresh` when none is given: an hour.
-pub const DEFAULT_FRESH: Duration = Duration::from_secs(3600);
-
 /// Longest `--fresh`: 30 days.
 const MAX_FRESH_SECONDS: f64 = 30.0 * 86_400.0;
 
@@ -504,7 +502,7 @@ fn status_request(
     Ok(Request::Status(CampaignStatus {
         dir,
         format: format.unwrap_or(StatusFormat::Text),
-        fresh: fresh.unwrap_or(DEFAULT_FRESH),
+        fresh,
     }))
 }
 
@@ -515,8 +513,9 @@ pub struct CampaignStatus {
     pub dir: PathBuf,
     /// Text or JSON.
     pub format: StatusFormat,
-    /// How recent a running shard's checkpoint is.
-    pub fresh: Duration,
+    /// How recent a running shard's heartbeat is, if given; else a few of
+    /// its checkpoint intervals (`campaign::summary::freshness`).
+    pub fresh: Option<Duration>,
 }
 
 /// What `merge --recount` recounts the chosen subproblems with.

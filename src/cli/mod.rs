@@ -209,10 +209,16 @@ impl Failure {
             }
             // The reader stopped reading (`| head`): what it wanted, it has.
             Failure::Output(e) if e.kind() == io::ErrorKind::BrokenPipe => Status::Success,
-            Failure::Output(e) => messages.error(
-                format_args!("cannot write output to {output}: {e}"),
-                Status::OutputFailed,
-            ),
+            Failure::Output(e) => {
+                // A finished count's total is said all the same.
+                let kept = messages
+                    .finished_note()
+                    .map_or_else(String::new, |note| format!("; {note}"));
+                messages.error(
+                    format_args!("cannot write output to {output}: {e}{kept}"),
+                    Status::OutputFailed,
+                )
+            }
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::plan::{InFlight, MemoryNeeds, Plan, Progress, Shard};
 use super::Failure;
 use super::args::{Format, PlanCount, Solve};
 use super::files::{self, CheckpointLock, NotLocked, path_text};
-use super::records::{Checkpoint, PlanId, Plans, ShardRecord, Tally};
+use super::records::{Checkpoint, PlanId, Plans, ShardRecord};
 use super::status::Messages;
 use super::{memory, output};
 
@@ -103,8 +103,10 @@ pub fn count(
         Some(path) => Some(lock(path, request.skip_if_locked, messages)?),
         None => None,
     };
-    let mut progress = starting_point(file, &plan, shard, mine.len(), messages)?;
-    let mut saver = Saver::new(checkpoint.as_ref(), messages);
+    let interval = checkpoint.as_ref().map_or(0.0, |(_, i)| i.as_secs_f64());
+    let mut progress = starting_point(file, &plan, shard, mine.len(), interval, messages)?;
+    let attempt = Attempt::new(options.threads, &progress);
+    let mut saver = Saver::new(checkpoint.as_ref(), messages, attempt);
     // Written before counting, so that a path that cannot be written fails
     // now rather than after hours of work.
     saver.save_first(&mut progress)?;
@@ -125,17 +127,10 @@ pub fn count(
             return Err(failure);
         }
     };
-    saver.save_last(&mut progress, seconds);
+    let saved = saver.save_last(&mut progress, seconds);
+    messages.finished(finished_note(&progress, request.shard, file, saved));
     if let Some(shard) = request.shard {
-        let record = ShardRecord {
-            plan: progress.plan,
-            shard,
-            count: progress.count,
-            tally: progress.tally,
-            kernel: kernel.to_string(),
-            threads,
-            seconds,
-        };
+        let record = finished_record(progress, shard, kernel, threads, seconds);
         out.write_all(&record.to_bytes())?;
     } else if solve.format == Format::Json {
         output::write_json_fields(out, kernel, solve.n, false)?;
@@ -164,6 +159,60 @@ fn check_expected_plan(plan: &Plan, expected: Option<u64>) -> Result<(), Failure
     }
 }
 
+/// What a finished count says if its result cannot be written (a full
+/// disk): its total, and whether its checkpoint holds all of it, so that
+/// running the same command again only writes the result.
+fn finished_note(
+    progress: &Checkpoint,
+    shard: Option<Shard>,
+    checkpoint: Option<&Path>,
+    saved: bool,
+) -> String {
+    let what = match shard {
+        Some(shard) => format!("shard {shard} of N = {}", progress.plan.n),
+        None => format!("N = {}", progress.plan.n),
+    };
+    let kept = match checkpoint {
+        Some(path) if saved => format!(
+            ", all in checkpoint {}: run the same command again to write the result",
+            path_text(path)
+        ),
+        Some(path) => format!(
+            ", but checkpoint {} could not be saved either",
+            path_text(path)
+        ),
+        None => String::new(),
+    };
+    format!(
+        "the count is finished: {what} has {} solutions{kept}",
+        progress.count
+    )
+}
+
+/// The record of shard `shard`, whose count `progress` holds, all of it
+/// counted by `kernel` on `threads` threads in `seconds` of all its
+/// attempts, the last of which stamped `progress`.
+fn finished_record(
+    progress: Checkpoint,
+    shard: Shard,
+    kernel: Kernel,
+    threads: usize,
+    seconds: f64,
+) -> ShardRecord {
+    ShardRecord {
+        plan: progress.plan,
+        shard,
+        count: progress.count,
+        tally: progress.tally,
+        kernel: kernel.to_string(),
+        threads,
+        seconds,
+        origin: progress.origin,
+        attempts: progress.attempt,
+        core_seconds: progress.core_seconds,
+    }
+}
+
 /// The lock on `checkpoint` for this run; where its file system takes no
 /// lock, a warning on stderr, and the count goes on. One that another run
 /// holds is refused, or with `skip` ends the count with status 0 and
@@ -185,25 +234,22 @@ fn lock(checkpoint: &Path, skip: bool, messages: &Messages) -> Result<Checkpoint
 }
 
 /// What is counted so far: from the checkpoint, if there is one (said on
-/// stderr when it holds anything), else nothing. Its count grows with the
-/// tally, and it is what each save writes.
+/// stderr when it holds anything; this run is its next attempt), else
+/// nothing. Its count grows with the tally, and it is what each save
+/// writes.
 fn starting_point(
     checkpoint: Option<&Path>,
     plan: &Plan,
     shard: Shard,
     mine: usize,
+    interval: f64,
     messages: &Messages,
 ) -> Result<Checkpoint, Failure> {
     let progress = match checkpoint {
-        Some(path) if std::fs::symlink_metadata(path).is_ok() => resume(path, plan, shard)?,
-        _ => Checkpoint {
-            plan: PlanId::of(plan),
-            shard,
-            tally: Tally::empty(plan.len()),
-            count: 0,
-            in_flight: InFlight::new(),
-            seconds: 0.0,
-        },
+        Some(path) if std::fs::symlink_metadata(path).is_ok() => {
+            resume(path, plan, shard)?.resumed(interval)
+        }
+        _ => Checkpoint::start(PlanId::of(plan), shard, interval),
     };
     if let Some(path) = checkpoint
         && !(progress.tally.is_empty() && progress.in_flight.is_empty())
@@ -315,18 +361,50 @@ fn scaled(estimate: u64, len: u64, of: u32) -> u64 {
 /// in it but its heartbeat.
 const HEARTBEAT_FLOOR: Duration = Duration::from_millis(500);
 
+/// This attempt at a count: its threads, when it began, and the core-seconds
+/// of the attempts before it.
+struct Attempt {
+    threads: usize,
+    began: Instant,
+    earlier_core_seconds: f64,
+}
+
+impl Attempt {
+    fn new(threads: usize, progress: &Checkpoint) -> Attempt {
+        Attempt {
+            threads,
+            began: Instant::now(),
+            earlier_core_seconds: progress.core_seconds,
+        }
+    }
+
+    /// Marks `progress` as saved now: its heartbeat, and the core-seconds
+    /// of every run up to now.
+    fn stamp(&self, progress: &mut Checkpoint) {
+        progress.heartbeat = super::records::unix_now();
+        progress.core_seconds =
+            self.earlier_core_seconds + self.threads as f64 * self.began.elapsed().as_secs_f64();
+    }
+}
+
 /// The checkpoint of a count, if it has one: where, how often it is
-/// rewritten, when it last was, and the first write that failed.
+/// rewritten, when it last was, and the first write that failed; and the
+/// run that writes it.
 struct Saver<'a> {
     path: Option<&'a Path>,
     messages: &'a Messages,
     interval: Duration,
     last_write: Instant,
     failed: Option<std::io::Error>,
+    attempt: Attempt,
 }
 
 impl<'a> Saver<'a> {
-    fn new(checkpoint: Option<&'a (PathBuf, Duration)>, messages: &'a Messages) -> Saver<'a> {
+    fn new(
+        checkpoint: Option<&'a (PathBuf, Duration)>,
+        messages: &'a Messages,
+        attempt: Attempt,
+    ) -> Saver<'a> {
         let (path, interval) = match checkpoint {
             Some((path, interval)) => (Some(path.as_path()), *interval),
             None => (None, Duration::MAX),
@@ -337,11 +415,15 @@ impl<'a> Saver<'a> {
             interval,
             last_write: Instant::now(),
             failed: None,
+            attempt,
         }
     }
 
-    /// Writes `progress` with `seconds` counted, if there is a checkpoint.
+    /// Stamps `progress` (its heartbeat and core-seconds: a record takes
+    /// them from the last save) and writes it with `seconds` counted, if
+    /// there is a checkpoint.
     fn save(&self, progress: &mut Checkpoint, seconds: f64) -> std::io::Result<()> {
+        self.attempt.stamp(progress);
         match self.path {
             Some(path) => {
                 progress.seconds = seconds;
@@ -414,12 +496,13 @@ impl<'a> Saver<'a> {
 
     /// The save of the finished count: one that fails is said on stderr,
     /// with the earliest failure, and the total is printed all the same;
-    /// the count ends with status 1, as any failed save does.
-    fn save_last(&mut self, progress: &mut Checkpoint, seconds: f64) {
-        let Some(path) = self.path else {
-            return;
-        };
-        if let Err(e) = self.save(progress, seconds) {
+    /// the count ends with status 1, as any failed save does. Whether the
+    /// checkpoint holds the count now.
+    fn save_last(&mut self, progress: &mut Checkpoint, seconds: f64) -> bool {
+        // Without a checkpoint, only stamped for the record.
+        if let Err(e) = self.save(progress, seconds)
+            && let Some(path) = self.path
+        {
             // Only the record of the count on disk is behind.
             let e = self.failed.take().unwrap_or(e);
             self.messages.say(format_args!(
@@ -429,7 +512,9 @@ impl<'a> Saver<'a> {
             // The total is printed, and the status (1) says the file is
             // behind.
             self.messages.lose();
+            return false;
         }
+        true
     }
 }
 

@@ -7,7 +7,7 @@
 //! through a file of their own on descriptor 2 (the `streams` module), where
 //! a closed or read-only stderr fails the write instead of taking it.
 
-use std::cell::{Cell, OnceCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::fmt::Display;
 use std::fs::File;
 use std::io::Write;
@@ -84,6 +84,9 @@ pub struct Messages {
     /// Descriptor 2, opened at the first line; `None` if it cannot take
     /// output (then every line is lost).
     stderr: OnceCell<Option<File>>,
+    /// What a finished count says if its result cannot be written: its
+    /// total, and where it is kept.
+    finished: RefCell<Option<String>>,
 }
 
 impl Messages {
@@ -113,6 +116,18 @@ impl Messages {
     pub fn error(&self, line: impl Display, status: Status) -> Status {
         self.say(format_args!("error: {line}"));
         status
+    }
+
+    /// Keeps `note` (a finished count's total, and where it is kept) for
+    /// the line of a result that cannot be written: a full disk must not
+    /// lose hours of counting.
+    pub fn finished(&self, note: String) {
+        self.finished.replace(Some(note));
+    }
+
+    /// The note of [`Messages::finished`], if a count finished.
+    pub fn finished_note(&self) -> Option<String> {
+        self.finished.borrow().clone()
     }
 
     /// Remembers that something for stdout or stderr was lost.

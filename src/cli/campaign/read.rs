@@ -15,11 +15,12 @@ use crate::plan::{Plan, Shard};
 
 use super::super::files::{self, path_text};
 use super::super::records::{
-    CHECKPOINT_FORMAT, Checkpoint, Content, Counts, Duplicate, PlanId, Plans, ShardRecord, Tally,
+    CHECKPOINT_FORMAT, Checkpoint, Content, Counts, Duplicate, Origin, PlanId, Plans, ShardRecord,
+    Tally,
 };
 
 /// What kind of file, and what only that kind has.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum FileKind {
     /// A shard record (`--shard`).
     Record {
@@ -29,8 +30,22 @@ pub enum FileKind {
         /// their counts and digests do.
         digest: Content,
     },
-    /// A checkpoint (`--checkpoint`): the subproblems finished so far.
-    Checkpoint,
+    /// A checkpoint (`--checkpoint`): the subproblems finished so far,
+    /// and the last sign of life of the run that writes it.
+    Checkpoint(Beat),
+}
+
+/// A checkpoint's last sign of life: when, where, and how often its run
+/// saves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Beat {
+    /// Unix seconds.
+    pub heartbeat: u64,
+    /// The run's checkpoint interval, in seconds.
+    pub interval: f64,
+    pub origin: Origin,
+    pub pid: u32,
+    pub attempt: u32,
 }
 
 /// One file that passed its checks.
@@ -48,6 +63,8 @@ pub struct CheckedFile {
     pub count: Count,
     /// Wall-clock seconds of counting.
     pub seconds: f64,
+    /// Core-seconds of all the runs of its count.
+    pub core_seconds: f64,
     /// When it was last written, if the system says.
     pub modified: Option<SystemTime>,
     pub kind: FileKind,
@@ -103,7 +120,22 @@ impl Files {
         let (content, kind, held) = if is_checkpoint(&bytes) {
             let c = Checkpoint::parse(&bytes, &mut self.built).map_err(why)?;
             let content = Content::of_checkpoint(&c);
-            (content, FileKind::Checkpoint, c)
+            let beat = Beat {
+                heartbeat: c.heartbeat,
+                interval: c.interval,
+                origin: c.origin.clone(),
+                pid: c.pid,
+                attempt: c.attempt,
+            };
+            let held = CommonFields {
+                plan: c.plan,
+                shard: c.shard,
+                tally: c.tally,
+                count: c.count,
+                seconds: c.seconds,
+                core_seconds: c.core_seconds,
+            };
+            (content, FileKind::Checkpoint(beat), held)
         } else {
             let r = ShardRecord::parse(&bytes, &mut self.built).map_err(why)?;
             let content = Content::of_record(&r);
@@ -111,14 +143,13 @@ impl Files {
                 threads: r.threads,
                 digest: Content::of_tally(&r.tally),
             };
-            // What a record and a checkpoint have in common.
-            let held = Checkpoint {
+            let held = CommonFields {
                 plan: r.plan,
                 shard: r.shard,
                 tally: r.tally,
                 count: r.count,
-                in_flight: crate::plan::InFlight::new(),
                 seconds: r.seconds,
+                core_seconds: r.core_seconds,
             };
             (content, kind, held)
         };
@@ -132,6 +163,7 @@ impl Files {
             subproblems: held.tally.len(),
             count: held.count,
             seconds: held.seconds,
+            core_seconds: held.core_seconds,
             modified,
             kind,
         };
@@ -148,6 +180,16 @@ impl Files {
             }
         }
     }
+}
+
+/// What a record and a checkpoint have in common.
+struct CommonFields {
+    plan: PlanId,
+    shard: Shard,
+    tally: Tally,
+    count: Count,
+    seconds: f64,
+    core_seconds: f64,
 }
 
 /// Whether `bytes` say they are a checkpoint: a first look at the format

@@ -85,17 +85,22 @@ fn shards(out: &mut impl Write, s: &Summary) -> io::Result<()> {
     } else {
         String::new()
     };
+    let finished = if s.unrecorded.0 > 0 {
+        format!("{} finished with no record, ", s.unrecorded.0)
+    } else {
+        String::new()
+    };
     writeln!(
         out,
-        "shards: {} done, {disputed}{} running, {} stalled, {} missing",
+        "shards: {} done, {disputed}{finished}{} running, {} stalled, {} missing",
         s.done, s.running.0, s.stalled.0, s.missing.0
     )?;
-    for (name, group) in [("running", &s.running), ("stalled", &s.stalled)] {
-        if group.0 > 0 {
-            let named: Vec<String> = group.1.iter().map(|p| partial(p, s.shards)).collect();
-            writeln!(out, "{name}: {}", listed(named, group.0))?;
-        }
+    unrecorded_line(out, s)?;
+    if s.running.0 > 0 {
+        let named: Vec<String> = s.running.1.iter().map(|p| partial(p, s.shards)).collect();
+        writeln!(out, "running: {}", listed(named, s.running.0))?;
     }
+    stalled_lines(out, s)?;
     for dated in &s.future.1 {
         writeln!(
             out,
@@ -131,6 +136,47 @@ fn shards(out: &mut impl Write, s: &Summary) -> io::Result<()> {
             "disputed: and {} more",
             s.disputed.0 - s.disputed.1.len()
         )?;
+    }
+    Ok(())
+}
+
+/// The line that names the shards finished with no record, if any.
+fn unrecorded_line(out: &mut impl Write, s: &Summary) -> io::Result<()> {
+    if s.unrecorded.0 == 0 {
+        return Ok(());
+    }
+    let named = s
+        .unrecorded
+        .1
+        .iter()
+        .map(|p| format!("{}/{}", p.shard, s.shards))
+        .collect();
+    let rerun = if s.unrecorded.0 == 1 {
+        "rerun the shard to write it"
+    } else {
+        "rerun each shard to write its record"
+    };
+    writeln!(
+        out,
+        "finished, record missing: {}: {rerun}",
+        listed(named, s.unrecorded.0)
+    )
+}
+
+/// Where and when each stalled count named last beat: a line each.
+fn stalled_lines(out: &mut impl Write, s: &Summary) -> io::Result<()> {
+    for p in &s.stalled.1 {
+        writeln!(
+            out,
+            "stalled: {}, last beat {} ago on {}, attempt {}",
+            partial(p, s.shards),
+            duration(p.age.as_secs_f64()),
+            p.beat.origin,
+            p.beat.attempt
+        )?;
+    }
+    if s.stalled.0 > s.stalled.1.len() {
+        writeln!(out, "stalled: and {} more", s.stalled.0 - s.stalled.1.len())?;
     }
     Ok(())
 }
@@ -176,21 +222,22 @@ fn hours(seconds: f64) -> String {
     }
 }
 
-/// `1.5 spent in 2 records, and 0.2 wall-hours in 1 checkpoint (whose
-/// threads are not recorded); about 4.0 left`.
+/// `1.5 spent in 2 records and 1 checkpoint (stops included); about 4.0
+/// left`.
 fn core_hours(s: &Summary) -> String {
+    let checkpoints = if s.checkpoints > 0 {
+        format!(
+            " and {}",
+            counted(s.checkpoints, "checkpoint", "checkpoints")
+        )
+    } else {
+        String::new()
+    };
     let mut line = format!(
-        "{} spent in {}",
-        hours(s.core_seconds),
+        "{} spent in {}{checkpoints} (stops included)",
+        hours(s.core_seconds + s.checkpoint_core_seconds),
         counted(s.record_files, "record", "records")
     );
-    if s.checkpoints > 0 {
-        line.push_str(&format!(
-            ", and {} wall-hours in {} (which do not record their threads)",
-            hours(s.checkpoint_seconds),
-            counted(s.checkpoints, "checkpoint", "checkpoints")
-        ));
-    }
     match s.core_seconds_left {
         Some(left) => line.push_str(&format!("; about {} left", hours(left))),
         None => line.push_str("; unknown left (no record has counted any of the estimate yet)"),
@@ -231,10 +278,12 @@ struct Json<'a> {
     shards: usize,
     files: usize,
     done: usize,
+    unrecorded: usize,
     running: usize,
     stalled: usize,
     missing: usize,
     disputed: usize,
+    unrecorded_first: Vec<JsonPartial>,
     running_first: Vec<JsonPartial>,
     stalled_first: Vec<JsonPartial>,
     missing_first: Vec<String>,
@@ -252,7 +301,7 @@ struct Json<'a> {
     checkpoints: usize,
     record_files: usize,
     core_hours_spent: f64,
-    checkpoint_wall_hours: f64,
+    checkpoint_core_hours: f64,
     core_hours_left: Option<f64>,
     eta_seconds: Option<f64>,
     duplicates: &'a [Duplicate],
@@ -264,6 +313,13 @@ struct JsonPartial {
     shard: String,
     subproblems_done: usize,
     subproblems: usize,
+    /// Since its last heartbeat (0 for one ahead of this machine's clock).
+    seconds_since_heartbeat: f64,
+    host: Option<String>,
+    slurm_job: Option<String>,
+    slurm_array_task: Option<String>,
+    pid: u32,
+    attempt: u32,
 }
 
 #[derive(Serialize)]
@@ -289,6 +345,12 @@ pub fn json(out: &mut impl Write, dir: &Path, summary: &Summary) -> io::Result<(
                 shard: format!("{}/{}", p.shard, s.shards),
                 subproblems_done: p.done,
                 subproblems: p.size,
+                seconds_since_heartbeat: p.age.as_secs_f64(),
+                host: p.beat.origin.host.clone(),
+                slurm_job: p.beat.origin.job.clone(),
+                slurm_array_task: p.beat.origin.task.clone(),
+                pid: p.beat.pid,
+                attempt: p.beat.attempt,
             })
             .collect()
     };
@@ -301,10 +363,12 @@ pub fn json(out: &mut impl Write, dir: &Path, summary: &Summary) -> io::Result<(
         shards: s.shards,
         files: s.files,
         done: s.done,
+        unrecorded: s.unrecorded.0,
         running: s.running.0,
         stalled: s.stalled.0,
         missing: s.missing.0,
         disputed: s.disputed.0,
+        unrecorded_first: partials(&s.unrecorded.1),
         running_first: partials(&s.running.1),
         stalled_first: partials(&s.stalled.1),
         missing_first: s
@@ -335,8 +399,8 @@ pub fn json(out: &mut impl Write, dir: &Path, summary: &Summary) -> io::Result<(
         checkpoint_solutions_text: s.checkpoint_solutions.map(|c| c.to_string()),
         checkpoints: s.checkpoints,
         record_files: s.record_files,
-        core_hours_spent: s.core_seconds / 3600.0,
-        checkpoint_wall_hours: s.checkpoint_seconds / 3600.0,
+        core_hours_spent: (s.core_seconds + s.checkpoint_core_seconds) / 3600.0,
+        checkpoint_core_hours: s.checkpoint_core_seconds / 3600.0,
         core_hours_left: s.core_seconds_left.map(|c| c / 3600.0),
         eta_seconds: s.eta_seconds,
         duplicates: &s.duplicates,

@@ -4,26 +4,46 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::Count;
 use crate::plan::Plan;
 
 use super::super::files::path_text;
 use super::super::records::{Duplicate, PlanId};
-use super::read::{CheckedFile, FileKind, Files};
+use super::read::{Beat, CheckedFile, FileKind, Files};
 
 /// How many shards of each state, or refused files, are named.
 pub const NAMED: usize = 5;
 
-/// How far ahead of this machine's clock a checkpoint's date may be and
-/// still be taken as now: the skew between the clocks of a cluster's nodes
-/// and its file server. A date further ahead tells nothing of the
-/// checkpoint's age, so its shard is not taken as running.
+/// How far ahead of this machine's clock a checkpoint's heartbeat may be
+/// and still be taken as now: the skew between the clocks of a cluster's
+/// nodes. A heartbeat further ahead tells nothing of the count's age, so
+/// its shard is not taken as running.
 pub const CLOCK_SKEW: Duration = Duration::from_secs(60);
 
-/// A checkpoint dated ahead of this machine's clock, by more than
-/// [`CLOCK_SKEW`]: its shard counts as stalled, and the report says why.
+/// How many of its checkpoint intervals a count may miss and still be
+/// running: it writes its heartbeat at every one.
+pub const BEATS_MISSED: f64 = 3.0;
+
+/// The least time without a heartbeat after which a count is stalled,
+/// whatever its interval: twice [`CLOCK_SKEW`], since the clock that
+/// wrote the heartbeat may be behind this one by that much.
+pub const FRESH_FLOOR: Duration = Duration::from_secs(120);
+
+/// How old a count's heartbeat may be while it runs: `--fresh` if given,
+/// else [`BEATS_MISSED`] of its checkpoint intervals, at least
+/// [`FRESH_FLOOR`].
+pub fn freshness(interval: f64, fresh: Option<Duration>) -> Duration {
+    fresh.unwrap_or_else(|| {
+        // A checkpoint's interval is at most a day (checked when read).
+        Duration::from_secs_f64(interval * BEATS_MISSED).max(FRESH_FLOOR)
+    })
+}
+
+/// A checkpoint whose heartbeat is ahead of this machine's clock, by more
+/// than [`CLOCK_SKEW`]: its shard counts as stalled, and the report says
+/// why.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FutureDated {
     pub shard: usize,
@@ -40,6 +60,10 @@ pub struct Partial {
     pub done: usize,
     /// Subproblems in the shard.
     pub size: usize,
+    /// The checkpoint's last heartbeat, and where.
+    pub beat: Beat,
+    /// How long ago that was (zero for one ahead of this machine's clock).
+    pub age: Duration,
 }
 
 /// The campaign as its files show it.
@@ -52,10 +76,15 @@ pub struct Summary {
     pub files: usize,
     /// Shards with a record (all of their records agreeing).
     pub done: usize,
-    /// Shards with a fresh checkpoint and no record: how many, the first.
+    /// Shards with no record whose checkpoint holds all of their
+    /// subproblems: the count finished, but its record was not written or
+    /// was lost.
+    pub unrecorded: (usize, Vec<Partial>),
+    /// Shards with no record and a checkpoint whose heartbeat is fresh
+    /// ([`freshness`]): how many, the first.
     pub running: (usize, Vec<Partial>),
-    /// Shards with an older checkpoint and no record, or one dated in the
-    /// future.
+    /// Shards with no record and a checkpoint whose heartbeat is older, or
+    /// ahead of this machine's clock.
     pub stalled: (usize, Vec<Partial>),
     /// The stalled shards whose checkpoint is dated in the future.
     pub future: (usize, Vec<FutureDated>),
@@ -80,11 +109,10 @@ pub struct Summary {
     /// Record files of the campaign, disputed ones included (duplicates
     /// are no record of their own).
     pub record_files: usize,
-    /// Core-seconds of all of them (seconds × threads).
+    /// Core-seconds of all of them, their runs' lost to stops included.
     pub core_seconds: f64,
-    /// Wall-clock seconds of the checkpoints counted (they do not say
-    /// their threads).
-    pub checkpoint_seconds: f64,
+    /// Core-seconds of the checkpoints counted, of all their runs.
+    pub checkpoint_core_seconds: f64,
     /// Core-seconds left: the records' core-seconds per unit of estimate,
     /// times the estimate left; `None` where no record's estimate says.
     pub core_seconds_left: Option<f64>,
@@ -102,14 +130,14 @@ pub struct Summary {
 #[derive(Default)]
 struct ShardFiles<'a> {
     records: Vec<&'a CheckedFile>,
-    /// The newest checkpoint.
-    checkpoint: Option<&'a CheckedFile>,
+    /// The newest checkpoint, by its heartbeat.
+    checkpoint: Option<(&'a CheckedFile, &'a Beat)>,
 }
 
 impl Summary {
     /// Adds up `files` as of `now`: `None` if none passed its checks. A
     /// file of another plan or shard count than most is refused here.
-    pub fn of(mut files: Files, now: SystemTime, fresh: Duration) -> Option<Summary> {
+    pub fn of(mut files: Files, now: SystemTime, fresh: Option<Duration>) -> Option<Summary> {
         let (plan_at, shards) = majority(&files.entries)?;
         let id = files.plans[plan_at].clone();
         let (ours, others): (Vec<CheckedFile>, Vec<CheckedFile>) =
@@ -133,20 +161,24 @@ impl Summary {
         let mut by_shard: BTreeMap<usize, ShardFiles<'_>> = BTreeMap::new();
         for entry in &ours {
             let slot = by_shard.entry(entry.shard.index()).or_default();
-            match entry.kind {
+            match &entry.kind {
                 FileKind::Record { .. } => slot.records.push(entry),
-                FileKind::Checkpoint => {
-                    if slot.checkpoint.is_none_or(|c| c.modified < entry.modified) {
-                        slot.checkpoint = Some(entry);
+                FileKind::Checkpoint(beat) => {
+                    let newer = |(c, b): (&CheckedFile, &Beat)| {
+                        (b.heartbeat, c.modified) < (beat.heartbeat, entry.modified)
+                    };
+                    if slot.checkpoint.is_none_or(newer) {
+                        slot.checkpoint = Some((entry, beat));
                     }
                 }
             }
         }
         let mut summary = Summary::empty(id, shards, ours.len(), files.refused);
         summary.duplicates = files.duplicates;
-        let estimate_done = summary.add_shards(&by_shard, now, fresh);
+        let sizes = partial_sizes(plan, shards, &by_shard);
+        let clock = Clock { now, fresh };
+        let estimate_done = summary.add_shards(&by_shard, &sizes, clock);
         summary.missing = missing(&by_shard, shards);
-        summary.size_partials(plan);
         summary.add_times(plan, estimate_done, &ours, now);
         Some(summary)
     }
@@ -162,6 +194,7 @@ impl Summary {
             shards,
             files,
             done: 0,
+            unrecorded: (0, Vec::new()),
             running: (0, Vec::new()),
             stalled: (0, Vec::new()),
             future: (0, Vec::new()),
@@ -176,7 +209,7 @@ impl Summary {
             checkpoints: 0,
             record_files: 0,
             core_seconds: 0.0,
-            checkpoint_seconds: 0.0,
+            checkpoint_core_seconds: 0.0,
             core_seconds_left: None,
             eta_seconds: None,
             refused,
@@ -189,8 +222,8 @@ impl Summary {
     fn add_shards(
         &mut self,
         by_shard: &BTreeMap<usize, ShardFiles<'_>>,
-        now: SystemTime,
-        fresh: Duration,
+        sizes: &BTreeMap<usize, usize>,
+        clock: Clock,
     ) -> u128 {
         let mut estimate: u128 = 0;
         for (&shard, files) in by_shard {
@@ -205,62 +238,57 @@ impl Summary {
                 self.subproblems_done += first.subproblems;
                 estimate += first.estimate;
                 self.solutions = self.solutions.and_then(|s| s.checked_add(first.count));
-            } else if let Some(checkpoint) = files.checkpoint {
-                self.add_checkpoint(shard, checkpoint, now, fresh);
+            } else if let Some((checkpoint, beat)) = files.checkpoint {
+                let size = sizes.get(&shard).copied().unwrap_or_default();
+                self.add_checkpoint(shard, size, (checkpoint, beat), clock);
                 estimate += checkpoint.estimate;
             }
         }
         estimate
     }
 
-    /// Shard `shard`, which has `checkpoint` and no record: running if the
-    /// checkpoint is fresh, stalled if not, or if it is dated in the future
-    /// (then its age is unknown, and it is named).
+    /// Shard `shard` of `size` subproblems, which has `checkpoint` and no
+    /// record: finished if the checkpoint holds all of them, else running
+    /// while its heartbeat is fresh, stalled once it is not, or if it is
+    /// ahead of this machine's clock (then its age is unknown, and it is
+    /// named).
     fn add_checkpoint(
         &mut self,
         shard: usize,
-        checkpoint: &CheckedFile,
-        now: SystemTime,
-        fresh: Duration,
+        size: usize,
+        (checkpoint, beat): (&CheckedFile, &Beat),
+        clock: Clock,
     ) {
+        let since = clock.since(beat.heartbeat);
         let partial = Partial {
             shard,
             done: checkpoint.subproblems,
-            size: 0,
+            size,
+            beat: beat.clone(),
+            age: since.unwrap_or_default(),
         };
-        match checkpoint.modified.map(|m| now.duration_since(m)) {
-            Some(Ok(age)) if age <= fresh => note(&mut self.running, partial),
-            Some(Err(ahead)) if ahead.duration() <= CLOCK_SKEW => {
+        match since {
+            _ if checkpoint.subproblems == size => note(&mut self.unrecorded, partial),
+            Ok(age) if age <= freshness(beat.interval, clock.fresh) => {
                 note(&mut self.running, partial);
             }
-            Some(Err(ahead)) => {
+            Ok(_) => note(&mut self.stalled, partial),
+            Err(ahead) => {
                 let dated = FutureDated {
                     shard,
                     path: checkpoint.path.clone(),
-                    ahead: ahead.duration(),
+                    ahead,
                 };
                 note(&mut self.future, dated);
                 note(&mut self.stalled, partial);
             }
-            _ => note(&mut self.stalled, partial),
         }
         self.checkpoints += 1;
         self.subproblems_done += checkpoint.subproblems;
-        self.checkpoint_seconds += checkpoint.seconds;
+        self.checkpoint_core_seconds += checkpoint.core_seconds;
         self.checkpoint_solutions = self
             .checkpoint_solutions
             .and_then(|s| s.checked_add(checkpoint.count));
-    }
-
-    /// The sizes of the running and stalled shards named: one pass over
-    /// the plan's owners, whatever the number of shards.
-    fn size_partials(&mut self, plan: &Plan) {
-        let owners = plan.owners(self.shards);
-        for &owner in owners.iter() {
-            for partial in self.running.1.iter_mut().chain(self.stalled.1.iter_mut()) {
-                partial.size += usize::from(partial.shard == owner);
-            }
-        }
     }
 
     /// Core-seconds spent and left, and the ETA, from the records' times
@@ -282,9 +310,9 @@ impl Summary {
         self.estimate_done = if total == 0 { 1.0 } else { done / total as f64 };
         let mut records_estimate = 0.0;
         for entry in ours {
-            if let FileKind::Record { threads, .. } = entry.kind {
+            if let FileKind::Record { .. } = entry.kind {
                 self.record_files += 1;
-                self.core_seconds += entry.seconds * threads as f64;
+                self.core_seconds += entry.core_seconds;
                 records_estimate += entry.estimate as f64;
             }
         }
@@ -314,6 +342,50 @@ impl Summary {
             _ => None,
         };
     }
+}
+
+/// The time as `status` reads the heartbeats: now, and `--fresh` if given.
+#[derive(Clone, Copy)]
+struct Clock {
+    now: SystemTime,
+    fresh: Option<Duration>,
+}
+
+impl Clock {
+    /// How long ago `heartbeat` (Unix seconds) was: zero if it is at most
+    /// [`CLOCK_SKEW`] ahead, how far ahead it is if more.
+    fn since(self, heartbeat: u64) -> Result<Duration, Duration> {
+        let beat = Duration::from_secs(heartbeat);
+        let now = self.now.duration_since(UNIX_EPOCH).unwrap_or_default();
+        match now.checked_sub(beat) {
+            Some(age) => Ok(age),
+            None if beat - now <= CLOCK_SKEW => Ok(Duration::ZERO),
+            None => Err(beat - now),
+        }
+    }
+}
+
+/// The size of each shard that has a checkpoint and no record: one pass
+/// over the plan's owners, whatever the number of shards.
+fn partial_sizes(
+    plan: &Plan,
+    shards: usize,
+    by_shard: &BTreeMap<usize, ShardFiles<'_>>,
+) -> BTreeMap<usize, usize> {
+    let mut sizes: BTreeMap<usize, usize> = by_shard
+        .iter()
+        .filter(|(_, files)| files.records.is_empty() && files.checkpoint.is_some())
+        .map(|(&shard, _)| (shard, 0))
+        .collect();
+    if sizes.is_empty() {
+        return sizes;
+    }
+    for owner in plan.owners(shards).iter() {
+        if let Some(size) = sizes.get_mut(owner) {
+            *size += 1;
+        }
+    }
+    sizes
 }
 
 /// Counts `item` in `group`, and keeps it if fewer than [`NAMED`] are.
@@ -357,7 +429,7 @@ fn missing(by_shard: &BTreeMap<usize, ShardFiles<'_>>, shards: usize) -> (usize,
 fn disagreement(shard: usize, shards: usize, records: &[&CheckedFile]) -> Option<String> {
     let key = |e: &CheckedFile| match e.kind {
         FileKind::Record { digest, .. } => (e.count, Some(digest)),
-        FileKind::Checkpoint => (e.count, None),
+        FileKind::Checkpoint(_) => (e.count, None),
     };
     let first = records[0];
     let other = records[1..].iter().find(|r| key(r) != key(first))?;

@@ -19,7 +19,7 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 use sha2::{Digest, Sha256};
 
 use super::super::files::{FileId, path_text};
-use super::{Checkpoint, PlanId, ShardRecord, Tally};
+use super::{Checkpoint, Origin, PlanId, ShardRecord, Tally};
 
 /// A digest of what a record or a checkpoint holds: equal for two files
 /// only if every field of theirs is (SHA-256, so no file can be made to
@@ -38,6 +38,9 @@ impl Content {
         seal.text(&record.kernel);
         seal.number(record.threads as u128);
         seal.number(u128::from(record.seconds.to_bits()));
+        seal.origin(&record.origin);
+        seal.number(u128::from(record.attempts));
+        seal.number(u128::from(record.core_seconds.to_bits()));
         seal.finish()
     }
 
@@ -59,6 +62,12 @@ impl Content {
             seal.number(parts.count());
         }
         seal.number(u128::from(checkpoint.seconds.to_bits()));
+        seal.origin(&checkpoint.origin);
+        seal.number(u128::from(checkpoint.pid));
+        seal.number(u128::from(checkpoint.attempt));
+        seal.number(u128::from(checkpoint.heartbeat));
+        seal.number(u128::from(checkpoint.interval.to_bits()));
+        seal.number(u128::from(checkpoint.core_seconds.to_bits()));
         seal.finish()
     }
 
@@ -96,6 +105,17 @@ impl Seal {
         self.text(plan.method.name());
         self.text(&plan.fingerprint);
         self.number(plan.subproblems as u128);
+    }
+
+    /// Each name, or that it is unknown (which no name is: a name's
+    /// length comes first).
+    fn origin(&mut self, origin: &Origin) {
+        for name in [&origin.host, &origin.job, &origin.task] {
+            match name {
+                Some(name) => self.text(name),
+                None => self.number(u128::MAX),
+            }
+        }
     }
 
     fn tally(&mut self, tally: &Tally) {
@@ -246,6 +266,9 @@ mod tests {
             kernel: "symmetric".into(),
             threads: 2,
             seconds,
+            origin: Origin::default(),
+            attempts: 1,
+            core_seconds: 2.0 * seconds,
         }
     }
 
@@ -265,6 +288,15 @@ mod tests {
         other.kernel = "symmetric-bmi".into();
         changes.push(other);
         let mut other = base.clone();
+        other.origin.host = Some("node1".into());
+        changes.push(other);
+        let mut other = base.clone();
+        other.attempts = 2;
+        changes.push(other);
+        let mut other = base.clone();
+        other.core_seconds += 1.0;
+        changes.push(other);
+        let mut other = base.clone();
         other.shard = Shard::new(0, 2).unwrap();
         changes.push(other);
         let mut other = base.clone();
@@ -282,14 +314,22 @@ mod tests {
         }
         // A checkpoint of the same counts is another kind of file.
         let checkpoint = Checkpoint {
-            plan: base.plan.clone(),
-            shard: base.shard,
             tally: base.tally.clone(),
             count: base.count,
             in_flight: crate::plan::InFlight::new(),
             seconds: base.seconds,
+            ..Checkpoint::start(base.plan.clone(), base.shard, 0.5)
         };
         assert_ne!(Content::of_checkpoint(&checkpoint), content);
+        // Two saves of one count, a heartbeat apart, are two checkpoints.
+        let later = Checkpoint {
+            heartbeat: checkpoint.heartbeat + 1,
+            ..checkpoint.clone()
+        };
+        assert_ne!(
+            Content::of_checkpoint(&later),
+            Content::of_checkpoint(&checkpoint)
+        );
     }
 
     #[test]

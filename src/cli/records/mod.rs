@@ -2,12 +2,18 @@
 //! trustworthy: shard records (`--shard`, read back by `merge`) and
 //! checkpoints (`--checkpoint`).
 //!
-//! Both are one JSON object (version 3) that carries, beside its total, the
-//! count of every subproblem it covers (see [`Tally`]) and a SHA-256
-//! checksum of its contents. Version 3 names its plan's method
-//! (`"method": "symmetric"` or `"join"`, right after `"plan"`); version 2,
-//! written before join plans existed, has no `method` and is read as a
-//! symmetric plan's (its checksum covers what it holds, so it stays valid).
+//! Both are one JSON object (version 4) that carries, beside its total, the
+//! count of every subproblem it covers (see [`Tally`]), its plan's method
+//! (`"method": "symmetric"` or `"join"`, right after `"plan"`), who counted
+//! ([`Origin`]: the host, Slurm's job and array task) and a SHA-256
+//! checksum of its contents. A checkpoint also says when its count last
+//! beat (`heartbeat`, Unix seconds, written at every save), its process,
+//! its attempt (1, then one more at each resume) and its checkpoint
+//! interval, so that `status` can tell a running count from a dead one; a
+//! record says how many attempts its count took. Both carry the
+//! core-seconds of all the attempts (threads × wall seconds of each, up to
+//! its last save: what stops lost included). Older versions are refused
+//! with one line: they say nothing of who counted.
 //! Reading one proves its arithmetic before anything is added up:
 //!
 //! * it parses into a typed structure: an unknown key, a repeated key, a
@@ -37,6 +43,7 @@
 
 mod duplicates;
 mod in_flight;
+mod origin;
 mod tally;
 
 use std::collections::BTreeMap;
@@ -47,6 +54,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 pub use duplicates::{Content, Counts, Duplicate, Sameness};
+pub use origin::{Origin, unix_now};
 pub use tally::Tally;
 
 use crate::kernel::Method;
@@ -57,24 +65,26 @@ use crate::{Count, MAX_N};
 pub const SHARD_FORMAT: &str = "queens-simd shard";
 /// The `format` of a checkpoint.
 pub const CHECKPOINT_FORMAT: &str = "queens-simd checkpoint";
-/// The version this crate writes.
-pub const VERSION: u32 = 3;
-/// The oldest version this crate reads: version 2, as version 3 without
-/// the `method` field (every version 2 record is a symmetric plan's).
-pub const OLDEST_VERSION: u32 = 2;
+/// The version this crate writes, and the one it reads.
+pub const VERSION: u32 = 4;
 
 /// The most bytes of each short text field of a record (`format`, `plan`,
-/// `method`, `shard`, `kernel`). `merge` keeps a record's kernel name for
+/// `method`, `shard`, `kernel`, `host`, `slurm_job`, `slurm_array_task`). `merge` keeps a record's kernel name for
 /// every file and a refusal prints the others, so without a bound a
 /// record with a valid checksum could make either as large as the file.
 /// Real ones are far shorter: a format has 22 bytes at most, a fingerprint
 /// 16, a method 9, a shard 41 (two 20-digit numbers), a kernel name 13
-/// (`symmetric-bmi`, the longest).
+/// (`symmetric-bmi`, the longest), a Linux host name 64.
 pub const MAX_NAME_BYTES: usize = 64;
 
 /// The most bytes of a record's `checksum`: a real one, `sha256:` and 64
 /// hex digits, has 71.
 pub const MAX_CHECKSUM_BYTES: usize = 128;
+
+/// The longest checkpoint interval a checkpoint may say it runs with
+/// (`--checkpoint-interval`'s bound, a day): `status` takes a count as
+/// running for a few of its intervals.
+pub const MAX_INTERVAL_SECONDS: f64 = 86_400.0;
 
 /// The most digits of a record's `count`, a decimal [`Count`]: the largest,
 /// `u128::MAX`, has 39 (and leading zeros are refused).
@@ -161,6 +171,13 @@ pub struct ShardRecord {
     /// Wall-clock seconds of counting (across resumed runs, with a
     /// checkpoint).
     pub seconds: f64,
+    /// Where the run that finished it ran.
+    pub origin: Origin,
+    /// How many runs it took: 1, and one more for each resume.
+    pub attempts: u32,
+    /// Core-seconds of all of them (threads × wall seconds of each, up to
+    /// its last save).
+    pub core_seconds: f64,
 }
 
 /// What `--checkpoint` keeps: the subproblems of a shard finished so far,
@@ -180,6 +197,54 @@ pub struct Checkpoint {
     pub in_flight: InFlight,
     /// Wall-clock seconds of counting so far.
     pub seconds: f64,
+    /// Where the run that wrote it runs.
+    pub origin: Origin,
+    /// That run's process id.
+    pub pid: u32,
+    /// Which run it is: 1, and one more for each resume.
+    pub attempt: u32,
+    /// When it was written, in Unix seconds: the count's last sign of life.
+    pub heartbeat: u64,
+    /// The run's checkpoint interval, in seconds.
+    pub interval: f64,
+    /// Core-seconds of all the runs so far (threads × wall seconds of
+    /// each, up to its last save: time lost to stops included).
+    pub core_seconds: f64,
+}
+
+impl Checkpoint {
+    /// Nothing counted yet of `shard` of the plan `plan`: the first
+    /// attempt, by this process, beating now.
+    pub fn start(plan: PlanId, shard: Shard, interval: f64) -> Checkpoint {
+        Checkpoint {
+            tally: Tally::empty(plan.subproblems),
+            plan,
+            shard,
+            count: 0,
+            in_flight: InFlight::new(),
+            seconds: 0.0,
+            origin: Origin::of_this_process(),
+            pid: std::process::id(),
+            attempt: 1,
+            heartbeat: unix_now(),
+            interval,
+            core_seconds: 0.0,
+        }
+    }
+
+    /// This checkpoint, resumed by this process with checkpoint interval
+    /// `interval`: its next attempt, beating now.
+    pub fn resumed(self, interval: f64) -> Checkpoint {
+        Checkpoint {
+            tally: self.tally,
+            count: self.count,
+            in_flight: self.in_flight,
+            seconds: self.seconds,
+            core_seconds: self.core_seconds,
+            attempt: self.attempt.saturating_add(1),
+            ..Checkpoint::start(self.plan, self.shard, interval)
+        }
+    }
 }
 
 /// A shard record as written, field by field, in this order.
@@ -190,9 +255,7 @@ struct ShardFile {
     version: u32,
     n: usize,
     plan: String,
-    /// Version 3 only.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    method: Option<String>,
+    method: String,
     subproblems_in_plan: usize,
     shard: String,
     subproblems: usize,
@@ -202,6 +265,11 @@ struct ShardFile {
     kernel: String,
     threads: usize,
     seconds: f64,
+    host: Option<String>,
+    slurm_job: Option<String>,
+    slurm_array_task: Option<String>,
+    attempts: u32,
+    core_seconds: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     checksum: Option<String>,
 }
@@ -214,19 +282,23 @@ struct CheckpointFile {
     version: u32,
     n: usize,
     plan: String,
-    /// Version 3 only.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    method: Option<String>,
+    method: String,
     subproblems_in_plan: usize,
     shard: String,
     subproblems_done: usize,
     done: String,
     counts: String,
     count: String,
-    /// Version 4 only.
-    #[serde(default)]
     in_flight: Vec<in_flight::PieceFile>,
     seconds: f64,
+    host: Option<String>,
+    pid: u32,
+    slurm_job: Option<String>,
+    slurm_array_task: Option<String>,
+    attempt: u32,
+    heartbeat: u64,
+    checkpoint_interval: f64,
+    core_seconds: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     checksum: Option<String>,
 }
@@ -250,8 +322,7 @@ struct Fields<'a> {
     kernel: Option<&'a str>,
     checksum: Option<&'a str>,
     n: usize,
-    version: u32,
-    method: Option<&'a str>,
+    method: &'a str,
     fingerprint: &'a str,
     subproblems_in_plan: usize,
     shard: &'a str,
@@ -263,6 +334,12 @@ struct Fields<'a> {
     counts: &'a str,
     count: &'a str,
     seconds: f64,
+    origin: [(&'static str, Option<&'a str>); 3],
+    /// `attempt` or `attempts`, and its value.
+    attempts: (&'static str, u32),
+    /// The checkpoint interval, a checkpoint's alone.
+    interval: Option<f64>,
+    core_seconds: f64,
 }
 
 impl RecordFile for ShardFile {
@@ -278,8 +355,7 @@ impl RecordFile for ShardFile {
             kernel: Some(&self.kernel),
             checksum: self.checksum.as_deref(),
             n: self.n,
-            version: self.version,
-            method: self.method.as_deref(),
+            method: &self.method,
             fingerprint: &self.plan,
             subproblems_in_plan: self.subproblems_in_plan,
             shard: &self.shard,
@@ -288,6 +364,14 @@ impl RecordFile for ShardFile {
             counts: &self.counts,
             count: &self.count,
             seconds: self.seconds,
+            origin: [
+                ("host", self.host.as_deref()),
+                ("slurm_job", self.slurm_job.as_deref()),
+                ("slurm_array_task", self.slurm_array_task.as_deref()),
+            ],
+            attempts: ("attempts", self.attempts),
+            interval: None,
+            core_seconds: self.core_seconds,
         }
     }
 }
@@ -305,8 +389,7 @@ impl RecordFile for CheckpointFile {
             kernel: None,
             checksum: self.checksum.as_deref(),
             n: self.n,
-            version: self.version,
-            method: self.method.as_deref(),
+            method: &self.method,
             fingerprint: &self.plan,
             subproblems_in_plan: self.subproblems_in_plan,
             shard: &self.shard,
@@ -315,6 +398,14 @@ impl RecordFile for CheckpointFile {
             counts: &self.counts,
             count: &self.count,
             seconds: self.seconds,
+            origin: [
+                ("host", self.host.as_deref()),
+                ("slurm_job", self.slurm_job.as_deref()),
+                ("slurm_array_task", self.slurm_array_task.as_deref()),
+            ],
+            attempts: ("attempt", self.attempt),
+            interval: Some(self.checkpoint_interval),
+            core_seconds: self.core_seconds,
         }
     }
 }
@@ -364,12 +455,24 @@ fn parse_file<F: RecordFile>(bytes: &[u8]) -> Result<F, String> {
             ));
         }
     }
-    let versions = format!("versions {OLDEST_VERSION} and {VERSION}");
+    let versions = format!("only version {VERSION}");
+    // What to do with an older file: a checkpoint is in the way of a
+    // count, which would refuse it again.
+    let again = if noun == "checkpoint" {
+        "remove it and count again"
+    } else {
+        "count it again"
+    };
     match peek.version {
-        Loose::Whole(v) if (u64::from(OLDEST_VERSION)..=u64::from(VERSION)).contains(&v) => {}
+        Loose::Whole(v) if v == u64::from(VERSION) => {}
         Loose::Whole(1) => {
             return Err(format!(
-                "is a version 1 {what}, which carries no per-subproblem counts and no checksum; this version reads only {versions}: count it again"
+                "is a version 1 {what}, which carries no per-subproblem counts and no checksum; this version reads {versions}: {again}"
+            ));
+        }
+        Loose::Whole(v @ (2 | 3)) => {
+            return Err(format!(
+                "is a version {v} {what}, which does not say who counted or when; this version reads {versions}: {again}"
             ));
         }
         Loose::Whole(v) => {
@@ -429,11 +532,11 @@ fn check_bounds(fields: &Fields<'_>) -> Result<(), String> {
     let names = [
         ("format", Some(fields.format)),
         ("plan", Some(fields.fingerprint)),
-        ("method", fields.method),
+        ("method", Some(fields.method)),
         ("shard", Some(fields.shard)),
         ("kernel", fields.kernel),
     ];
-    for (name, text) in names {
+    for (name, text) in names.into_iter().chain(fields.origin) {
         let Some(text) = text else { continue };
         if text.len() > MAX_NAME_BYTES {
             return Err(format!(
@@ -600,29 +703,16 @@ impl<'de> Deserialize<'de> for Loose {
     }
 }
 
-/// The method of the plan a record of `fields` belongs to: its `method`
-/// in version 3 (where it must be there), symmetric in version 2 (where it
-/// must not).
+/// The method of the plan a record of `fields` belongs to.
 fn method_of(fields: &Fields<'_>) -> Result<Method, String> {
-    match (fields.version, fields.method) {
-        (OLDEST_VERSION, None) => Ok(Method::Symmetric),
-        (OLDEST_VERSION, Some(_)) => Err(format!(
-            "is a version {OLDEST_VERSION} {noun} with a \"method\"; version {OLDEST_VERSION} {noun}s have none (they are all of symmetric plans)",
-            noun = fields.noun
-        )),
-        (_, None) => Err(format!(
-            "is a version {} {} with no \"method\" (missing field `method`)",
-            fields.version, fields.noun
-        )),
-        (_, Some(name)) => name.parse().map_err(|_| {
-            let known: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
-            format!(
-                "has method '{}'; this version knows {}",
-                shown(name),
-                known.join(" and ")
-            )
-        }),
-    }
+    fields.method.parse().map_err(|_| {
+        let known: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
+        format!(
+            "has method '{}'; this version knows {}",
+            shown(fields.method),
+            known.join(" and ")
+        )
+    })
 }
 
 /// What both kinds of record prove: the plan, the shard, the tally and its
@@ -702,9 +792,7 @@ fn check_fields(plan: &Plan, fields: &Fields<'_>) -> Result<CheckedRecord, Strin
             tally.len()
         ));
     }
-    if !(fields.seconds.is_finite() && fields.seconds >= 0.0) {
-        return Err(format!("has {} seconds, not a time", fields.seconds));
-    }
+    check_run(fields)?;
     Ok(CheckedRecord {
         id: expected,
         shard,
@@ -712,6 +800,33 @@ fn check_fields(plan: &Plan, fields: &Fields<'_>) -> Result<CheckedRecord, Strin
         tally,
         count,
     })
+}
+
+/// Refuses times that are no times, an attempt 0, and a checkpoint
+/// interval that is not one `--checkpoint-interval` allows (a huge one
+/// would make a dead count look running for ever).
+fn check_run(fields: &Fields<'_>) -> Result<(), String> {
+    let is_time = |seconds: f64| seconds.is_finite() && seconds >= 0.0;
+    if !is_time(fields.seconds) {
+        return Err(format!("has {} seconds, not a time", fields.seconds));
+    }
+    if !is_time(fields.core_seconds) {
+        return Err(format!(
+            "has {} core-seconds, not a time",
+            fields.core_seconds
+        ));
+    }
+    if let (name, 0) = fields.attempts {
+        return Err(format!("has \"{name}\": 0, where the first is 1"));
+    }
+    if let Some(interval) = fields.interval
+        && !(is_time(interval) && interval <= MAX_INTERVAL_SECONDS)
+    {
+        return Err(format!(
+            "has a checkpoint interval of {interval} seconds, not one from 0 to {MAX_INTERVAL_SECONDS}"
+        ));
+    }
+    Ok(())
 }
 
 /// What every count of subproblem `index` is a multiple of: each board of a
@@ -776,6 +891,13 @@ impl ShardRecord {
             kernel: file.kernel,
             threads: file.threads,
             seconds: file.seconds,
+            origin: Origin {
+                host: file.host,
+                job: file.slurm_job,
+                task: file.slurm_array_task,
+            },
+            attempts: file.attempts,
+            core_seconds: file.core_seconds,
         })
     }
 
@@ -787,7 +909,7 @@ impl ShardRecord {
             version: VERSION,
             n: self.plan.n,
             plan: self.plan.fingerprint.clone(),
-            method: Some(self.plan.method.to_string()),
+            method: self.plan.method.to_string(),
             subproblems_in_plan: self.plan.subproblems,
             shard: self.shard.to_string(),
             subproblems: self.tally.len(),
@@ -797,6 +919,11 @@ impl ShardRecord {
             kernel: self.kernel.clone(),
             threads: self.threads,
             seconds: self.seconds,
+            host: self.origin.host.clone(),
+            slurm_job: self.origin.job.clone(),
+            slurm_array_task: self.origin.task.clone(),
+            attempts: self.attempts,
+            core_seconds: self.core_seconds,
             checksum: None,
         })
     }
@@ -839,6 +966,16 @@ impl Checkpoint {
             count,
             in_flight,
             seconds: file.seconds,
+            origin: Origin {
+                host: file.host,
+                job: file.slurm_job,
+                task: file.slurm_array_task,
+            },
+            pid: file.pid,
+            attempt: file.attempt,
+            heartbeat: file.heartbeat,
+            interval: file.checkpoint_interval,
+            core_seconds: file.core_seconds,
         })
     }
 
@@ -850,7 +987,7 @@ impl Checkpoint {
             version: VERSION,
             n: self.plan.n,
             plan: self.plan.fingerprint.clone(),
-            method: Some(self.plan.method.to_string()),
+            method: self.plan.method.to_string(),
             subproblems_in_plan: self.plan.subproblems,
             shard: self.shard.to_string(),
             subproblems_done: self.tally.len(),
@@ -859,6 +996,14 @@ impl Checkpoint {
             count: self.count.to_string(),
             in_flight: in_flight::encode(&self.in_flight),
             seconds: self.seconds,
+            host: self.origin.host.clone(),
+            pid: self.pid,
+            slurm_job: self.origin.job.clone(),
+            slurm_array_task: self.origin.task.clone(),
+            attempt: self.attempt,
+            heartbeat: self.heartbeat,
+            checkpoint_interval: self.interval,
+            core_seconds: self.core_seconds,
             checksum: None,
         })
     }
@@ -891,6 +1036,13 @@ mod tests {
             kernel: method.to_string(),
             threads: 1,
             seconds: 0.25,
+            origin: Origin {
+                host: Some("node17".into()),
+                job: Some("1234".into()),
+                task: None,
+            },
+            attempts: 2,
+            core_seconds: 0.5,
         }
     }
 
@@ -905,12 +1057,11 @@ mod tests {
             written.plan.subproblems
         );
         let checkpoint = Checkpoint {
-            plan: written.plan.clone(),
-            shard: written.shard,
             tally: written.tally.clone(),
             count: written.count,
             in_flight: InFlight::new(),
             seconds: 1.5,
+            ..Checkpoint::start(written.plan.clone(), written.shard, 0.5)
         };
         assert_eq!(
             Checkpoint::parse(&checkpoint.to_bytes(), &mut plans).unwrap(),
@@ -968,6 +1119,72 @@ mod tests {
     }
 
     #[test]
+    fn who_counted_is_bounded_as_every_name_is() {
+        let mut written = record(8, Shard::WHOLE);
+        let mut plans = Plans::default();
+        written.origin.task = Some("7".repeat(MAX_NAME_BYTES));
+        assert_eq!(
+            ShardRecord::parse(&written.to_bytes(), &mut plans),
+            Ok(written.clone())
+        );
+        written.origin.host = Some("h".repeat(MAX_NAME_BYTES + 1));
+        assert_eq!(
+            ShardRecord::parse(&written.to_bytes(), &mut plans).unwrap_err(),
+            "has a \"host\" of 65 bytes, more than the 64 a record's host may have"
+        );
+        written.origin.host = None;
+        written.origin.job = Some("12\u{1b}[2J".into());
+        assert_eq!(
+            ShardRecord::parse(&written.to_bytes(), &mut plans).unwrap_err(),
+            "has a \"slurm_job\" with a control character: \"12\\u{1b}[2J\""
+        );
+        written.origin.job = None;
+        written.attempts = 0;
+        assert_eq!(
+            ShardRecord::parse(&written.to_bytes(), &mut plans).unwrap_err(),
+            "has \"attempts\": 0, where the first is 1"
+        );
+        written.attempts = 1;
+        written.core_seconds = -1.0;
+        assert_eq!(
+            ShardRecord::parse(&written.to_bytes(), &mut plans).unwrap_err(),
+            "has -1 core-seconds, not a time"
+        );
+        let checkpoint = Checkpoint {
+            interval: MAX_INTERVAL_SECONDS * 2.0,
+            ..Checkpoint::start(written.plan.clone(), written.shard, 0.5)
+        };
+        assert_eq!(
+            Checkpoint::parse(&checkpoint.to_bytes(), &mut plans).unwrap_err(),
+            "has a checkpoint interval of 172800 seconds, not one from 0 to 86400"
+        );
+    }
+
+    #[test]
+    fn older_versions_are_refused_in_one_line() {
+        let record = String::from_utf8(record(8, Shard::WHOLE).to_bytes()).unwrap();
+        let plan = PlanId::of(&Plan::with_method(Method::Symmetric, 8).unwrap());
+        let checkpoint = Checkpoint::start(plan, Shard::WHOLE, 0.5).to_bytes();
+        let checkpoint = String::from_utf8(checkpoint).unwrap();
+        for version in [2, 3] {
+            let old =
+                |text: &str| text.replace("\"version\": 4", &format!("\"version\": {version}"));
+            assert_eq!(
+                ShardRecord::parse(old(&record).as_bytes(), &mut Plans::default()).unwrap_err(),
+                format!(
+                    "is a version {version} queens-simd shard record, which does not say who counted or when; this version reads only version 4: count it again"
+                )
+            );
+            assert_eq!(
+                Checkpoint::parse(old(&checkpoint).as_bytes(), &mut Plans::default()).unwrap_err(),
+                format!(
+                    "is a version {version} queens-simd checkpoint, which does not say who counted or when; this version reads only version 4: remove it and count again"
+                )
+            );
+        }
+    }
+
+    #[test]
     fn the_first_look_builds_nothing_it_skips() {
         // Another kind of file, named whatever its fields hold; a format
         // that is not a string, or no object at all, is no format.
@@ -1020,14 +1237,14 @@ mod tests {
         let cases: [(&[u8], &str); 4] = [
             (
                 br#"{"format": "queens-simd checkpoint", "version": 9}"#,
-                "is a queens-simd checkpoint of version 9; this version reads versions 2 and 3",
+                "is a queens-simd checkpoint of version 9; this version reads only version 4",
             ),
             (
                 br#"{"format": "queens-simd checkpoint", "version": "3"}"#,
                 "is a queens-simd checkpoint whose \"version\" is the text \"3\", where a checkpoint has a whole number",
             ),
             (
-                br#"{"format": "queens-simd checkpoint", "version": 3}"#,
+                br#"{"format": "queens-simd checkpoint", "version": 4}"#,
                 "is not a valid queens-simd checkpoint: missing field",
             ),
             (b"[]", "is not a queens-simd checkpoint: invalid type"),
@@ -1038,12 +1255,11 @@ mod tests {
         }
         // A shard record given to merge that is a checkpoint.
         let checkpoint = Checkpoint {
-            plan: written.plan.clone(),
-            shard: written.shard,
             tally: written.tally.clone(),
             count: written.count,
             in_flight: InFlight::new(),
             seconds: 1.5,
+            ..Checkpoint::start(written.plan.clone(), written.shard, 0.5)
         };
         assert_eq!(
             ShardRecord::parse(&checkpoint.to_bytes(), &mut Plans::default()).unwrap_err(),
@@ -1073,8 +1289,8 @@ mod tests {
         let written = record_of(Method::Join, 11, Shard::new(2, 3).unwrap());
         let bytes = written.to_bytes();
         let text = String::from_utf8(bytes.clone()).unwrap();
-        // Version 3, the method right after the plan.
-        assert!(text.contains("\"version\": 3,"), "{text}");
+        // Version 4, the method right after the plan.
+        assert!(text.contains("\"version\": 4,"), "{text}");
         assert!(
             text.contains(&format!(
                 "\"plan\": \"{}\",\n  \"method\": \"join\",",
