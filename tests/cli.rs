@@ -512,7 +512,7 @@ fn a_partial_join_checkpoint_is_resumed() {
 /// they have makes the total one more per piece: nothing recounted them).
 #[test]
 fn a_join_checkpoint_resumes_inside_its_pieces() {
-    use queens_simd::cli::records::{Checkpoint, PlanId, Tally};
+    use queens_simd::cli::records::{Checkpoint, PlanId};
     use queens_simd::dispatch::Options;
     use queens_simd::plan::{InFlight, Plan, Progress, Shard};
     let dir = common::scratch("cli-join-in-flight");
@@ -552,12 +552,8 @@ fn a_join_checkpoint_resumes_inside_its_pieces() {
                 .unwrap();
         }
         let checkpoint = Checkpoint {
-            plan: PlanId::of(&plan),
-            shard: Shard::WHOLE,
-            tally: Tally::empty(plan.len()),
-            count: 0,
             in_flight,
-            seconds: 1.0,
+            ..Checkpoint::start(PlanId::of(&plan), Shard::WHOLE, 0.5)
         };
         let path = dir.join(format!("bias-{bias}.json"));
         std::fs::write(&path, checkpoint.to_bytes()).unwrap();

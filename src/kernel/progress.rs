@@ -41,8 +41,9 @@ pub enum Progress {
         count: Count,
     },
     /// Nothing finished since the last report, and the count goes on: sent
-    /// now and then (every 50 ms or so while threads count), so that a
-    /// caller can show that it is alive (a checkpoint's heartbeat).
+    /// now and then while threads count (each time the calling thread
+    /// wakes to collect their results), so that a caller can show that it
+    /// is alive (a checkpoint's heartbeat).
     Alive,
 }
 

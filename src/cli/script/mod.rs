@@ -38,7 +38,7 @@ use super::files::path_text;
 use super::memory;
 use super::plural::counted;
 use super::status::Messages;
-use sizing::Projection;
+use sizing::CostProjection;
 
 /// Memory asked beyond the estimate when `--memory` is not given: a
 /// quarter more, and this much for the process itself.
@@ -63,7 +63,7 @@ struct Derived {
     /// The campaign's folder, absolute: the script runs only there.
     folder: String,
     /// The `--sample` projection of the count, if given.
-    projection: Option<Projection>,
+    projection: Option<CostProjection>,
 }
 
 /// Writes the script `campaign` asks for; a time limit too short for a
@@ -106,7 +106,7 @@ fn derive(campaign: &Campaign) -> Result<Derived, String> {
     cross.sort_unstable();
     let folder = campaign_folder(campaign.folder.as_deref())?;
     let projection = match &campaign.projection {
-        Some(path) => Some(Projection::read(path, n, plan.fingerprint())?),
+        Some(path) => Some(CostProjection::read(path, n, plan.fingerprint())?),
         None => None,
     };
     Ok(Derived {

@@ -14,10 +14,9 @@ use crate::cli::files::{self, Holding, path_text};
 use crate::cli::time_limit::TimeLimit;
 
 /// About how much work of one core a block of row sets is: what each
-/// thread has in hand, and loses, when a count stops. (The count deals a
-/// piece's row sets to its threads in blocks of about this size: keep the
-/// two in step.)
-pub(super) const BLOCK_CORE_SECONDS: f64 = 2.0;
+/// thread has in hand, and loses, when a count stops (the count deals a
+/// piece's row sets to its threads in blocks of this size).
+pub(super) const BLOCK_CORE_SECONDS: f64 = crate::plan::BLOCK_SECONDS;
 
 /// How often a count rewrites its checkpoint: the scripts leave it at the
 /// count's default.
@@ -33,7 +32,7 @@ pub(super) const LEAST_ATTEMPT_SECONDS: u64 = 300;
 
 /// A `--sample` projection of the campaign's count, as read from its JSON.
 #[derive(Debug)]
-pub(super) struct Projection {
+pub(super) struct CostProjection {
     /// Core-seconds of the whole count, and their standard error.
     pub core_seconds: f64,
     pub standard_error: f64,
@@ -43,10 +42,10 @@ pub(super) struct Projection {
     pub kernel: String,
 }
 
-impl Projection {
+impl CostProjection {
     /// Reads `path`, which must be the projection of N = `n` through the
     /// plan `fingerprint`; one line saying why not otherwise.
-    pub fn read(path: &Path, n: usize, fingerprint: u64) -> Result<Projection, String> {
+    pub fn read(path: &Path, n: usize, fingerprint: u64) -> Result<CostProjection, String> {
         let shown = path_text(path);
         let bytes = files::read_record(path, Holding::PROJECTION)
             .map_err(|why| format!("--projection: {why}"))?;
@@ -82,7 +81,7 @@ impl Projection {
                 plan.escape_debug()
             ));
         }
-        Ok(Projection {
+        Ok(CostProjection {
             core_seconds: core_seconds.max(0.0),
             standard_error: standard_error.max(0.0),
             draws,

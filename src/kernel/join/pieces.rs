@@ -308,7 +308,7 @@ impl Held {
 }
 
 /// A block counted: what a thread sends the calling thread.
-struct Counted {
+struct BlockCounted {
     index: usize,
     rows: Range<u32>,
     of: u32,
@@ -368,7 +368,7 @@ pub(crate) fn count(
     // Set by the first thread whose count fails: the others finish the
     // block they hold and take no other.
     let failed = AtomicBool::new(false);
-    let worker = |send: &mut dyn FnMut(Result<Counted, Error>)| {
+    let worker = |send: &mut dyn FnMut(Result<BlockCounted, Error>)| {
         let mut held = Held::new(depth);
         let mut timed = None;
         // Relaxed: the flag only stops early.
@@ -406,8 +406,8 @@ pub(crate) fn count(
 }
 
 /// What a thread reports of `block`, whose row sets' share is `count`.
-fn counted(block: &Block, count: Count) -> Counted {
-    Counted {
+fn counted(block: &Block, count: Count) -> BlockCounted {
+    BlockCounted {
         index: block.index,
         rows: block.rows.clone(),
         of: block.of(),
@@ -432,7 +432,7 @@ impl<'a> Tracker<'a> {
 
     /// Reports `block` (as a part, unless it is empty), and its piece if
     /// that was its last row sets.
-    fn finished(&mut self, block: Counted, report: &mut dyn FnMut(Progress)) {
+    fn finished(&mut self, block: BlockCounted, report: &mut dyn FnMut(Progress)) {
         let earlier = self.in_flight.get(block.index);
         let (left, count) = self.left.entry(block.index).or_insert_with(|| {
             let done = earlier.map_or(0, PartsDone::len);
