@@ -295,7 +295,7 @@ impl PieceCounter {
                     Piece::Symmetric(_) => None,
                 }));
                 let pieces = join_pieces;
-                join::pieces::count(joiner, n, &pieces, in_flight, threads, report)
+                join::run::count(joiner, n, &pieces, in_flight, threads, report)
             }
         }
     }

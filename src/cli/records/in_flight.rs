@@ -116,12 +116,8 @@ mod tests {
         in_flight.add(3, 5..9, 9, 2).unwrap();
         in_flight.add(7, 1..2, 4, 0).unwrap();
         let checkpoint = Checkpoint {
-            plan: PlanId::of(&plan),
-            shard: Shard::WHOLE,
-            tally: Tally::empty(plan.len()),
-            count: 0,
             in_flight,
-            seconds: 2.5,
+            ..Checkpoint::start(PlanId::of(&plan), Shard::WHOLE, 0.5)
         };
         let bytes = checkpoint.to_bytes();
         let text = String::from_utf8(bytes.clone()).unwrap();

@@ -89,6 +89,8 @@ pub(crate) mod or_tables;
 pub(crate) mod pieces;
 pub(crate) mod quarters;
 #[cfg(feature = "std")]
+pub(crate) mod run;
+#[cfg(feature = "std")]
 pub(crate) mod sample;
 pub(crate) mod split;
 pub(crate) mod stats;
@@ -223,7 +225,7 @@ use join_kernel;
 
 /// A join kernel: this module's algorithm compiled for one kind of vector
 /// ([`PatternWords`]). Holding one proves that the CPU runs it. It is also
-/// what counts a join plan's pieces (`pieces::count`).
+/// what counts a join plan's pieces (`run::count`).
 pub(crate) trait Joiner: Send + Sync {
     /// The kernel it is.
     fn kernel(&self) -> Kernel;
