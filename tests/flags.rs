@@ -6,6 +6,7 @@ mod common;
 
 use common::queens;
 use predicates::prelude::*;
+use queens_simd::cli::records::{Checkpoint, PlanId};
 
 /// Runs `args` and checks it is refused with one line containing `why`.
 fn refused(args: &[&str], why: &str) {
@@ -189,12 +190,20 @@ fn status_takes_its_own_options_only() {
         plain.starts_with("campaign ") && json.starts_with('{'),
         "{plain}{json}"
     );
+    // A checkpoint of shard 0/2 with one subproblem counted, beating now.
+    let plan = queens_simd::plan::Plan::new(8).unwrap();
+    let shard = queens_simd::plan::Shard::new(0, 2).unwrap();
+    let first = plan.shard(shard)[0];
+    let mut begun = Checkpoint::start(PlanId::of(&plan), shard, 0.5);
+    let count = queens_simd::dispatch::count_subproblem(
+        queens_simd::Kernel::Auto,
+        plan.get(first).unwrap(),
+    )
+    .unwrap();
+    begun.tally.insert(first, count);
+    begun.count = count;
     let checkpoint = std::path::Path::new(dir).join("c.json");
-    queens()
-        .args(["8", "--count", "--shard", "0/2", "--checkpoint"])
-        .arg(&checkpoint)
-        .assert()
-        .success();
+    std::fs::write(&checkpoint, begun.to_bytes()).unwrap();
     std::fs::remove_file(std::path::Path::new(dir).join("shard-0-of-2.json")).unwrap();
     let fresh = common::stdout_of(&["status", dir]);
     let stale = common::stdout_of(&["status", dir, "--fresh", "0"]);
