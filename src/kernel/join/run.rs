@@ -305,7 +305,7 @@ mod tests {
                     piece.chunk.row_sets(&split, &mut row_sets).unwrap();
                     for (at, row_set) in row_sets.iter().enumerate() {
                         kept += 1;
-                        if kept % keep != 0 {
+                        if !kept.is_multiple_of(keep) {
                             continue;
                         }
                         let mut scratch = Scratch::default();
