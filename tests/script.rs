@@ -907,7 +907,7 @@ fn a_shard_locked_by_another_run_is_skipped() {
 }
 
 /// The header says what a task will do: with `--projection`, its
-/// core-hours and its hours on its threads; without, how to get one; what
+/// core-hours and its time on its threads; without, how to get one; what
 /// a stop can lose; USR1 as man sbatch has it (up to 60 s earlier); and a
 /// time limit too short to make progress is warned of, on stderr and in
 /// the header. A projection of another N or plan is refused.
@@ -926,7 +926,8 @@ fn the_header_sizes_each_task() {
     let with = stdout_of(&[&words[..], &["--projection", projection]].concat());
     assert!(with.contains("# Each task of 1 count: about "), "{with}");
     assert!(with.contains(" core-hours, "), "{with}");
-    assert!(with.contains(" hours on its 2 threads\n"), "{with}");
+    // Its time on its threads, as a person reads it (N = 14's: seconds).
+    assert!(with.contains(" s on its 2 threads\n"), "{with}");
     assert!(with.contains("--sample 4 --seed 1 by "), "{with}");
     assert!(
         with.contains(&format!(" --projection '{projection}'\n")),

@@ -95,7 +95,9 @@ pub struct Args {
     pub checkpoint: Option<PathBuf>,
 
     /// Seconds between checkpoint writes, at most (default 0.5; 0: after
-    /// every finished subproblem); needs --checkpoint.
+    /// every block of row sets or subproblem finished); a join count also
+    /// rewrites it that often (every half second at most) with nothing
+    /// new, its heartbeat; needs --checkpoint.
     #[arg(long, value_name = "SECONDS", value_parser = named("--checkpoint-interval", parse_interval), allow_negative_numbers = true)]
     pub checkpoint_interval: Option<Duration>,
 

@@ -160,6 +160,11 @@ fi
     )
 }
 
+/// The longest row set the projection drew, in core-seconds, if it says.
+fn longest_row_set(derived: &Derived) -> Option<f64> {
+    derived.projection.as_ref()?.longest_row_set
+}
+
 /// The comment lines on what a task (or job: `what`) of `per` counts
 /// costs: from the projection, its core-hours and its hours on its
 /// threads; without one, how to get one.
@@ -193,7 +198,7 @@ fn cost_text(text: &mut String, campaign: &Campaign, derived: &Derived, per: usi
     let _ = writeln!(
         text,
         concat!(
-            "# Each {what} of {counts}: about {core} core-hours, {wall} hours on its {threads}
+            "# Each {what} of {counts}: about {core} core-hours, {wall} on its {threads}
 ",
             "# (the whole count: {total} core-hours ± {share} on one core of the machine
 ",
@@ -205,7 +210,7 @@ fn cost_text(text: &mut String, campaign: &Campaign, derived: &Derived, per: usi
         share = share,
         counts = counted(per, "count", "counts"),
         core = sizing::hours_text(core_seconds),
-        wall = sizing::hours_text(core_seconds / derived.threads as f64),
+        wall = sizing::duration_text(core_seconds / derived.threads as f64),
         threads = memory::threads_text(derived.threads),
         total = sizing::hours_text(projection.core_seconds),
         draws = projection.draws,

@@ -40,6 +40,9 @@ pub(super) struct CostProjection {
     pub draws: u64,
     pub seed: String,
     pub kernel: String,
+    /// Core-seconds of the longest row set the sample drew, its tables
+    /// included: a block is at least one row set.
+    pub longest_row_set: Option<f64>,
 }
 
 impl CostProjection {
@@ -95,31 +98,44 @@ impl CostProjection {
                 .unwrap_or("?")
                 .escape_debug()
                 .to_string(),
+            longest_row_set: float("stop_loses_core_seconds", "longest_row_set_drawn")
+                .map(|seconds| seconds.max(0.0)),
         })
     }
 }
 
 /// Core-seconds a stop loses at most on `threads` threads: each thread's
-/// block in hand, and the work since the last checkpoint.
-pub(super) fn stop_loss_core_seconds(threads: usize) -> f64 {
-    threads as f64 * (BLOCK_CORE_SECONDS + CHECKPOINT_INTERVAL.as_secs_f64())
+/// block in hand (at least one row set: `longest_row_set`, the longest a
+/// projection drew, where it is longer), and the work since the last
+/// checkpoint.
+pub(super) fn stop_loss_core_seconds(threads: usize, longest_row_set: Option<f64>) -> f64 {
+    let block = longest_row_set.unwrap_or(0.0).max(BLOCK_CORE_SECONDS);
+    threads as f64 * (block + CHECKPOINT_INTERVAL.as_secs_f64())
 }
 
-/// The comment lines on what a stop loses on `threads` threads.
-pub(super) fn stop_loss_text(threads: usize) -> String {
-    let loss = stop_loss_core_seconds(threads);
+/// The comment lines on what a stop loses on `threads` threads, the
+/// longest row set of the projection, if any, beside the block.
+pub(super) fn stop_loss_text(threads: usize, longest_row_set: Option<f64>) -> String {
+    let loss = stop_loss_core_seconds(threads, longest_row_set);
     let loss = if loss < 10.0 {
         format!("{loss:.1}")
     } else {
         format!("{loss:.0}")
     };
+    let longer = match longest_row_set {
+        Some(longest) if longest > BLOCK_CORE_SECONDS => format!(
+            "\n# (or one row set, where that is longer: the longest the projection drew\n# took {longest:.1} s)"
+        ),
+        _ => String::new(),
+    };
     format!(
         concat!(
             "# A stop (a signal, a lost node) loses at most one block of row sets per\n",
-            "# thread, each about {block} s of one core, and the {interval} s since the last\n",
-            "# checkpoint: {loss} core-seconds on {threads}."
+            "# thread, each about {block} s of one core{longer}, and the {interval} s since\n",
+            "# the last checkpoint: {loss} core-seconds on {threads}."
         ),
         block = BLOCK_CORE_SECONDS,
+        longer = longer,
         interval = CHECKPOINT_INTERVAL.as_secs_f64(),
         loss = loss,
         threads = crate::cli::memory::threads_text(threads),
@@ -145,6 +161,17 @@ pub(super) fn short_time_warning(time: TimeLimit) -> Option<String> {
             time.warning()
         )
     })
+}
+
+/// A time for a person: seconds, minutes, hours or days, in two or three
+/// figures.
+pub(super) fn duration_text(seconds: f64) -> String {
+    match seconds {
+        s if s < 120.0 => format!("{s:.0} s"),
+        s if s < 7200.0 => format!("{:.0} minutes", s / 60.0),
+        s if s < 3.0 * 86400.0 => format!("{:.1} hours", s / 3600.0),
+        s => format!("{:.1} days", s / 86400.0),
+    }
 }
 
 /// Hours in a few significant figures.
@@ -182,8 +209,21 @@ mod tests {
 
     #[test]
     fn a_stop_loses_a_block_and_an_interval_per_thread() {
-        assert_eq!(stop_loss_core_seconds(4), 10.0);
-        assert!(stop_loss_text(1).contains(": 2.5 core-seconds on 1 thread."));
-        assert!(stop_loss_text(16).contains(": 40 core-seconds on 16 threads."));
+        assert_eq!(stop_loss_core_seconds(4, None), 10.0);
+        assert_eq!(stop_loss_core_seconds(4, Some(1.0)), 10.0);
+        assert_eq!(stop_loss_core_seconds(4, Some(7.5)), 32.0);
+        assert!(stop_loss_text(1, None).contains(": 2.5 core-seconds on 1 thread."));
+        assert!(stop_loss_text(16, None).contains(": 40 core-seconds on 16 threads."));
+        let long = stop_loss_text(4, Some(7.5));
+        assert!(long.contains("the longest the projection drew\n# took 7.5 s)"), "{long}");
+        assert!(long.contains(": 32 core-seconds on 4 threads."), "{long}");
+    }
+
+    #[test]
+    fn durations_are_read_at_a_glance() {
+        assert_eq!(duration_text(33.4), "33 s");
+        assert_eq!(duration_text(900.0), "15 minutes");
+        assert_eq!(duration_text(3600.0 * 16.04), "16.0 hours");
+        assert_eq!(duration_text(86400.0 * 11.3), "11.3 days");
     }
 }

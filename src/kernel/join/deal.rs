@@ -9,8 +9,9 @@
 //! block is as many row sets as take about [`BLOCK_SECONDS`] of one core,
 //! by the time the blocks so far took per unit of work (a row set's work
 //! is that of the plan's estimates: `C(w, j)^1.5`), and at least one; at
-//! the count's end (no piece left to open) at most the open piece's rest
-//! shared among the threads, so that they finish together. Until a block
+//! most a thirty-second of its piece ([`BLOCKS_A_PIECE`]); and at the count's
+//! end (no piece left to open) at most the open piece's rest shared among
+//! the threads, so that they finish together. Until a block
 //! has been timed, blocks are one row set. Blocks are contiguous, so a
 //! thread keeps its quarter-boards through one, as it did through a piece.
 
@@ -29,6 +30,11 @@ use crate::kernel::progress::InFlight;
 /// one takes longer: `--sample` says how long the longest drawn took), and
 /// how often a piece's progress can be saved.
 pub const BLOCK_SECONDS: f64 = 2.0;
+
+/// The fewest blocks a piece is cut in (where it has as many row sets),
+/// however short it is: a stop half-way through a piece of a second or
+/// two keeps half of it, not nothing.
+const BLOCKS_A_PIECE: u64 = 32;
 
 /// Row sets of one piece, handed to one thread.
 pub(crate) struct Block {
@@ -207,11 +213,13 @@ impl<'a> Dealer<'a> {
         let open = deal.open.as_mut()?;
         let range = open.todo.pop()?;
         let work_to = |end: u32| open.work[end as usize] - open.work[range.start as usize];
+        let piece = *open.work.last().expect("starts with 0");
         let mut most = if timed_work == 0 || seconds <= 0.0 {
             0
         } else {
             (BLOCK_SECONDS * timed_work as f64 / seconds) as u64
         };
+        most = most.min(piece / BLOCKS_A_PIECE);
         if last_piece && self.threads > 1 {
             let rest: u64 = open
                 .todo
