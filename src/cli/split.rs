@@ -314,6 +314,15 @@ fn count_the_rest(
                 let added = progress.in_flight.add(index, rows, of, count);
                 debug_assert!(added.is_ok(), "a count's parts fit: {added:?}");
                 bar.inc(scaled(estimate(index), len, of));
+                // Its last part: the piece's end comes next, and is what
+                // the checkpoint should say.
+                if progress
+                    .in_flight
+                    .get(index)
+                    .is_some_and(|parts| parts.len() == parts.of())
+                {
+                    return;
+                }
             }
             Progress::Done { index, count } => {
                 progress.in_flight.remove(index);
