@@ -204,6 +204,12 @@ fn run_page(page: &str, emulate: Option<&str>) -> Vec<String> {
     let work = scratch.join("work");
     std::fs::create_dir_all(&bin).unwrap();
     std::fs::create_dir_all(&work).unwrap();
+    // The repository's examples/ as seen from its root, where a reader
+    // runs the pages' commands (`--projection examples/batch/…`).
+    let examples_dir = work.join("examples");
+    if std::fs::symlink_metadata(&examples_dir).is_err() {
+        std::os::unix::fs::symlink(Path::new(ROOT).join("examples"), &examples_dir).unwrap();
+    }
     let queens = env!("CARGO_BIN_EXE_queens-simd");
     match emulate {
         None => std::os::unix::fs::symlink(queens, bin.join("queens-simd")).unwrap(),

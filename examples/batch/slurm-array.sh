@@ -15,8 +15,8 @@
 # 1040 counts in 520 array tasks, 2 counts per task, so that the array
 # stays under MaxArraySize 1001.
 # Each task counts on 16 threads (the estimate: 6.2 GiB), and asks for 15.0 GiB.
-# Each task of 2 counts: about 0.146 core-hours, 0.009 hours on its 16 threads
-# (the whole count: 74.8 core-hours ± 42% on one core of the machine
+# Each task of 2 counts: about 0.108 core-hours, 24 s on its 16 threads
+# (the whole count: 55.3 core-hours ± 3% on one core of the machine
 # that sampled it, --sample 200 --seed 1 by join-avx512; shards vary
 # around their mean, as the plan's estimates that deal them are rough).
 # Slurm sends USR1 360 s before a task's time limit (or up to 60 s earlier,

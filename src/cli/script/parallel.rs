@@ -34,7 +34,11 @@ pub fn script(campaign: &Campaign, derived: &Derived) -> String {
     );
     super::cross_check_note(&mut text, derived, "shard", "shards");
     super::cost_text(&mut text, campaign, derived, 1, "job");
-    let _ = writeln!(text, "{}", super::sizing::stop_loss_text(derived.threads, super::longest_row_set(derived)));
+    let _ = writeln!(
+        text,
+        "{}",
+        super::sizing::stop_loss_text(derived.threads, super::longest_row_set(derived))
+    );
     let _ = writeln!(
         text,
         concat!(

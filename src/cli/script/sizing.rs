@@ -124,15 +124,15 @@ pub(super) fn stop_loss_text(threads: usize, longest_row_set: Option<f64>) -> St
     };
     let longer = match longest_row_set {
         Some(longest) if longest > BLOCK_CORE_SECONDS => format!(
-            "\n# (or one row set, where that is longer: the longest the projection drew\n# took {longest:.1} s)"
+            " (or one row set where that is longer:\n# the longest the projection drew took {longest:.1} s)"
         ),
         _ => String::new(),
     };
     format!(
         concat!(
             "# A stop (a signal, a lost node) loses at most one block of row sets per\n",
-            "# thread, each about {block} s of one core{longer}, and the {interval} s since\n",
-            "# the last checkpoint: {loss} core-seconds on {threads}."
+            "# thread, each about {block} s of one core{longer}, and the {interval} s since the last\n",
+            "# checkpoint: {loss} core-seconds on {threads}."
         ),
         block = BLOCK_CORE_SECONDS,
         longer = longer,
@@ -215,7 +215,10 @@ mod tests {
         assert!(stop_loss_text(1, None).contains(": 2.5 core-seconds on 1 thread."));
         assert!(stop_loss_text(16, None).contains(": 40 core-seconds on 16 threads."));
         let long = stop_loss_text(4, Some(7.5));
-        assert!(long.contains("the longest the projection drew\n# took 7.5 s)"), "{long}");
+        assert!(
+            long.contains("longer:\n# the longest the projection drew took 7.5 s), and"),
+            "{long}"
+        );
         assert!(long.contains(": 32 core-seconds on 4 threads."), "{long}");
     }
 

@@ -110,7 +110,11 @@ fn how_tasks_run(text: &mut String, campaign: &Campaign, derived: &Derived, layo
         sizing::worst_attempt_seconds(time),
         attempts(campaign, derived, layout)
     );
-    let _ = writeln!(text, "{}", sizing::stop_loss_text(derived.threads, super::longest_row_set(derived)));
+    let _ = writeln!(
+        text,
+        "{}",
+        sizing::stop_loss_text(derived.threads, super::longest_row_set(derived))
+    );
     if sizing::short_time_warning(time).is_some() {
         let _ = writeln!(
             text,
