@@ -8,7 +8,7 @@ mod common;
 
 use std::process::Command;
 
-use common::{binary, queens, refusal, scratch, stdout_of};
+use common::{binary, queens, refusal, refusal_in, scratch, stdout_of};
 
 /// The command line an example's third line names (`#   queens-simd …`).
 fn command_of(script: &str) -> Vec<String> {
@@ -845,21 +845,6 @@ fn a_count_of_another_plan_is_refused_before_it_writes() {
 /// `path` single-quoted as the scripts write it.
 fn shell_quoted(path: &std::path::Path) -> String {
     format!("'{}'", path.to_str().unwrap().replace('\'', r"'\''"))
-}
-
-/// The one line of a refusal of `args` run in `dir`.
-fn refusal_in(dir: &std::path::Path, args: &[&str]) -> String {
-    let out = queens()
-        .current_dir(dir)
-        .args(args)
-        .assert()
-        .code(2)
-        .stdout("")
-        .get_output()
-        .clone();
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.lines().count(), 1, "{err}");
-    err
 }
 
 fn line_refused(args: &[&str]) -> String {

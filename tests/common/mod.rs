@@ -194,13 +194,21 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<std::ffi::OsStr>,
 {
-    let out = queens()
-        .args(args)
-        .assert()
-        .code(2)
-        .stdout("")
-        .get_output()
-        .clone();
+    refused(queens().args(args))
+}
+
+/// [`refusal`], run in `dir`.
+pub fn refusal_in<I, S>(dir: &std::path::Path, args: I) -> String
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    refused(queens().current_dir(dir).args(args))
+}
+
+/// What [`refusal`] checks of a command made ready.
+fn refused(command: &mut assert_cmd::Command) -> String {
+    let out = command.assert().code(2).stdout("").get_output().clone();
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with("queens-simd: error: "), "{err}");
