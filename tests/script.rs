@@ -802,7 +802,7 @@ fn a_count_of_another_plan_is_refused_before_it_writes() {
     let dir = scratch("script-other-plan");
     let line = refusal_in(
         &dir,
-        &[
+        [
             "14",
             "--count",
             "--shard",
@@ -873,7 +873,7 @@ fn a_shard_locked_by_another_run_is_skipped() {
     assert_eq!(names_in(&dir.join("records")), Vec::<String>::new());
     let line = refusal_in(
         &dir,
-        &[
+        [
             "8",
             "--count",
             "--shard",
