@@ -9,11 +9,13 @@
 //! block is as many row sets as take about [`BLOCK_SECONDS`] of one core,
 //! by the time the blocks so far took per unit of work (a row set's work
 //! is that of the plan's estimates: `C(w, j)^1.5`), and at least one; at
-//! most a thirty-second of its piece ([`BLOCKS_A_PIECE`]); and at the count's
-//! end (no piece left to open) at most the open piece's rest shared among
-//! the threads, so that they finish together. Until a block
+//! most a thirty-second of its piece ([`BLOCKS_A_PIECE`]); and at the
+//! count's end (no piece left to open) at most the open piece's rest
+//! shared among the threads, so that they finish together. Until a block
 //! has been timed, blocks are one row set. Blocks are contiguous, so a
 //! thread keeps its quarter-boards through one, as it did through a piece.
+//! (BENCHMARKS.md, "Every thread on the piece in hand", measures one piece
+//! on two threads, a stop and its resume.)
 
 use alloc::sync::Arc;
 use alloc::vec::Vec;
