@@ -177,11 +177,7 @@ impl<'a> Dealer<'a> {
         let mut work = Vec::new();
         super::grow::reserve(&mut work, listed.len() + 1)?;
         work.push(0u64);
-        let north = if split.line >= 32 {
-            u32::MAX
-        } else {
-            (1u32 << split.line) - 1
-        };
+        let north = super::quarters::all_below(split.line);
         for &(rows, _) in &listed {
             let ways = binomial(split.west, (rows & north).count_ones() as usize);
             let last = *work.last().expect("starts with 0");

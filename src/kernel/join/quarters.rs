@@ -332,7 +332,7 @@ struct Placed {
 }
 
 /// Rows `0..line`.
-fn all_below(line: usize) -> u32 {
+pub(super) fn all_below(line: usize) -> u32 {
     if line >= 32 {
         u32::MAX
     } else {
