@@ -802,6 +802,9 @@ fn trace_row_set(
     }
     // As `count_row_sets` does it.
     let mut cuts = crate::kernel::join::cuts::Cuts::default();
+    // The pictures' boards have no band, so no tags: one per side.
+    let tags = split.tag_weights(rows);
+    debug_assert_eq!(tags.tags, [1, 1]);
     crate::kernel::join::sieve(
         split,
         &west,
@@ -811,9 +814,9 @@ fn trace_row_set(
     );
     // SAFETY: `Filed::file` asks only that the CPU runs `W`'s instructions, and
     // `Watched`'s (`u64`'s, plain Rust) run on every CPU.
-    unsafe { west.file::<Watched>(&cuts) }.expect("the buffers fit");
+    unsafe { west.file::<Watched>(&cuts, &tags.index[0], 1) }.expect("the buffers fit");
     // SAFETY: as above: `Watched`'s instructions run on every CPU.
-    unsafe { east.file::<Watched>(&cuts) }.expect("the buffers fit");
+    unsafe { east.file::<Watched>(&cuts, &tags.index[1], 1) }.expect("the buffers fit");
     let (w, e) = (west.group(), east.group());
     let (items, patterns, side) = if w.len() <= e.len() {
         (w, e, Side::West)
@@ -824,7 +827,8 @@ fn trace_row_set(
     let mut scratch = matcher::MatcherScratch::default();
     // SAFETY: `Watched`'s instructions (`u64`'s) run on every CPU.
     set.pairs = unsafe {
-        matcher::disjoint_pairs::<Watched>(items, patterns, split.diagonals, &mut scratch)
+        let weighing = matcher::Weighing::from(split.diagonals);
+        matcher::disjoint_pairs::<Watched>(items, patterns, &weighing, &mut scratch)
     }
     .expect("the buffers fit");
     set.cuts = cuts.len();

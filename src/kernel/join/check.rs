@@ -195,6 +195,12 @@ struct Weighing {
     /// For [`LongDiagonals::One`]: the weighed diagonal is the main one
     /// (`row == column`), not the anti-diagonal.
     main_weighed: bool,
+    /// The band's rule, where the split has one: the middle rows, and the
+    /// band's queens' distances from the centre row, the larger first.
+    middle: Option<([usize; 2], [u32; 2])>,
+    /// Whether the band's queens stand both north of the centre row or
+    /// both south.
+    band_one_side: bool,
 }
 
 impl Weighing {
@@ -208,14 +214,52 @@ impl Weighing {
             west: split.west,
             diagonals: split.diagonals,
             main_weighed,
+            middle: split.middle.map(|rule| (rule.rows(), rule.band())),
+            band_one_side: {
+                let mut rows = split.band.queens(n).map(|(row, _)| row < n / 2);
+                rows.next() == rows.next()
+            },
         }
     }
 
     /// The weight of the solution with its queen of row `r` in column
     /// `columns[r]`: 2 if one half holds both long diagonals' queens, 0 if
     /// each half holds one, 1 otherwise (both weighed); 2 with a queen on
-    /// the weighed diagonal, else 1 (one weighed).
+    /// the weighed diagonal, else 1 (one weighed); where that is 1 and the
+    /// split has the band's rule: 0 if only the band's queens stand on one
+    /// side of the centre (row), 2 if only the middle rows' (of the centre
+    /// column), 1 if neither; if both, 2, 1 or 0 as the middle rows'
+    /// queens stand further from the centre column than the band's from
+    /// the centre row, as far, or nearer (compared as words, the further
+    /// first).
     fn weight(&self, columns: &[u8]) -> Count {
+        match (self.diagonal_weight(columns), self.middle) {
+            (1, Some((rows, band))) => {
+                let n = self.n;
+                let column = |row: usize| usize::from(columns[row]);
+                // Which side of the centre column each middle row's queen
+                // stands on, and of the centre row each band queen.
+                let middle_one_side = (column(rows[0]) < n / 2) == (column(rows[1]) < n / 2);
+                match (self.band_one_side, middle_one_side) {
+                    (true, true) => {}
+                    (true, false) => return 0,
+                    (false, true) => return 2,
+                    (false, false) => return 1,
+                }
+                let distance = |row: usize| (2 * column(row)).abs_diff(n - 1) as u32;
+                let (a, b) = (distance(rows[0]), distance(rows[1]));
+                match (a.max(b), a.min(b)).cmp(&(band[0], band[1])) {
+                    core::cmp::Ordering::Greater => 2,
+                    core::cmp::Ordering::Equal => 1,
+                    core::cmp::Ordering::Less => 0,
+                }
+            }
+            (weight, _) => weight,
+        }
+    }
+
+    /// The weight by the long diagonals alone.
+    fn diagonal_weight(&self, columns: &[u8]) -> Count {
         let n = self.n;
         let on = |anti: bool| {
             (0..n)
@@ -338,5 +382,48 @@ mod tests {
             }
             assert_eq!(total, crate::kernel::portable::oracle_count(n), "n = {n}");
         }
+    }
+
+    /// The band's rule (even N, a band of two, `transpose::MiddleRows`)
+    /// on every chunk of one row set of every folded split of a band of
+    /// two, on every join kernel this CPU runs: the join, its half-boards
+    /// filed by tag, and the search, which weighs each solution by its
+    /// middle rows' columns, agree. Some row sets have a tag of weight 0,
+    /// so the rule is in use.
+    #[test]
+    fn the_band_rule_weighs_each_row_set_as_the_search_does() {
+        let largest = if cfg!(debug_assertions) { 10 } else { 12 };
+        let mut scratch = Scratch::default();
+        let mut skipped = 0;
+        for n in (6..=largest).step_by(2) {
+            for band in super::super::band::bands_of_width(n, 2) {
+                let split = Split::new(n, band);
+                if split.is_empty() {
+                    continue;
+                }
+                let mut quarters = HeldQuarters::new(0);
+                for chunk in Chunk::all(&split, split.rows) {
+                    let mut searched = 0;
+                    chunk.for_each_row_set(&split, |rows, images| {
+                        let tags = split.tag_weights(rows);
+                        let [west, east] = tags.tags;
+                        skipped += usize::from(
+                            tags.weight[..west]
+                                .iter()
+                                .any(|row| row[..east].contains(&0)),
+                        );
+                        searched +=
+                            Count::from(images * split.weight) * search_folded(&split, rows);
+                    });
+                    for joiner in super::super::joiners() {
+                        let joined = joiner
+                            .count_chunk(&split, &mut quarters, &chunk, &mut scratch)
+                            .unwrap();
+                        assert_eq!(joined, searched, "{}, n = {n}, {band:?}", joiner.kernel());
+                    }
+                }
+            }
+        }
+        assert!(skipped > 0, "no row set weighs a pair of tags 0");
     }
 }

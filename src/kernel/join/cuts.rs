@@ -132,8 +132,10 @@ pub(crate) fn chosen(west: &[u64], east: &[u64], len: usize, fixed: u64) -> u64 
     // sample, so the products rank the bits as the shares do).
     let mut scored = [(0u64, 0u8); 64];
     let mut candidates = 0;
+    // The middle rows' tags are no diagonals: never a cut.
+    let never = fixed | super::transpose::TAG_MASK;
     for bit in 0..64u8 {
-        if fixed >> bit & 1 == 0 {
+        if never >> bit & 1 == 0 {
             let score =
                 u64::from(west_has[usize::from(bit)]) * u64::from(east_has[usize::from(bit)]);
             scored[candidates] = (score, bit);

@@ -18,6 +18,7 @@ use super::grow;
 use super::matcher::Group;
 use super::quarters::Quarters;
 use super::split::Side;
+use super::transpose::{TAG_MASK, TAG_SHIFT};
 use super::words::PatternWords;
 use crate::Error;
 
@@ -38,6 +39,8 @@ pub(crate) struct Filed {
     next: Vec<usize>,
     /// How many cut bits they are filed by.
     cuts: usize,
+    /// How many tags they are filed by, above the cut bits.
+    tags: usize,
 }
 
 impl Filed {
@@ -100,6 +103,7 @@ impl Filed {
         }
         self.len = len;
         self.cuts = 0;
+        self.tags = 1;
         self.starts.clear();
         self.starts.extend([0, len]);
         Ok(())
@@ -115,41 +119,63 @@ impl Filed {
         &self.joined[..self.len]
     }
 
-    /// Files the joined half-boards by their class of `cuts` (no cut bit:
-    /// one class, as joined): a count of each class (four counts in turn,
-    /// so that no increment waits for the one before), then each mask to
-    /// its class's next place, its class read again (`W::class`: cheaper
-    /// than storing it).
+    /// Files the joined half-boards by their class of `cuts` under their
+    /// tag (`index[mask >> TAG_SHIFT & 0x3f]`, one of `tags`; no cut bit
+    /// and one tag: one class, as joined): a count of each class (four
+    /// counts in turn, so that no increment waits for the one before),
+    /// then each mask, its tag bits cleared, to its class's next place,
+    /// its class read again (`W::class`: cheaper than storing it).
     ///
     /// # Errors
     ///
     /// [`Error::OutOfMemory`] if the room for the filed half-boards (as
     /// many as joined) is refused, or that of the counts, starts and next
-    /// places (`2^cuts` each: kilobytes, but asked for between the large
-    /// buffers, where the memory may just have run out).
+    /// places (`tags * 2^cuts` each: kilobytes, but asked for between the
+    /// large buffers, where the memory may just have run out).
     ///
     /// # Safety
     ///
     /// The CPU runs `W`'s instructions.
     #[inline(always)]
-    pub(crate) unsafe fn file<W: PatternWords>(&mut self, cuts: &Cuts) -> Result<(), Error> {
-        let classes = 1 << cuts.len();
+    pub(crate) unsafe fn file<W: PatternWords>(
+        &mut self,
+        cuts: &Cuts,
+        index: &[u8; 64],
+        tags: usize,
+    ) -> Result<(), Error> {
+        let classes = tags << cuts.len();
         grow::reserve(&mut self.starts, classes + 1)?;
-        self.cuts = cuts.len();
+        (self.cuts, self.tags) = (cuts.len(), tags);
         self.starts.clear();
         self.starts.push(0);
-        if cuts.len() == 0 {
+        if classes == 1 {
             self.starts.push(self.len);
             return Ok(());
         }
         grow::at_least(&mut self.masks, self.len, 0)?;
-        let joined = &self.joined[..self.len];
-        let counts = &mut self.counts;
-        grow::refill(counts, classes, [0; 4])?;
+        grow::refill(&mut self.counts, classes, [0; 4])?;
+        self.next.clear();
+        grow::reserve(&mut self.next, classes + 1)?;
+        let shift = cuts.len();
         // SAFETY: `W::class` asks only that the CPU runs `W`'s instructions
         // (BMI2's `pext` for `__m512i`, which a `JoinAvx512` proves), as this
         // function's caller vouches.
-        let class = |mask| unsafe { W::class(cuts, mask) };
+        let cut_class = |mask| unsafe { W::class(cuts, mask) };
+        if tags == 1 {
+            self.file_by(cut_class);
+        } else {
+            self.file_by(|mask| {
+                usize::from(index[(mask >> TAG_SHIFT & 0x3f) as usize]) << shift | cut_class(mask)
+            });
+        }
+        Ok(())
+    }
+
+    /// Files the joined half-boards by `class`, into room already made.
+    #[inline(always)]
+    fn file_by(&mut self, class: impl Fn(u64) -> usize) {
+        let joined = &self.joined[..self.len];
+        let counts = &mut self.counts;
         let mut fours = joined.chunks_exact(4);
         for four in &mut fours {
             for (lane, &mask) in four.iter().enumerate() {
@@ -165,14 +191,12 @@ impl Filed {
         }
         let next = &mut self.next;
         next.clear();
-        grow::reserve(next, classes + 1)?;
         next.extend_from_slice(&self.starts);
         for &mask in joined {
             let slot = &mut next[class(mask)];
-            self.masks[*slot] = mask;
+            self.masks[*slot] = mask & !TAG_MASK;
             *slot += 1;
         }
-        Ok(())
     }
 
     /// The half-boards, by class.
@@ -186,6 +210,7 @@ impl Filed {
             masks,
             starts: &self.starts,
             cuts: self.cuts,
+            tags: self.tags,
         }
     }
 }

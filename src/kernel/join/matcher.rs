@@ -32,7 +32,11 @@
 //! starts on a word of its own, so a gathered run holds nothing but the
 //! classes it should. For even N the classes also weigh the pairs
 //! ([`weight`]: the transpose): a class pair of weight 0 is never scanned,
-//! one of weight 2 is scanned in a run of its own and counted twice.
+//! one of weight 2 is scanned in a run of its own and counted twice. With
+//! a band of two, each side's masks are also filed by their middle rows'
+//! tags (`transpose::TagWeights`), the tags above the cut bits in the
+//! class: a pair the long diagonals weigh 1 takes the weight of its two
+//! tags instead, 0, 1 or 2, and again weight 0 is never scanned.
 //!
 //! # The scan
 //!
@@ -54,19 +58,23 @@ use super::grow::{self, AlignedWords};
 use super::or_tables;
 use super::split::LongDiagonals;
 use super::stats::JoinStats;
+use super::transpose::MAX_TAGS;
 use super::words::PatternWords;
 use crate::Error;
 
-/// Masks filed by class, their `cuts` cut bits read as a number
-/// (`cuts::Cuts::class`): those of class `c` are
-/// `masks[starts[c]..starts[c + 1]]`, `2^cuts` classes.
+/// Masks filed by class, their tag index (`transpose::TagWeights`) above
+/// their `cuts` cut bits read as a number (`cuts::Cuts::class`): those of
+/// class `c` are `masks[starts[c]..starts[c + 1]]`, `tags * 2^cuts`
+/// classes.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Group<'a> {
     pub(crate) masks: &'a [u64],
-    /// `2^cuts + 1` of them.
+    /// `tags * 2^cuts + 1` of them.
     pub(crate) starts: &'a [usize],
     /// How many cut bits make the classes.
     pub(crate) cuts: usize,
+    /// How many tags (1 without the band's rule).
+    pub(crate) tags: usize,
 }
 
 impl Group<'_> {
@@ -78,9 +86,28 @@ impl Group<'_> {
         &self.masks[self.starts[class]..self.starts[class + 1]]
     }
 
-    /// How many classes: `2^cuts`.
+    /// How many classes: `tags * 2^cuts`.
     fn classes(&self) -> usize {
         self.starts.len() - 1
+    }
+}
+
+/// How the pairs are weighed: by the long diagonals (the top cut bits),
+/// and where those weigh a pair 1, by the band's rule on the two tags.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Weighing {
+    pub(crate) diagonals: LongDiagonals,
+    /// `tags[i][p]`: the weight of an item of tag `i` and a pattern of tag
+    /// `p` (all 1 without tags).
+    pub(crate) tags: [[u8; MAX_TAGS]; MAX_TAGS],
+}
+
+impl From<LongDiagonals> for Weighing {
+    fn from(diagonals: LongDiagonals) -> Weighing {
+        Weighing {
+            diagonals,
+            tags: [[1; MAX_TAGS]; MAX_TAGS],
+        }
     }
 }
 
@@ -93,7 +120,7 @@ impl Group<'_> {
 /// transpose swaps which half holds the anti-diagonal's queen and keeps the
 /// rest, so of a solution with both long diagonals taken and its transpose
 /// exactly one has them in one half, and the weights add up to the count.
-fn weight(u: usize, v: usize, cuts: usize, weighing: LongDiagonals) -> usize {
+fn diagonal_weight(u: usize, v: usize, cuts: usize, weighing: LongDiagonals) -> usize {
     match weighing {
         LongDiagonals::Unweighed => return 1,
         // The split closed the diagonal's squares in the half whose pairs
@@ -110,6 +137,18 @@ fn weight(u: usize, v: usize, cuts: usize, weighing: LongDiagonals) -> usize {
         2
     } else {
         1
+    }
+}
+
+/// The weight of the pairs of an item of class `u` and a pattern of class
+/// `v` (a tag above `cuts` cut bits): the long diagonals' on the cut bits
+/// ([`diagonal_weight`]), and where that is 1, the tags'.
+#[inline(always)]
+fn weight(u: usize, v: usize, cuts: usize, weighing: &Weighing) -> usize {
+    let low = (1 << cuts) - 1;
+    match diagonal_weight(u & low, v & low, cuts, weighing.diagonals) {
+        1 => usize::from(weighing.tags[u >> cuts][v >> cuts]),
+        decided => decided,
     }
 }
 
@@ -168,11 +207,11 @@ fn padded<W: PatternWords>(words: usize) -> usize {
 pub(crate) unsafe fn disjoint_pairs<W: PatternWords>(
     items: Group<'_>,
     patterns: Group<'_>,
-    weighing: LongDiagonals,
+    weighing: &Weighing,
     scratch: &mut MatcherScratch,
 ) -> Result<u64, Error> {
     debug_assert_eq!(items.cuts, patterns.cuts);
-    debug_assert!(items.cuts >= weighing.bits());
+    debug_assert!(items.cuts >= weighing.diagonals.bits());
     if items.len() == 0 || patterns.len() == 0 {
         return Ok(0);
     }
@@ -206,7 +245,7 @@ pub(crate) unsafe fn disjoint_pairs<W: PatternWords>(
         // The bits the items have: only their slices are read.
         let item_bits = items_u.iter().fold(0, |all, &item| all | item);
         // The classes of patterns they can match, by the weight of the pairs.
-        matched_classes(u, &patterns, weighing, items.cuts, &mut matched);
+        matched_classes(u, &patterns, weighing, &mut matched);
         for w in 1..=2 {
             let matched = &matched[w][..];
             let scanned: usize = matched.iter().map(|&v| patterns.class(v).len()).sum();
@@ -429,32 +468,35 @@ unsafe fn slice_patterns<W: PatternWords>(
 /// (see [`weight`]).
 ///
 /// Only the classes without a bit of `u` are visited (every subset of its
-/// complement, `2^(cuts - |u|)` of them), not all `2^cuts`: with many cut
-/// bits the classes a row set pairs up are `3^cuts`, not `4^cuts`.
+/// complement, `2^(cuts - |u|)` of them, for each tag), not all `2^cuts`:
+/// with many cut bits the classes a row set pairs up are `3^cuts`, not
+/// `4^cuts`.
 #[inline(always)]
 fn matched_classes(
     u: usize,
     patterns: &Group<'_>,
-    weighing: LongDiagonals,
-    cuts: usize,
+    weighing: &Weighing,
     matched: &mut [Vec<usize>; 3],
 ) {
     for weight_class in matched.iter_mut() {
         weight_class.clear();
     }
-    let free = (patterns.classes() - 1) & !u;
-    // Every subset of `free`, ascending: the next is the lowest subset
-    // above, found by carrying through the bits not in `free`.
-    let mut v = 0usize;
-    loop {
-        if !patterns.class(v).is_empty() {
-            let w = weight(u, v, cuts, weighing);
-            matched[w].push(v);
+    let cuts = patterns.cuts;
+    let free = ((1 << cuts) - 1) & !u;
+    for tag in 0..patterns.tags {
+        // Every subset of `free`, ascending: the next is the lowest subset
+        // above, found by carrying through the bits not in `free`.
+        let mut v = 0usize;
+        loop {
+            let class = tag << cuts | v;
+            if !patterns.class(class).is_empty() {
+                matched[weight(u, class, cuts, weighing)].push(class);
+            }
+            if v == free {
+                break;
+            }
+            v = ((v | !free) + 1) & free;
         }
-        if v == free {
-            break;
-        }
-        v = ((v | !free) + 1) & free;
     }
 }
 
@@ -702,21 +744,34 @@ unsafe fn scan_interleaved<W: PatternWords, const G: usize, const I: usize>(
     }
 }
 
-/// `masks` filed by their top `cuts` bits into `sorted`, as a [`Group`].
+/// A test mask's tag among `tags`: its low bits, read as a number.
 #[cfg(test)]
-pub(crate) fn group(masks: &[u64], cuts: usize, sorted: &mut Vec<u64>) -> Group<'static> {
+fn test_tag(mask: u64, tags: usize) -> usize {
+    (mask % tags as u64) as usize
+}
+
+/// `masks` filed by their top `cuts` bits, under their tag among `tags`
+/// ([`test_tag`]), into `sorted`, as a [`Group`].
+#[cfg(test)]
+pub(crate) fn group(
+    masks: &[u64],
+    cuts: usize,
+    tags: usize,
+    sorted: &mut Vec<u64>,
+) -> Group<'static> {
     let class = |m: u64| {
+        let tag = test_tag(m, tags) << cuts;
         if cuts == 0 {
-            0
+            tag
         } else {
-            (m >> (64 - cuts)) as usize
+            tag | (m >> (64 - cuts)) as usize
         }
     };
     sorted.clear();
     sorted.extend_from_slice(masks);
     sorted.sort_unstable_by_key(|&m| class(m));
-    let mut starts = alloc::vec![0; (1 << cuts) + 1];
-    for c in 0..1 << cuts {
+    let mut starts = alloc::vec![0; (tags << cuts) + 1];
+    for c in 0..tags << cuts {
         starts[c + 1] = starts[c] + sorted.iter().filter(|&&m| class(m) == c).count();
     }
     // Tests only: leaked copies, so that the group outlives the buffer.
@@ -724,21 +779,33 @@ pub(crate) fn group(masks: &[u64], cuts: usize, sorted: &mut Vec<u64>) -> Group<
         masks: Vec::leak(sorted.clone()),
         starts: Vec::leak(starts),
         cuts,
+        tags,
     }
 }
 
 /// The oracle: every pair tested, one at a time, each weighed by the top
-/// bits of the two masks as `weighing` says (see [`weight`]).
+/// bits of the two masks and their tags among `tags` as `weighing` says
+/// (see [`weight`]).
 #[cfg(test)]
 pub(crate) fn disjoint_pairs_one_by_one(
     items: &[u64],
     patterns: &[u64],
-    weighing: LongDiagonals,
+    tags: [usize; 2],
+    weighing: &Weighing,
 ) -> u64 {
     let mut pairs = 0;
     for &item in items {
         for &pattern in patterns.iter().filter(|&&p| p & item == 0) {
-            pairs += weight((item >> 62) as usize, (pattern >> 62) as usize, 2, weighing) as u64;
+            let on_diagonals = diagonal_weight(
+                (item >> 62) as usize,
+                (pattern >> 62) as usize,
+                2,
+                weighing.diagonals,
+            );
+            pairs += match on_diagonals {
+                1 => weighing.tags[test_tag(item, tags[0])][test_tag(pattern, tags[1])],
+                decided => decided as u8,
+            } as u64;
         }
     }
     pairs
@@ -748,7 +815,7 @@ pub(crate) fn disjoint_pairs_one_by_one(
 /// `disjoint_pairs(items, patterns)` runs the kernel's.
 #[cfg(test)]
 pub(crate) fn check_against_the_oracle(
-    mut disjoint_pairs: impl FnMut(Group<'_>, Group<'_>, LongDiagonals) -> u64,
+    mut disjoint_pairs: impl FnMut(Group<'_>, Group<'_>, &Weighing) -> u64,
 ) {
     let mut seed = 0x2545_f491_4f6c_dd1du64;
     let mut next = move || {
@@ -783,21 +850,41 @@ pub(crate) fn check_against_the_oracle(
             LongDiagonals::One,
             LongDiagonals::Both,
         ];
-        for (cuts, weighing) in weighings
+        // Without tags, and with sides of three and two tags whose pairs
+        // weigh 0, 1 or 2 each (the band's rule tags one side, up to three).
+        let tag_cases = [
+            ([1, 1], [[1; MAX_TAGS]; MAX_TAGS]),
+            ([3, 2], {
+                let mut tags = [[0; MAX_TAGS]; MAX_TAGS];
+                for (i, row) in tags.iter_mut().enumerate() {
+                    for (p, weight) in row.iter_mut().enumerate() {
+                        *weight = ((i * 7 + p * 5) % 3) as u8;
+                    }
+                }
+                tags
+            }),
+        ];
+        for (cuts, diagonals) in weighings
             .into_iter()
             .flat_map(|w| (w.bits()..=CUTS).map(move |cuts| (cuts, w)))
         {
-            assert_eq!(
-                disjoint_pairs(
-                    group(&items, cuts, &mut a),
-                    group(&patterns, cuts, &mut b),
-                    weighing
-                ),
-                disjoint_pairs_one_by_one(&items, &patterns, weighing),
-                "{} items, {} patterns, {cuts} cuts, weighed: {weighing:?}",
-                items.len(),
-                patterns.len()
-            );
+            for (tags, table) in tag_cases {
+                let weighing = Weighing {
+                    diagonals,
+                    tags: table,
+                };
+                assert_eq!(
+                    disjoint_pairs(
+                        group(&items, cuts, tags[0], &mut a),
+                        group(&patterns, cuts, tags[1], &mut b),
+                        &weighing
+                    ),
+                    disjoint_pairs_one_by_one(&items, &patterns, tags, &weighing),
+                    "{} items, {} patterns, {cuts} cuts, {tags:?} tags, weighed: {weighing:?}",
+                    items.len(),
+                    patterns.len()
+                );
+            }
         }
     }
 }

@@ -16,12 +16,14 @@ use crate::Error;
 
 /// The first word of a join plan's fingerprint: its method ("JOIN") and
 /// the version of its split, which changes whenever the pieces or the way
-/// they are dealt to shards do (version 2: in runs, `Plan::shard`; version
-/// 3: the bands of N = 24 and 25 up), so
+/// they are dealt to shards do, or what a piece counts (version 2: in
+/// runs, `Plan::shard`; version 3: the bands of N = 24 and 25 up; version
+/// 4: the band's rule, `transpose::MiddleRows`, which weighs the solutions
+/// of even N from 24 otherwise piece by piece, though not in all), so
 /// that shards and checkpoints of other pieces are refused. No symmetric plan's
 /// fingerprint starts with it (theirs start with the symmetric split's
 /// version, a small number).
-pub(crate) const SPLIT_VERSION: u64 = 0x4a4f_494e_0000_0003;
+pub(crate) const SPLIT_VERSION: u64 = 0x4a4f_494e_0000_0004;
 
 /// One piece of a join count: a chunk of one split's row sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

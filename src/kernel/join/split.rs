@@ -21,8 +21,8 @@ use alloc::vec::Vec;
 use super::band;
 use super::band::{Band, Stabilizer};
 use super::grow;
-use super::transpose;
 pub(crate) use super::transpose::LongDiagonals;
+use super::transpose::{self, MiddleRows, TAG_MASK, TagWeights};
 use crate::{Error, MAX_N};
 
 /// About how many pieces a board with a band of two or more queens is cut
@@ -96,6 +96,10 @@ pub(crate) struct Split {
     /// How the matcher weighs pairs by the two long diagonals (even `n`
     /// from 4, the transpose's other use).
     pub(crate) diagonals: LongDiagonals,
+    /// How the band's queens weigh the pairs the long diagonals weigh 1
+    /// (even `n`, a band of two: the transpose's third use), their middle
+    /// rows' tags on the crossing bits.
+    pub(crate) middle: Option<MiddleRows>,
     /// The rows either half may use: all but the band's.
     pub(crate) free_rows: u32,
     /// The first row of the south quarters: as many free rows above it as
@@ -203,6 +207,17 @@ impl Split {
         let mut crossing = [[0u64; MAX_N]; MAX_N];
         let pinned = crossing_bits(n, west, east, &open, long, &mut crossing);
         permute_cut_bits(&open, west, east, n, pinned, &mut crossing);
+        let middle = MiddleRows::of(n, &band, diagonals);
+        if let Some(rule) = &middle {
+            // The tags go where no crossing bit is: a band of two leaves at
+            // most `2n - 6` crossing diagonals, 58 at N = 32, and the ten
+            // ranked ones are at the top.
+            debug_assert_eq!(
+                crossing.iter().flatten().fold(0, |all, &bits| all | bits) & TAG_MASK,
+                0
+            );
+            rule.mark(n, (0..west).chain(east..n), &mut crossing);
+        }
         let line = line(free_rows);
         let mut inner = [[0u32; MAX_N]; MAX_N];
         inner_bits_of_halves(n, west, east, line, &mut inner);
@@ -216,6 +231,7 @@ impl Split {
             images,
             weight: if fold { band.orbit(n) * transpose } else { 1 },
             diagonals,
+            middle,
             free_rows,
             line,
             open,
@@ -283,6 +299,24 @@ impl Split {
             Side::West => (0, self.west),
             Side::East => (self.east, self.n),
         }
+    }
+
+    /// How the row set `rows` (the west's) files its half-boards by tag,
+    /// and weighs the pairs of tags ([`TagWeights`]): by the band's rule
+    /// where the split has one, else not at all.
+    pub(crate) fn tag_weights(&self, rows: u32) -> TagWeights {
+        let Some(rule) = &self.middle else {
+            return TagWeights::NONE;
+        };
+        let holds = |side_rows: u32| {
+            let [a, b] = rule.rows();
+            (side_rows >> a & 1) as u8 | ((side_rows >> b & 1) as u8) << 1
+        };
+        TagWeights::of(
+            rule,
+            holds(self.side_rows(Side::West, rows)),
+            holds(self.side_rows(Side::East, rows)),
+        )
     }
 
     /// The rows of `side`'s queens when the west half has row set `rows`.

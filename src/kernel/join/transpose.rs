@@ -22,17 +22,44 @@
 //!   ([`LongDiagonals`]). This saves only a tenth: few solutions have
 //!   queens on both.
 //!
-//! Tried for even N with a band of two and dropped: `T` also swaps the
-//! band's queens with the two middle rows'. Weighing a solution by which
-//! of the two pairs stands further from the centre (2, 1 or 0) would skip
-//! half of the pairs, but the weight depends on both middle rows' queens,
-//! so the half-boards must be cut by their columns (cases of a split, or
-//! tags in the sieve's classes), and the shorter lists lose the sieve as
-//! many pairs as the weight saves: at N = 24 the joins took 103 core-hours
-//! against 108, the tables three times as long (BENCHMARKS.md).
+//! * **Even N with a band of two** ([`MiddleRows`]): `T` also swaps the
+//!   band's two queens (columns `n/2 - 1` and `n/2`, in rows at distances
+//!   `b1 >= b2` from the centre) with the queens of the two middle rows
+//!   (rows `n/2 - 1` and `n/2`, in columns at distances `m1 >= m2`). Of
+//!   the solutions the long diagonals weigh 1, a solution whose `(m1, m2)`
+//!   is further out than `(b1, b2)` (compared as words: `m1` first) may
+//!   count twice, one nearer not at all, and one at the same distances
+//!   once. The flip and the mirror keep every distance, so the folding
+//!   holds; the long diagonals decide first, as their closed squares
+//!   already have. A queen of a middle row in a half is told by a tag on
+//!   the crossing bits of its square ([`TAG_SHIFT`]): how it stands
+//!   against `b1` and `b2`. Where one half holds every middle row the
+//!   band does not, its tags alone tell the weight: its half-boards are
+//!   filed by tag as well as by class and are the matcher's patterns, so
+//!   that pairs of weight 0 are never scanned ([`TagWeights`]). Where each
+//!   half holds one, the rule is not used (see [`TagWeights::of`]).
+//!
+//! Tried before the tags and dropped: cutting the half-boards by their
+//! middle rows' columns as cases of a split (shorter lists that lost the
+//! sieve as many pairs as the weight saved, and three times the tables,
+//! at N = 24).
 
 use super::band::Band;
 use crate::MAX_N;
+
+/// Where a middle row's tag starts in a crossing mask: two fields of
+/// three bits, row `n/2 - 1`'s then row `n/2`'s, just below the split's
+/// ranked cut bits (`split::RANKED`), where the crossing bits of a board
+/// up to 32x32 with a band of two never reach (58 of them at most, 48 of
+/// them below the ranked ten).
+pub(crate) const TAG_SHIFT: u32 = 48;
+
+/// The bits of both tags.
+pub(crate) const TAG_MASK: u64 = 0x3f << TAG_SHIFT;
+
+/// The most tags a side's half-boards are filed by: further, as far and
+/// nearer, where one side holds both middle rows (`TagWeights::of`).
+pub(crate) const MAX_TAGS: usize = 3;
 
 /// For odd `n` (see the module): closes the middle row's squares nearer
 /// the centre than the middle column's queen, or none if that queen is the
@@ -135,5 +162,336 @@ impl LongDiagonals {
             0 => 0,
             bits => u64::MAX << (64 - bits),
         }
+    }
+}
+
+/// The band's rule for even `n` with a band of two (see the module): how
+/// far out the band's queens stand, and the middle rows' queens the band
+/// holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MiddleRows {
+    /// The band's queens' distances from the centre row, `|2r - (n - 1)|`,
+    /// the larger first.
+    band: [u32; 2],
+    /// Per middle row (`n/2 - 1`, `n/2`): the tag of its queen where the
+    /// band holds it, else 0.
+    held: [u8; 2],
+    /// The middle rows.
+    rows: [usize; 2],
+    /// Per middle row the band holds: bit `i` if its queen is in the
+    /// band's west column.
+    held_west: u8,
+    /// Whether the band's queens are both north of the centre or both
+    /// south.
+    band_one_side: bool,
+}
+
+impl MiddleRows {
+    /// The rule for `band`'s split of an even `n`, if the band has two
+    /// queens and the long diagonals leave some pairs to it (weight 1).
+    pub(crate) fn of(n: usize, band: &Band, diagonals: LongDiagonals) -> Option<MiddleRows> {
+        if n % 2 == 1 || band.len() != 2 || diagonals == LongDiagonals::Unweighed {
+            return None;
+        }
+        let distance = |at: usize| (2 * at).abs_diff(n - 1) as u32;
+        let mut queens = band.queens(n);
+        let (first, second) = (queens.next()?, queens.next()?);
+        let (a, b) = (distance(first.0), distance(second.0));
+        let mut rule = MiddleRows {
+            band: [a.max(b), a.min(b)],
+            held: [0; 2],
+            rows: [n / 2 - 1, n / 2],
+            held_west: 0,
+            band_one_side: (first.0 < n / 2) == (second.0 < n / 2),
+        };
+        for (row, column) in [first, second] {
+            if let Some(i) = rule.rows.iter().position(|&middle| middle == row) {
+                rule.held[i] = rule.tag(distance(column));
+                rule.held_west |= u8::from(column < n / 2) << i;
+            }
+        }
+        Some(rule)
+    }
+
+    /// Whether the solutions whose middle rows' queens the west half holds
+    /// as `west` (bit `i`: middle row `i`) and the east as `east` have
+    /// both on one side of the centre column (in one half, or one in the
+    /// band's column on that side).
+    pub(crate) fn middle_one_side(&self, west: u8, east: u8) -> bool {
+        let held = u8::from(self.held[0] != 0) | u8::from(self.held[1] != 0) << 1;
+        let west_side = west | (held & self.held_west);
+        let east_side = east | (held & !self.held_west);
+        west_side == 0 || east_side == 0
+    }
+
+    /// Whether the band's queens are both north of the centre or both
+    /// south.
+    pub(crate) fn band_one_side(&self) -> bool {
+        self.band_one_side
+    }
+
+    /// The tag of a middle row's queen at distance `x` from the centre
+    /// column: 1 further out than `b1`, 2 at `b1`, 3 between, 4 at `b2`,
+    /// 5 nearer than `b2` (never 3 or 4 when `b1 = b2`).
+    pub(crate) fn tag(&self, x: u32) -> u8 {
+        let [b1, b2] = self.band;
+        match x {
+            _ if x > b1 => 1,
+            _ if x == b1 => 2,
+            _ if x > b2 => 3,
+            _ if x == b2 => 4,
+            _ => 5,
+        }
+    }
+
+    /// Adds each middle row's tag to the crossing bits of its squares in
+    /// the halves (`columns`), at [`TAG_SHIFT`]: only where the band's
+    /// queens are on one side, the only splits that compare distances.
+    pub(crate) fn mark(
+        &self,
+        n: usize,
+        columns: impl Iterator<Item = usize> + Clone,
+        crossing: &mut [[u64; MAX_N]; MAX_N],
+    ) {
+        if !self.band_one_side {
+            return;
+        }
+        for (i, &row) in self.rows.iter().enumerate() {
+            if self.held[i] != 0 {
+                continue;
+            }
+            for column in columns.clone() {
+                let tag = self.tag((2 * column).abs_diff(n - 1) as u32);
+                crossing[row][column] |= u64::from(tag) << (TAG_SHIFT + 3 * i as u32);
+            }
+        }
+    }
+
+    /// The weight of a solution whose middle rows' queens have the tags
+    /// of `fields` (`mask >> TAG_SHIFT & 0x3f` of its west and its east
+    /// half-board, ORed): 2 if they stand further out than the band's
+    /// queens, 1 at the same distances, 0 nearer.
+    pub(crate) fn weight(&self, fields: u64) -> u8 {
+        let [b1, b2] = self.band;
+        // Each tag as a distance, doubled, that compares with `2 b1` and
+        // `2 b2` as the queen's own does.
+        let distance = |tag: u8| match tag {
+            1 => 2 * b1 + 1,
+            2 => 2 * b1,
+            3 => b1 + b2,
+            4 => 2 * b2,
+            _ => 2 * b2 - 1,
+        };
+        let tags = [0, 1].map(|i| match self.held[i] {
+            0 => (fields >> (3 * i) & 7) as u8,
+            held => held,
+        });
+        let (x, y) = (distance(tags[0]), distance(tags[1]));
+        match (x.max(y), x.min(y)).cmp(&(2 * b1, 2 * b2)) {
+            core::cmp::Ordering::Greater => 2,
+            core::cmp::Ordering::Equal => 1,
+            core::cmp::Ordering::Less => 0,
+        }
+    }
+
+    /// The middle rows.
+    pub(crate) fn rows(&self) -> [usize; 2] {
+        self.rows
+    }
+
+    /// The band's queens' distances from the centre row, the larger first.
+    pub(crate) fn band(&self) -> [u32; 2] {
+        self.band
+    }
+}
+
+/// How one row set's half-boards are filed by their middle rows' tags,
+/// and what the band's rule makes of each pair of tags: built per row set
+/// from [`MiddleRows`] and which side holds which middle row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TagWeights {
+    /// Per side (west, east): a half-board's tag index, by its tag fields
+    /// (`mask >> TAG_SHIFT & 0x3f`).
+    pub(crate) index: [[u8; 64]; 2],
+    /// Per side: how many tag indices.
+    pub(crate) tags: [usize; 2],
+    /// `weight[west][east]`: the band's weight of a pair of those tag
+    /// indices (2, 1 or 0), where the long diagonals weigh it 1.
+    pub(crate) weight: [[u8; MAX_TAGS]; MAX_TAGS],
+}
+
+impl TagWeights {
+    /// No tags: every pair as the long diagonals weigh it.
+    pub(crate) const NONE: TagWeights = TagWeights {
+        index: [[0; 64]; 2],
+        tags: [1; 2],
+        weight: [[1; MAX_TAGS]; MAX_TAGS],
+    };
+
+    /// The tags of the row set whose middle rows the west half holds as
+    /// `west` (bit `i`: middle row `i`) and the east as `east`, under
+    /// `rule`. Tag fields that weigh every pair alike share an index.
+    ///
+    /// The transpose maps the side of the centre column that a middle
+    /// row's queen stands on to the side of the centre row that the band
+    /// queen it becomes stands on. So it maps the solutions with both band
+    /// queens on one side and both middle rows' queens on one side
+    /// ([`MiddleRows::middle_one_side`]) to each other, and those are
+    /// weighed by their distances, through the tags of the side that holds
+    /// the middle rows. It swaps those with only the band's queens on one
+    /// side (weight 0 here, every pair the long diagonals weigh 1 skipped,
+    /// with no tag) and those with only the middle rows' (weight 2). The
+    /// rest (neither on one side) it maps to each other, and they weigh 1.
+    /// The flip and the mirror keep each side, so the folding holds.
+    pub(crate) fn of(rule: &MiddleRows, west: u8, east: u8) -> TagWeights {
+        let whole = |weight: u8| TagWeights {
+            weight: [[weight; MAX_TAGS]; MAX_TAGS],
+            ..TagWeights::NONE
+        };
+        match (rule.band_one_side(), rule.middle_one_side(west, east)) {
+            (true, true) => {}
+            (true, false) => return whole(0),
+            (false, true) => return whole(2),
+            (false, false) => return TagWeights::NONE,
+        }
+        // Every field a side's half-boards can have: 1 to 5 in the field of
+        // each middle row it holds.
+        let fields = |holds: u8| {
+            let mut all = [0u64; 25];
+            let mut len = 1;
+            for i in 0..2 {
+                if holds >> i & 1 != 0 {
+                    let before = len;
+                    len = 0;
+                    for &field in &all.clone()[..before] {
+                        for tag in 1..=5u64 {
+                            all[len] = field | tag << (3 * i);
+                            len += 1;
+                        }
+                    }
+                }
+            }
+            (all, len)
+        };
+        let ((west_fields, west_len), (east_fields, east_len)) = (fields(west), fields(east));
+        let row = |w: u64| -> [u8; 25] {
+            core::array::from_fn(|e| {
+                if e < east_len {
+                    rule.weight(w | east_fields[e])
+                } else {
+                    0
+                }
+            })
+        };
+        let column = |e: u64| -> [u8; 25] {
+            core::array::from_fn(|w| {
+                if w < west_len {
+                    rule.weight(west_fields[w] | e)
+                } else {
+                    0
+                }
+            })
+        };
+        let mut tag_weights = TagWeights::NONE;
+        tag_weights.tags = [
+            Self::merge(&west_fields[..west_len], row, &mut tag_weights.index[0]),
+            Self::merge(&east_fields[..east_len], column, &mut tag_weights.index[1]),
+        ];
+        for &field in &west_fields[..west_len] {
+            for &other in &east_fields[..east_len] {
+                let (i, j) = (
+                    tag_weights.index[0][field as usize],
+                    tag_weights.index[1][other as usize],
+                );
+                tag_weights.weight[usize::from(i)][usize::from(j)] = rule.weight(field | other);
+            }
+        }
+        tag_weights
+    }
+
+    /// Gives each of `fields` an index in `index`, one per distinct
+    /// `weights(field)`; returns how many.
+    fn merge(fields: &[u64], weights: impl Fn(u64) -> [u8; 25], index: &mut [u8; 64]) -> usize {
+        let mut distinct = [[0u8; 25]; MAX_TAGS];
+        let mut len = 0;
+        for &field in fields {
+            let of = weights(field);
+            let at = match distinct[..len].iter().position(|seen| *seen == of) {
+                Some(at) => at,
+                None => {
+                    debug_assert!(len < MAX_TAGS, "at most three ways to weigh");
+                    distinct[len] = of;
+                    len += 1;
+                    len - 1
+                }
+            };
+            index[field as usize] = at as u8;
+        }
+        len
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A rule with the band's queens at distances `b1 >= b2` and no middle
+    /// row held.
+    fn rule(b1: u32, b2: u32) -> MiddleRows {
+        MiddleRows {
+            band: [b1, b2],
+            held: [0; 2],
+            rows: [0, 1],
+            held_west: 0,
+            band_one_side: true,
+        }
+    }
+
+    /// The tags tell the weight as the distances themselves do: every
+    /// pair of distances of the middle rows' queens against every pair of
+    /// the band's, on boards up to 32x32 (odd distances up to 31).
+    #[test]
+    fn the_tags_weigh_as_the_distances_do() {
+        let odd = (1..32).step_by(2);
+        for b1 in odd.clone() {
+            for b2 in odd.clone().filter(|&b2| b2 <= b1) {
+                let rule = rule(b1, b2);
+                for x in odd.clone() {
+                    for y in odd.clone() {
+                        let fields = u64::from(rule.tag(x)) | u64::from(rule.tag(y)) << 3;
+                        let want = match (x.max(y), x.min(y)).cmp(&(b1, b2)) {
+                            core::cmp::Ordering::Greater => 2,
+                            core::cmp::Ordering::Equal => 1,
+                            core::cmp::Ordering::Less => 0,
+                        };
+                        assert_eq!(rule.weight(fields), want, "{x}, {y} against {b1}, {b2}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// One side holding both middle rows files its half-boards by at most
+    /// three tags, the other by one; a side on each, or the band's queens
+    /// on both sides of the centre, weighs whole row sets (0, 2 or 1)
+    /// with no tag.
+    #[test]
+    fn the_row_sets_weigh_by_the_sides_of_the_centre() {
+        let one_side = rule(9, 5);
+        let west_both = TagWeights::of(&one_side, 0b11, 0);
+        assert_eq!(west_both.tags, [3, 1]);
+        let mut weights: Vec<u8> = (0..3).map(|t| west_both.weight[t][0]).collect();
+        weights.sort_unstable();
+        assert_eq!(weights, [0, 1, 2]);
+        assert_eq!(TagWeights::of(&one_side, 0, 0b11).tags, [1, 3]);
+        let straddling = TagWeights::of(&one_side, 0b01, 0b10);
+        assert_eq!((straddling.tags, straddling.weight[0][0]), ([1, 1], 0));
+        let band_across = MiddleRows {
+            band_one_side: false,
+            ..one_side
+        };
+        let together = TagWeights::of(&band_across, 0b11, 0);
+        assert_eq!((together.tags, together.weight[0][0]), ([1, 1], 2));
+        assert_eq!(TagWeights::of(&band_across, 0b10, 0b01), TagWeights::NONE);
     }
 }
