@@ -86,10 +86,7 @@ pub(crate) fn run_ticking<T: Send>(
     let working = AtomicUsize::new(0);
     let caller = std::thread::current();
     let started = std::thread::scope(|scope| {
-        // Each started thread is joined at the end, not detached: a thread
-        // that finishes early keeps its stack until then, so the threads
-        // the system refuses do not depend on how soon the others finish.
-        let mut started = Vec::with_capacity(threads);
+        let mut started = 0;
         for spawned in 0..threads {
             let sender = sender.clone();
             let (worker, working, caller) = (&worker, &working, &caller);
@@ -110,17 +107,15 @@ pub(crate) fn run_ticking<T: Send>(
                     caller.unpark();
                 }
             });
-            match thread {
-                Ok(thread) => started.push(thread),
-                Err(_) => {
-                    // Refused: the closure, its sender with it, is dropped.
-                    working.fetch_sub(1, Ordering::AcqRel);
-                    break;
-                }
+            if thread.is_err() {
+                // Refused: the closure, its sender with it, is dropped.
+                working.fetch_sub(1, Ordering::AcqRel);
+                break;
             }
+            started += 1;
         }
         drop(sender);
-        if started.is_empty() {
+        if started == 0 {
             worker(&mut |result| report(Some(result)));
             return 0;
         }
@@ -134,13 +129,7 @@ pub(crate) fn run_ticking<T: Send>(
                 Err(mpsc::TryRecvError::Disconnected) => break,
             }
         }
-        let count = started.len();
-        for thread in started {
-            if let Err(panic) = thread.join() {
-                std::panic::resume_unwind(panic);
-            }
-        }
-        count
+        started
     });
     Ran {
         threads: started.max(1),
