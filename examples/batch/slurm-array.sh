@@ -9,14 +9,14 @@
 # this one. The site's flags go on sbatch's command line, which overrides
 # the #SBATCH lines: sbatch -A ACCOUNT -p PARTITION --qos QOS script.sh.
 #
-# The join plan of N = 24 (1f13db0fea5d607e): 32472 subproblems in 1024 shards.
+# The join plan of N = 24 (a5016045b463a66d): 32472 subproblems in 1024 shards.
 # 16 of them, chosen with --seed 1, are counted a second time by join-avx2
 # (records/shard-I.check.json), for merge to compare.
 # 1040 counts in 520 array tasks, 2 counts per task, so that the array
 # stays under MaxArraySize 1001.
 # Each task counts on 16 threads (the estimate: 6.2 GiB), and asks for 15.0 GiB.
-# Each task of 2 counts: about 0.108 core-hours, 24 s on its 16 threads
-# (the whole count: 55.3 core-hours ± 3% on one core of the machine
+# Each task of 2 counts: about 0.104 core-hours, 23 s on its 16 threads
+# (the whole count: 53.4 core-hours ± 10% on one core of the machine
 # that sampled it, --sample 200 --seed 1 by join-avx512; shards vary
 # around their mean, as the plan's estimates that deal them are rough).
 # Slurm sends USR1 360 s before a task's time limit (or up to 60 s earlier,
@@ -38,7 +38,7 @@
 #SBATCH --output=slurm-%A_%a.out
 set -u
 n=24 shards=1024 per_task=2 threads=16
-plan=1f13db0fea5d607e kernel=auto cross_kernel=join-avx2
+plan=a5016045b463a66d kernel=auto cross_kernel=join-avx2
 cross_shards=(86 193 197 199 221 307 349 360 410 486 556 684 738 794 880 925)
 bin=${QUEENS_SIMD:-queens-simd}
 task=${SLURM_ARRAY_TASK_ID:?run this script with sbatch}

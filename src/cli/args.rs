@@ -1258,7 +1258,7 @@ fn parse_array_size(text: &str, flag: &str) -> Result<usize, String> {
 }
 
 /// `--expect-plan`: a plan's fingerprint, 16 hexadecimal digits as
-/// records write it (`"plan": "1f13db0fea5d607e"`).
+/// records write it (`"plan": "a5016045b463a66d"`).
 fn parse_fingerprint(text: &str) -> Result<u64, String> {
     // from_str_radix takes a leading '+', which no record writes.
     match u64::from_str_radix(text, 16) {

@@ -92,12 +92,12 @@ pub(crate) fn partial(n: usize, queens: &[(usize, usize)]) -> Option<Piece> {
     symmetric::pieces::partial(n, queens).map(Piece::Symmetric)
 }
 
-/// The first word of the fingerprint of a plan by `method`: the version of
-/// its family's split.
-pub(crate) fn split_version(method: Method) -> u64 {
+/// The first word of the fingerprint of a plan by `method` of an `n`x`n`
+/// board: the version of its family's split.
+pub(crate) fn split_version(method: Method, n: usize) -> u64 {
     match method {
         Method::Symmetric => symmetric::pieces::SPLIT_VERSION,
-        Method::Join => join::pieces::SPLIT_VERSION,
+        Method::Join => join::pieces::split_version(n),
     }
 }
 

@@ -639,7 +639,7 @@ impl fmt::Display for Subproblem {
     }
 }
 
-/// FNV-1a over the method's split version, N, every subproblem (what its
+/// FNV-1a over the method's split version (of N), N, every subproblem (what its
 /// family says names it) and the counting order (which decides the
 /// shards). A symmetric plan's fingerprint is what it was before join
 /// plans existed, so that its records and checkpoints stay valid.
@@ -650,7 +650,7 @@ fn fingerprint(method: Method, n: usize, subproblems: &[Subproblem], order: &[us
             hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
         }
     };
-    eat(pieces::split_version(method));
+    eat(pieces::split_version(method, n));
     eat(n as u64);
     for sub in subproblems {
         sub.piece.fingerprint(&mut eat);

@@ -18,12 +18,26 @@ use crate::Error;
 /// the version of its split, which changes whenever the pieces or the way
 /// they are dealt to shards do, or what a piece counts (version 2: in
 /// runs, `Plan::shard`; version 3: the bands of N = 24 and 25 up; version
-/// 4: the band's rule, `transpose::MiddleRows`, which weighs the solutions
-/// of even N from 24 otherwise piece by piece, though not in all), so
-/// that shards and checkpoints of other pieces are refused. No symmetric plan's
-/// fingerprint starts with it (theirs start with the symmetric split's
-/// version, a small number).
-pub(crate) const SPLIT_VERSION: u64 = 0x4a4f_494e_0000_0004;
+/// 4, [`BAND_RULE_VERSION`]), so that shards and checkpoints of other
+/// pieces are refused. No symmetric plan's fingerprint starts with it
+/// (theirs start with the symmetric split's version, a small number).
+pub(crate) const SPLIT_VERSION: u64 = 0x4a4f_494e_0000_0003;
+
+/// Version 4, for the boards whose splits have a band of two (even N from
+/// 24): the band's rule (`transpose::MiddleRows`) weighs their solutions
+/// otherwise piece by piece, though not in all. The pieces of every other
+/// board count what they did, and keep version 3 and their records.
+pub(crate) const BAND_RULE_VERSION: u64 = 0x4a4f_494e_0000_0004;
+
+/// The version of the join plan of an `n`x`n` board (see
+/// [`SPLIT_VERSION`]).
+pub(crate) fn split_version(n: usize) -> u64 {
+    if n % 2 == 0 && band::Band::width(n) == 2 {
+        BAND_RULE_VERSION
+    } else {
+        SPLIT_VERSION
+    }
+}
 
 /// One piece of a join count: a chunk of one split's row sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -272,6 +286,21 @@ pub(super) fn grouped(
 mod tests {
     use super::*;
     use crate::kernel::join::split::Side;
+
+    /// The plans the band's rule weighs otherwise (even N with a band of
+    /// two, 24 and up) are version 4; every other keeps version 3, and
+    /// with it its records.
+    #[test]
+    fn only_the_boards_of_the_bands_rule_change_version() {
+        for n in 0..=crate::MAX_N {
+            let want = if n % 2 == 0 && n >= band::EVEN_BANDS_FROM {
+                BAND_RULE_VERSION
+            } else {
+                SPLIT_VERSION
+            };
+            assert_eq!(split_version(n), want, "n = {n}");
+        }
+    }
 
     #[test]
     fn every_piece_has_an_estimate_and_the_rows_it_decides() {
