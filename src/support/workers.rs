@@ -18,9 +18,13 @@
 //! (`ulimit -u`, no memory for its stack) is therefore no reason to fail:
 //! [`run`] goes on with the threads it started, and if it started none,
 //! the calling thread does the work itself. [`Ran`] says how many counted,
-//! for the caller to tell.
+//! for the caller to tell. A thread is asked for only where the address
+//! space has room for it whole, its signal stack included, whose refusal
+//! would abort the process, and the threads start one at a time, none at
+//! work until all have begun ([`Gate`]): so the threads refused are the
+//! same from one run to the next, and a refusal never aborts.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread::Builder;
 use std::time::Duration;
@@ -84,14 +88,16 @@ pub(crate) fn run_ticking<T: Send>(
     let (sender, results) = mpsc::sync_channel::<T>(CHANNEL_CAPACITY);
     // Threads started and not finished.
     let working = AtomicUsize::new(0);
+    let gate = Gate::default();
     let caller = std::thread::current();
     let started = std::thread::scope(|scope| {
         let mut started = 0;
-        for spawned in 0..threads {
+        while started < threads && room_for_a_thread() {
             let sender = sender.clone();
-            let (worker, working, caller) = (&worker, &working, &caller);
+            let (worker, working, caller, gate) = (&worker, &working, &caller, &gate);
             working.fetch_add(1, Ordering::AcqRel);
-            let thread = builder(spawned).spawn_scoped(scope, move || {
+            let thread = builder(started).spawn_scoped(scope, move || {
+                gate.begin(caller);
                 worker(&mut |result| {
                     // The receiver lives until every sender is gone. Full:
                     // the caller is woken to collect, and this thread waits.
@@ -113,7 +119,9 @@ pub(crate) fn run_ticking<T: Send>(
                 break;
             }
             started += 1;
+            gate.wait_until_begun(started);
         }
+        gate.open();
         drop(sender);
         if started == 0 {
             worker(&mut |result| report(Some(result)));
@@ -134,6 +142,129 @@ pub(crate) fn run_ticking<T: Send>(
     Ran {
         threads: started.max(1),
         refused: threads - started,
+    }
+}
+
+/// How the workers of a [`run_ticking`] start: one at a time, none at
+/// work until the last has begun.
+///
+/// A new thread asks the system for two things: its stack (while it is
+/// started, which fails cleanly) and, once running, the signal stack the
+/// standard library gives every thread, which aborts the process where it
+/// is refused (`failed to allocate an alternative stack`). Under a limit
+/// on the address space (`ulimit -v`) a worker already at work could take
+/// the room a new thread's signal stack needed, between the two: so each
+/// thread is started only where [`room_for_a_thread`] finds room for both,
+/// the next only once it has begun, and the work only once all have.
+#[derive(Default)]
+struct Gate {
+    /// Threads that have begun (past their signal stack).
+    begun: AtomicUsize,
+    /// Whether the workers may work: every thread has been started.
+    open: AtomicBool,
+}
+
+impl Gate {
+    /// On a worker: says it has begun, then waits for the gate to open.
+    fn begin(&self, caller: &std::thread::Thread) {
+        self.begun.fetch_add(1, Ordering::AcqRel);
+        caller.unpark();
+        while !self.open.load(Ordering::Acquire) {
+            std::thread::park_timeout(GATE_WAIT);
+        }
+    }
+
+    /// On the caller: waits until `threads` workers have begun.
+    fn wait_until_begun(&self, threads: usize) {
+        while self.begun.load(Ordering::Acquire) < threads {
+            std::thread::park_timeout(GATE_WAIT);
+        }
+    }
+
+    /// On the caller: lets the workers work (each sees it within
+    /// [`GATE_WAIT`]).
+    fn open(&self) {
+        self.open.store(true, Ordering::Release);
+    }
+}
+
+/// How often a worker waiting at the gate, and the caller waiting for a
+/// worker to begin, look again.
+const GATE_WAIT: Duration = Duration::from_millis(1);
+
+/// The room a new thread takes beyond its stack: the standard library's
+/// signal stack (`SIGSTKSZ` or the kernel's minimum, some kilobytes, and a
+/// guard page), the stack's own guard page, and room to spare.
+const THREAD_EXTRA: usize = 512 << 10;
+
+/// Whether the address space has room for one more worker thread: its
+/// stack (`RUST_MIN_STACK`, as the standard library reads it, or its 2 MiB)
+/// and [`THREAD_EXTRA`], mapped and unmapped at once. On Linux only (x86-64
+/// and AArch64); on other systems, always.
+fn room_for_a_thread() -> bool {
+    let stack = std::env::var("RUST_MIN_STACK")
+        .ok()
+        .and_then(|text| text.parse::<usize>().ok())
+        .unwrap_or(2 << 20);
+    address_space::has_room(stack.saturating_add(THREAD_EXTRA))
+}
+
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64"),
+    not(miri)
+))]
+mod address_space {
+    use core::ffi::c_void;
+
+    // The C library's, which the standard library links on Linux.
+    unsafe extern "C" {
+        fn mmap(
+            at: *mut c_void,
+            len: usize,
+            prot: i32,
+            flags: i32,
+            fd: i32,
+            offset: i64,
+        ) -> *mut c_void;
+        fn munmap(at: *mut c_void, len: usize) -> i32;
+    }
+
+    // Linux's values on x86-64 and AArch64 (asm-generic/mman*.h).
+    const PROT_NONE: i32 = 0;
+    const MAP_PRIVATE: i32 = 0x02;
+    const MAP_ANONYMOUS: i32 = 0x20;
+    const MAP_NORESERVE: i32 = 0x4000;
+
+    /// Whether `bytes` of address space can be mapped now: a mapping that
+    /// no one may touch, taken and given back at once. It counts against
+    /// `ulimit -v` as a thread's stack does, and commits no memory.
+    pub(super) fn has_room(bytes: usize) -> bool {
+        let flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+        // SAFETY: an anonymous mapping at an address the kernel chooses
+        // touches no existing memory; `mmap` returns `MAP_FAILED` (-1) or
+        // the start of `bytes` bytes mapped for this call alone.
+        let at = unsafe { mmap(core::ptr::null_mut(), bytes, PROT_NONE, flags, -1, 0) };
+        if at as isize == -1 {
+            return false;
+        }
+        // SAFETY: `at..at + bytes` is the mapping just made, which nothing
+        // else knows of.
+        unsafe { munmap(at, bytes) };
+        true
+    }
+}
+
+#[cfg(not(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64"),
+    not(miri)
+)))]
+mod address_space {
+    /// Elsewhere (and under Miri, which maps no memory for a thread) the
+    /// room is not looked for: the thread is asked for.
+    pub(super) fn has_room(_bytes: usize) -> bool {
+        true
     }
 }
 
@@ -222,6 +353,19 @@ mod tests {
         std::thread::scope(|scope| {
             assert!(builder_past_limit().spawn_scoped(scope, || {}).is_err());
         });
+    }
+
+    /// The room for a thread is looked for in the address space: what no
+    /// address space holds is not there, a page is.
+    #[test]
+    #[cfg(all(
+        target_os = "linux",
+        any(target_arch = "x86_64", target_arch = "aarch64"),
+        not(miri)
+    ))]
+    fn the_room_for_a_thread_is_the_address_spaces() {
+        assert!(!address_space::has_room(1 << 62));
+        assert!(address_space::has_room(4096));
     }
 
     fn builder_past_limit() -> Builder {

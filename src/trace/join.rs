@@ -958,7 +958,9 @@ mod tests {
             (_, true) => LongDiagonals::One,
             _ => LongDiagonals::Unweighed,
         };
-        let pairs = matcher::disjoint_pairs_one_by_one(&items, &patterns, weighing);
+        // The pictures' boards have no band, so no tags: one per side.
+        let weighing = matcher::Weighing::from(weighing);
+        let pairs = matcher::disjoint_pairs_one_by_one(&items, &patterns, [1, 1], &weighing);
         assert_eq!(set.pairs, pairs);
     }
 

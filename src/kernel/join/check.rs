@@ -178,7 +178,7 @@ fn search_folded(split: &Split, rows: u32) -> Count {
     for (row, column) in split.band.queens(n) {
         allowed[row] = 1 << column;
     }
-    let weigh = Weighing::of(split);
+    let weigh = SolutionWeight::of(split);
     let mut placed = [0u8; MAX_N];
     place_weighed(&allowed[..n], &mut placed, 0, [0, 0, 0], &|columns| {
         weigh.weight(columns)
@@ -187,7 +187,7 @@ fn search_folded(split: &Split, rows: u32) -> Count {
 
 /// How a solution of a folded split counts, by its queens on the board's
 /// two long diagonals (see `transpose.rs` and [`LongDiagonals`]).
-struct Weighing {
+struct SolutionWeight {
     n: usize,
     /// The west half's columns: `0..west`.
     west: usize,
@@ -203,13 +203,13 @@ struct Weighing {
     band_one_side: bool,
 }
 
-impl Weighing {
-    fn of(split: &Split) -> Weighing {
+impl SolutionWeight {
+    fn of(split: &Split) -> SolutionWeight {
         let n = split.n;
         // The band holds the other diagonal's queen: the main one is
         // weighed when the band holds none on it.
         let main_weighed = !split.band.queens(n).any(|(row, column)| row == column);
-        Weighing {
+        SolutionWeight {
             n,
             west: split.west,
             diagonals: split.diagonals,

@@ -32,7 +32,7 @@ pub(crate) const BAND_RULE_VERSION: u64 = 0x4a4f_494e_0000_0004;
 /// The version of the join plan of an `n`x`n` board (see
 /// [`SPLIT_VERSION`]).
 pub(crate) fn split_version(n: usize) -> u64 {
-    if n % 2 == 0 && band::Band::width(n) == 2 {
+    if n.is_multiple_of(2) && band::Band::width(n) == 2 {
         BAND_RULE_VERSION
     } else {
         SPLIT_VERSION

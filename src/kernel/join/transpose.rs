@@ -368,7 +368,8 @@ impl TagWeights {
                 if holds >> i & 1 != 0 {
                     let before = len;
                     len = 0;
-                    for &field in &all.clone()[..before] {
+                    let earlier = all;
+                    for &field in &earlier[..before] {
                         for tag in 1..=5u64 {
                             all[len] = field | tag << (3 * i);
                             len += 1;
