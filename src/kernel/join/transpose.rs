@@ -304,7 +304,9 @@ impl MiddleRows {
         self.rows
     }
 
-    /// The band's queens' distances from the centre row, the larger first.
+    /// The band's queens' distances from the centre row, the larger first
+    /// (for the search of `check.rs`, which needs `std`).
+    #[cfg(feature = "std")]
     pub(crate) fn band(&self) -> [u32; 2] {
         self.band
     }
