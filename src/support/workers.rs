@@ -91,8 +91,8 @@ pub(crate) fn run_ticking<T: Send>(
     let gate = Gate::default();
     let caller = std::thread::current();
     let started = std::thread::scope(|scope| {
-        let mut started = 0;
-        while started < threads && room_for_a_thread() {
+        let (mut started, room) = (0, room_for_a_thread());
+        while started < threads && address_space::has_room(room) {
             let sender = sender.clone();
             let (worker, working, caller, gate) = (&worker, &working, &caller, &gate);
             working.fetch_add(1, Ordering::AcqRel);
@@ -154,8 +154,9 @@ pub(crate) fn run_ticking<T: Send>(
 /// is refused (`failed to allocate an alternative stack`). Under a limit
 /// on the address space (`ulimit -v`) a worker already at work could take
 /// the room a new thread's signal stack needed, between the two: so each
-/// thread is started only where [`room_for_a_thread`] finds room for both,
-/// the next only once it has begun, and the work only once all have.
+/// thread is started only where [`address_space::has_room`] finds room
+/// for both ([`room_for_a_thread`]), the next only once it has begun, and
+/// the work only once all have.
 #[derive(Default)]
 struct Gate {
     /// Threads that have begun (past their signal stack).
@@ -197,74 +198,81 @@ const GATE_WAIT: Duration = Duration::from_millis(1);
 /// guard page), the stack's own guard page, and room to spare.
 const THREAD_EXTRA: usize = 512 << 10;
 
-/// Whether the address space has room for one more worker thread: its
-/// stack (`RUST_MIN_STACK`, as the standard library reads it, or its 2 MiB)
-/// and [`THREAD_EXTRA`], mapped and unmapped at once. On Linux only (x86-64
-/// and AArch64); on other systems, always.
-fn room_for_a_thread() -> bool {
+/// The address space a worker thread takes: its stack (`RUST_MIN_STACK`,
+/// as the standard library reads it, or its 2 MiB) and [`THREAD_EXTRA`].
+/// Looked for before each thread is asked for ([`address_space::has_room`]).
+fn room_for_a_thread() -> usize {
     let stack = std::env::var("RUST_MIN_STACK")
         .ok()
         .and_then(|text| text.parse::<usize>().ok())
         .unwrap_or(2 << 20);
-    address_space::has_room(stack.saturating_add(THREAD_EXTRA))
+    stack.saturating_add(THREAD_EXTRA)
 }
 
-#[cfg(all(
-    target_os = "linux",
-    any(target_arch = "x86_64", target_arch = "aarch64"),
-    not(miri)
-))]
-mod address_space {
-    use core::ffi::c_void;
+cfg_if::cfg_if! {
+    if #[cfg(all(
+        target_os = "linux",
+        any(target_arch = "x86_64", target_arch = "aarch64"),
+        not(miri)
+    ))] {
+        mod address_space {
+            use core::ffi::c_void;
 
-    // The C library's, which the standard library links on Linux.
-    unsafe extern "C" {
-        fn mmap(
-            at: *mut c_void,
-            len: usize,
-            prot: i32,
-            flags: i32,
-            fd: i32,
-            offset: i64,
-        ) -> *mut c_void;
-        fn munmap(at: *mut c_void, len: usize) -> i32;
-    }
+            // The C library's, which the standard library links on Linux.
+            unsafe extern "C" {
+                fn mmap(
+                    at: *mut c_void,
+                    len: usize,
+                    prot: i32,
+                    flags: i32,
+                    fd: i32,
+                    offset: i64,
+                ) -> *mut c_void;
+                fn munmap(at: *mut c_void, len: usize) -> i32;
+            }
 
-    // Linux's values on x86-64 and AArch64 (asm-generic/mman*.h).
-    const PROT_NONE: i32 = 0;
-    const MAP_PRIVATE: i32 = 0x02;
-    const MAP_ANONYMOUS: i32 = 0x20;
-    const MAP_NORESERVE: i32 = 0x4000;
+            // Linux's values on x86-64 and AArch64 (asm-generic/mman*.h).
+            const PROT_NONE: i32 = 0;
+            const MAP_PRIVATE: i32 = 0x02;
+            const MAP_ANONYMOUS: i32 = 0x20;
+            const MAP_NORESERVE: i32 = 0x4000;
 
-    /// Whether `bytes` of address space can be mapped now: a mapping that
-    /// no one may touch, taken and given back at once. It counts against
-    /// `ulimit -v` as a thread's stack does, and commits no memory.
-    pub(super) fn has_room(bytes: usize) -> bool {
-        let flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
-        // SAFETY: an anonymous mapping at an address the kernel chooses
-        // touches no existing memory; `mmap` returns `MAP_FAILED` (-1) or
-        // the start of `bytes` bytes mapped for this call alone.
-        let at = unsafe { mmap(core::ptr::null_mut(), bytes, PROT_NONE, flags, -1, 0) };
-        if at as isize == -1 {
-            return false;
+            /// Whether the room is looked for: here, yes.
+            #[cfg(test)]
+            pub(super) const LOOKED_FOR: bool = true;
+
+            /// Whether `bytes` of address space can be mapped now: a
+            /// mapping that no one may touch, taken and given back at once.
+            /// It counts against `ulimit -v` as a thread's stack does, and
+            /// commits no memory.
+            pub(super) fn has_room(bytes: usize) -> bool {
+                let flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+                // SAFETY: an anonymous mapping at an address the kernel
+                // chooses touches no existing memory; `mmap` returns
+                // `MAP_FAILED` (-1) or the start of `bytes` bytes mapped
+                // for this call alone.
+                let at = unsafe { mmap(core::ptr::null_mut(), bytes, PROT_NONE, flags, -1, 0) };
+                if at as isize == -1 {
+                    return false;
+                }
+                // SAFETY: `at..at + bytes` is the mapping just made, which
+                // nothing else knows of.
+                unsafe { munmap(at, bytes) };
+                true
+            }
         }
-        // SAFETY: `at..at + bytes` is the mapping just made, which nothing
-        // else knows of.
-        unsafe { munmap(at, bytes) };
-        true
-    }
-}
+    } else {
+        mod address_space {
+            /// Whether the room is looked for: not here.
+            #[cfg(test)]
+            pub(super) const LOOKED_FOR: bool = false;
 
-#[cfg(not(all(
-    target_os = "linux",
-    any(target_arch = "x86_64", target_arch = "aarch64"),
-    not(miri)
-)))]
-mod address_space {
-    /// Elsewhere (and under Miri, which maps no memory for a thread) the
-    /// room is not looked for: the thread is asked for.
-    pub(super) fn has_room(_bytes: usize) -> bool {
-        true
+            /// Elsewhere (and under Miri, which maps no memory for a
+            /// thread) the room is not looked for: the thread is asked for.
+            pub(super) fn has_room(_bytes: usize) -> bool {
+                true
+            }
+        }
     }
 }
 
@@ -355,16 +363,12 @@ mod tests {
         });
     }
 
-    /// The room for a thread is looked for in the address space: what no
-    /// address space holds is not there, a page is.
+    /// The room for a thread is looked for in the address space (where
+    /// the system lets it be): what no address space holds is not there, a
+    /// page is.
     #[test]
-    #[cfg(all(
-        target_os = "linux",
-        any(target_arch = "x86_64", target_arch = "aarch64"),
-        not(miri)
-    ))]
     fn the_room_for_a_thread_is_the_address_spaces() {
-        assert!(!address_space::has_room(1 << 62));
+        assert_eq!(address_space::has_room(1 << 62), !address_space::LOOKED_FOR);
         assert!(address_space::has_room(4096));
     }
 

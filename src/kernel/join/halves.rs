@@ -171,7 +171,8 @@ impl Filed {
         Ok(())
     }
 
-    /// Files the joined half-boards by `class`, into room already made.
+    /// Files the joined half-boards by `class`, into room already made
+    /// (`next` emptied).
     #[inline(always)]
     fn file_by(&mut self, class: impl Fn(u64) -> usize) {
         let joined = &self.joined[..self.len];
@@ -190,7 +191,6 @@ impl Filed {
             self.starts.push(self.starts[class] + count);
         }
         let next = &mut self.next;
-        next.clear();
         next.extend_from_slice(&self.starts);
         for &mask in joined {
             let slot = &mut next[class(mask)];

@@ -337,7 +337,7 @@ impl TagWeights {
 
     /// The tags of the row set whose middle rows the west half holds as
     /// `west` (bit `i`: middle row `i`) and the east as `east`, under
-    /// `rule`. Tag fields that weigh every pair alike share an index.
+    /// `rule`. Tag fields of the same weight share an index.
     ///
     /// The transpose maps the side of the centre column that a middle
     /// row's queen stands on to the side of the centre row that the band
@@ -361,81 +361,44 @@ impl TagWeights {
             (false, true) => return whole(2),
             (false, false) => return TagWeights::NONE,
         }
-        // Every field a side's half-boards can have: 1 to 5 in the field of
-        // each middle row it holds.
-        let fields = |holds: u8| {
-            let mut all = [0u64; 25];
-            let mut len = 1;
-            for i in 0..2 {
-                if holds >> i & 1 != 0 {
-                    let before = len;
-                    len = 0;
-                    let earlier = all;
-                    for &field in &earlier[..before] {
-                        for tag in 1..=5u64 {
-                            all[len] = field | tag << (3 * i);
-                            len += 1;
-                        }
-                    }
-                }
-            }
-            (all, len)
-        };
-        let ((west_fields, west_len), (east_fields, east_len)) = (fields(west), fields(east));
-        let row = |w: u64| -> [u8; 25] {
-            core::array::from_fn(|e| {
-                if e < east_len {
-                    rule.weight(w | east_fields[e])
-                } else {
-                    0
-                }
-            })
-        };
-        let column = |e: u64| -> [u8; 25] {
-            core::array::from_fn(|w| {
-                if w < west_len {
-                    rule.weight(west_fields[w] | e)
-                } else {
-                    0
-                }
-            })
-        };
+        // Both middle rows on one side: one half holds those the band does
+        // not, the other none, so the tagged half's fields alone weigh the
+        // pair. Each field (1 to 5 in the field of each middle row held)
+        // gets the index of its weight, in the order the weights come.
+        let (side, holds) = if west != 0 { (0, west) } else { (1, east) };
         let mut tag_weights = TagWeights::NONE;
-        tag_weights.tags = [
-            Self::merge(&west_fields[..west_len], row, &mut tag_weights.index[0]),
-            Self::merge(&east_fields[..east_len], column, &mut tag_weights.index[1]),
-        ];
-        for &field in &west_fields[..west_len] {
-            for &other in &east_fields[..east_len] {
-                let (i, j) = (
-                    tag_weights.index[0][field as usize],
-                    tag_weights.index[1][other as usize],
-                );
-                tag_weights.weight[usize::from(i)][usize::from(j)] = rule.weight(field | other);
+        let mut weights = [0u8; MAX_TAGS];
+        let mut tags = 0;
+        let mut fields = [0u64; 25];
+        let mut len = 1;
+        for i in (0..2).filter(|i| holds >> i & 1 != 0) {
+            let (earlier, before) = (fields, len);
+            len = 0;
+            for &field in &earlier[..before] {
+                for tag in 1..=5u64 {
+                    fields[len] = field | tag << (3 * i);
+                    len += 1;
+                }
             }
         }
-        tag_weights
-    }
-
-    /// Gives each of `fields` an index in `index`, one per distinct
-    /// `weights(field)`; returns how many.
-    fn merge(fields: &[u64], weights: impl Fn(u64) -> [u8; 25], index: &mut [u8; 64]) -> usize {
-        let mut distinct = [[0u8; 25]; MAX_TAGS];
-        let mut len = 0;
-        for &field in fields {
-            let of = weights(field);
-            let at = match distinct[..len].iter().position(|seen| *seen == of) {
+        for &field in &fields[..len] {
+            let weight = rule.weight(field);
+            let at = match weights[..tags].iter().position(|&seen| seen == weight) {
                 Some(at) => at,
                 None => {
-                    debug_assert!(len < MAX_TAGS, "at most three ways to weigh");
-                    distinct[len] = of;
-                    len += 1;
-                    len - 1
+                    weights[tags] = weight;
+                    tags += 1;
+                    tags - 1
                 }
             };
-            index[field as usize] = at as u8;
+            tag_weights.index[side][field as usize] = at as u8;
         }
-        len
+        tag_weights.tags[side] = tags;
+        for (at, &weight) in weights[..tags].iter().enumerate() {
+            let (w, e) = if side == 0 { (at, 0) } else { (0, at) };
+            tag_weights.weight[w][e] = weight;
+        }
+        tag_weights
     }
 }
 
