@@ -12,6 +12,7 @@
 //! only (coordinates, counts), so every machine draws the same bytes.
 
 mod architecture;
+mod band_rule;
 mod board;
 mod davidad;
 mod join;
@@ -34,6 +35,7 @@ fn pictures() -> Vec<&'static Picture> {
         symmetric::PICTURES,
         plan::PICTURES,
         join::PICTURES,
+        band_rule::PICTURES,
         architecture::PICTURES,
     ]
     .into_iter()

@@ -7,6 +7,7 @@
 //! at each step that is empty, and compiled away, everywhere but here.
 //! Only the feature `trace` (off by default) builds this module.
 
+pub mod band_rule;
 pub mod davidad;
 pub mod join;
 pub mod lanes;

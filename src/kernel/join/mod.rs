@@ -33,7 +33,8 @@
 //!    kept ones).
 //! 3. **The sieve** (`matcher.rs`): both sides' half-boards filed by a few
 //!    *cut* bits; a class of items is matched only against the classes of
-//!    patterns that share none of its cut bits.
+//!    patterns that share none of its cut bits, gathered into one run (from
+//!    ten cut bits on, one run for eight classes of items, in segments).
 //! 4. **The matcher** (`matcher.rs`): the patterns bit-sliced, so that
 //!    one OR per set bit of an item matches it against 64, 256 or 512
 //!    patterns at once and a popcount counts the conflicts. This is where
