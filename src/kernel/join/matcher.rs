@@ -232,11 +232,11 @@ pub(crate) unsafe fn disjoint_pairs<W: PatternWords>(
     );
     let union = classes_of(&patterns, &mut first_word, &mut unions)?;
     let mut row = [0usize; 64];
-    // On an error the lists taken from `scratch` are dropped: it stays
-    // usable, its buffers empty.
     let fine = fine_bits(items.cuts, weighing.diagonals.bits());
     // Rows that end with a block of zeros where runs have segments.
     let zeros = if fine > 0 { ZEROS } else { 0 };
+    // On an error the lists taken from `scratch` are dropped: it stays
+    // usable, its buffers empty.
     let stride = {
         let slicing = (&first_word[..], &unions[..], union, zeros);
         // SAFETY: the caller's CPU.
