@@ -236,3 +236,8 @@ struct DavidadPageDoctests;
 #[cfg(all(doctest, feature = "std"))]
 #[doc = include_str!("../docs/plan.md")]
 struct PlanPageDoctests;
+
+/// (docs/library.md)
+#[cfg(all(doctest, feature = "std"))]
+#[doc = include_str!("../docs/library.md")]
+struct LibraryPageDoctests;

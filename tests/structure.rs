@@ -553,7 +553,8 @@ fn defaults_in_table(text: &str) -> BTreeSet<String> {
 /// A plain dependency is the lean library: the command line is not a
 /// default feature, the binary needs it, and the workspace's `cli` member
 /// turns it on for the commands at the root (`cargo run`, `cargo test`);
-/// the feature tables of src/lib.rs and README.md say what the default is.
+/// the feature tables of src/lib.rs and docs/library.md say what the
+/// default is.
 /// (.ci/lean checks what Cargo resolves, and the join kernels with and
 /// without `alloc`.)
 #[test]
@@ -579,7 +580,7 @@ fn the_command_line_is_not_a_default_feature_and_the_tables_say_so() {
     );
     let member = fs::read_to_string(root.join("cli/Cargo.toml")).unwrap();
     assert!(member.contains("\nqueens-simd = { path = \"..\", features = [\"cli\"] }\n"));
-    for page in ["src/lib.rs", "README.md"] {
+    for page in ["src/lib.rs", "docs/library.md"] {
         let text = fs::read_to_string(root.join(page)).unwrap();
         assert_eq!(defaults_in_table(&text), defaults, "{page}'s feature table");
     }
