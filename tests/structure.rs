@@ -644,3 +644,15 @@ fn the_api_reader_reads_each_form_of_item() {
         ]
     );
 }
+
+/// The README is a first page, not the manual: at most 400 lines, the rest
+/// in `docs/` (docs/library.md, docs/kernels.md, docs/plan.md, …).
+#[test]
+fn the_readme_is_at_most_400_lines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let lines = fs::read_to_string(root.join("README.md"))
+        .unwrap()
+        .lines()
+        .count();
+    assert!(lines <= 400, "README.md has {lines} lines, at most 400");
+}
