@@ -47,6 +47,7 @@ fn main() {
     let x86 = target("ARCH") == "x86_64" && !forced;
     let simd = x86 && target("FEATURE").split(',').any(|f| f == "sse2");
     let asm = simd && target("OS") == "linux";
+    let mut built = Vec::new();
     for (alias, on) in [
         ("x86_kernels", x86),
         ("simd_kernels", simd),
@@ -54,6 +55,11 @@ fn main() {
     ] {
         if on {
             println!("cargo::rustc-cfg={alias}");
+            built.push(alias);
         }
     }
+    // For the packages that depend on this one (the command line's
+    // build.rs reads it as DEP_QUEENS_SIMD_KERNELS): its tests of the
+    // kernels' instructions ask what this build has.
+    println!("cargo::metadata=kernels={}", built.join(","));
 }

@@ -45,7 +45,7 @@
 //! wrong answer fails the bench.
 //! Throughput is in solutions per second.
 //!
-//! `examples/bench_report.rs` turns a run's `target/criterion` into the tables
+//! `cli/examples/bench_report.rs` turns a run's `target/criterion` into the tables
 //! and plot of BENCHMARKS.md.
 
 use std::hint::black_box;

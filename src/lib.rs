@@ -106,8 +106,7 @@
 //! | `alloc` | yes (by `std`) | the join kernels ([`kernel::join`]: `join`, `join-avx2`, `join-avx512`, `join-avx512bw`), which hold tables of half-boards, and `auto` counting with them from N = 14; vectors of solutions ([`solutions`], [`fundamental::solutions`]), errors with text |
 //! | `std` | yes | [`count_on_threads`], the [`plan`] of subproblems, shards and threads, [`verify`]; feature detection by the standard library |
 //! | `trace` | | the kernels' intermediate states ([`trace`]), which the pictures in docs/ are drawn from |
-//! | `cli` | | the `queens-simd` command line ([`cli`]) and its dependencies (clap, serde, indicatif, ...) |
-//!
+//! //!
 //! Without `alloc` the join kernels stay in [`Kernel::ALL`] (so their
 //! names parse) but are not built: [`Kernel::is_available`] is false for
 //! them, [`Kernel::unavailable_because`] says "it needs the crate's alloc
@@ -117,9 +116,9 @@
 //! A plain dependency, `queens-simd = "0.1"`, gets the library with `std`
 //! and `cfg-if` as its one other dependency; `default-features = false`
 //! (with `features = ["alloc"]` for the join kernels) makes it `no_std`.
-//! The command line is `cargo install queens-simd --features cli`, or
-//! `cargo run --release -- ARGS` in this repository, whose workspace turns
-//! `cli` on for the commands run at its root.
+//! The `queens-simd` command line is a package of its own,
+//! `queens-simd-cli` (`cli/` in the repository: `cargo install --path
+//! cli`, or `cargo run --release -- ARGS` at the repository's root).
 //!
 //! (In a build without a feature, the links to what it adds lead to this
 //! table.)
@@ -146,8 +145,6 @@
 )]
 #![cfg_attr(not(feature = "trace"), doc = "")]
 #![cfg_attr(not(feature = "trace"), doc = "[`trace`]: crate#features")]
-#![cfg_attr(not(feature = "cli"), doc = "")]
-#![cfg_attr(not(feature = "cli"), doc = "[`cli`]: crate#features")]
 #![cfg_attr(not(feature = "std"), no_std)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -156,8 +153,6 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
-#[cfg(feature = "cli")]
-pub mod cli;
 pub mod dispatch;
 pub mod fundamental;
 pub mod kernel;
@@ -179,6 +174,8 @@ pub use vocabulary::count::Count;
 pub use vocabulary::defect::BoardDefect;
 pub use vocabulary::error::Error;
 pub use vocabulary::kernel::{Kernel, MAX_N};
+#[cfg(feature = "alloc")]
+pub use vocabulary::suggest;
 pub use vocabulary::symmetry;
 
 /// Number of solutions on an `n`x`n` board, by the fastest kernel available.

@@ -8,8 +8,7 @@
 //! The one thing written by hand is [`LAYERS`]: which folders and files of
 //! `src/` make up each layer. Everything else is read from `src/` when the
 //! picture is drawn. An import is a path outside comments and strings, in
-//! a `use` or in code: from the root (`crate::…`, `queens_simd::…` in
-//! `src/bin/`), relative (`super::…`, `self::…`, a child module's name), or
+//! a `use` or in code: from the root (`crate::…`), relative (`super::…`, `self::…`, a child module's name), or
 //! through a name a `use` of the file brought in; it is followed through
 //! the `pub use`s that re-export it to the file that defines it
 //! (`crate::Kernel` is `vocabulary/kernel.rs`, through `lib.rs` and
@@ -88,9 +87,9 @@ const LAYERS: &[Layer] = &[
         paths: &["lib.rs", "fundamental.rs", "verify.rs"],
     },
     Layer {
-        name: "command line",
-        what: "cli, trace, the binary",
-        paths: &["cli", "trace", "bin"],
+        name: "traces",
+        what: "the kernels' states, for the pictures",
+        paths: &["trace"],
     },
 ];
 

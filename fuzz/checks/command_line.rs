@@ -1,12 +1,12 @@
 //! What must hold for any command line: never a panic; a refusal is one
 //! line; whatever is accepted is a combination the program honours.
-//! Shared by the fuzz target and by tests/fuzz_corpus.rs.
+//! Shared by the fuzz target and by cli/tests/fuzz_corpus.rs.
 
 use std::ffi::OsString;
 
-use queens_simd::cli::args::{Format, Parsed, RecountBy, Request, parse_from};
 use queens_simd::kernel::Method;
 use queens_simd::kernel::Task;
+use queens_simd_cli::args::{Format, Parsed, RecountBy, Request, parse_from};
 
 /// The words of a command line: `bytes` split at NUL bytes.
 pub fn words(bytes: &[u8]) -> Vec<OsString> {
@@ -59,7 +59,7 @@ fn check_request(request: &Request) {
             assert!(campaign.n <= queens_simd::MAX_N);
             assert!(campaign.shards >= 1 && campaign.cores >= 1);
             assert!(campaign.cross_check <= campaign.shards);
-            assert!(campaign.time >= queens_simd::cli::time_limit::SHORTEST);
+            assert!(campaign.time >= queens_simd_cli::time_limit::SHORTEST);
             assert!(campaign.max_array_size >= 1);
         }
         Request::Status(status) => {

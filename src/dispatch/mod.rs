@@ -80,8 +80,7 @@ mod registry;
 #[cfg(test)]
 mod tests;
 
-#[cfg(feature = "cli")]
-pub(crate) use crate::vocabulary::kernel::{FORCED_BECAUSE, PORTABLE_FORCED};
+pub use crate::vocabulary::kernel::portable_forced;
 #[cfg(feature = "alloc")]
 pub use entry::solutions;
 pub use entry::{

@@ -122,6 +122,38 @@ impl Options {
         })
     }
 
+    /// [`Options::count_reporting`] by a plain search instead of the plan's
+    /// kernel: each join piece numbered `indices` is searched row by row
+    /// under its queens ([`crate::dispatch::search_subproblem`]), no join,
+    /// on `self.threads` threads. A check of a join count by a second
+    /// algorithm (the command line's `merge --recount-by search`); `self`'s
+    /// kernel is not used, and nothing large is allocated.
+    ///
+    /// ```
+    /// use queens_simd::dispatch::Options;
+    /// use queens_simd::kernel::Method;
+    /// use queens_simd::plan::Plan;
+    ///
+    /// let plan = Plan::with_method(Method::Join, 12)?;
+    /// let searched = Options::threads(2).search_reporting(&plan, plan.all(), |_, _| {})?;
+    /// assert_eq!(searched.count, 14_200);
+    /// # Ok::<(), queens_simd::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidThreads`] for 0 threads, [`Error::WrongMethod`] for
+    /// a symmetric plan (no plain search counts its pieces), and
+    /// [`Error::InvalidShard`] for an index out of range or given twice.
+    pub fn search_reporting(
+        &self,
+        plan: &Plan,
+        indices: &[usize],
+        mut done: impl FnMut(usize, Count),
+    ) -> Result<Counted, Error> {
+        crate::plan::run_search(plan, indices, self.threads, &mut done)
+    }
+
     /// [`Options::count_reporting`], resumed and reported in parts: the
     /// row sets of join pieces that `in_flight` holds (counted by an
     /// earlier run, and saved from its [`Progress::Part`]s) are left out,

@@ -52,7 +52,7 @@
 //! 5. **Its row in the tests that build or emulate kernels**, which read
 //!    the table and fail until the row is there: `joiners` in
 //!    `join/mod.rs` for a join kernel, `trace::lanes::first_steps` for a
-//!    lane kernel, `Model::runs` in `tests/cpu_models.rs` for any.
+//!    lane kernel, `Model::runs` in `cli/tests/cpu_models.rs` for any.
 //!
 //! Nothing else in the code names it: the plan, the errors, `--kernels`,
 //! the hints of the command line and the other lists of kernels in the

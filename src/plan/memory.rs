@@ -72,8 +72,7 @@ impl MemoryNeeds {
 /// Address space a count keeps free beyond its buffers (4 MiB), probed
 /// after each large buffer it allocates, so that the small allocations
 /// that cannot fail have room: a check of the address space left adds it.
-#[cfg(feature = "cli")]
-pub(crate) const PROBED_HEADROOM: u64 = crate::kernel::join::grow::HEADROOM;
+pub const PROBED_HEADROOM: u64 = crate::kernel::join::grow::HEADROOM;
 
 /// Bytes a plan takes per subproblem, at most, while it is built and once
 /// built: the subproblem (`size_of::<Subproblem>()`, 328 bytes on 64-bit

@@ -124,15 +124,16 @@
 mod memory;
 mod partial;
 mod sample;
+mod search;
+pub(crate) use search::run_search;
 mod shard;
 
 use core::fmt;
 use core::num::NonZeroUsize;
 
 pub use crate::kernel::join::check::Checked;
-pub use memory::MemoryNeeds;
-#[cfg(feature = "cli")]
-pub(crate) use memory::PROBED_HEADROOM;
+pub use crate::support::random::choose_indices;
+pub use memory::{MemoryNeeds, PROBED_HEADROOM};
 pub use partial::PartialBoard;
 pub use sample::{JoinStats, Observation, Projection, Sample};
 pub use shard::Shard;
@@ -352,7 +353,7 @@ impl Plan {
 
     /// Which of `m` shards ([`Plan::shard`]) holds each subproblem, by
     /// number: dealt once for the same `m` in a row.
-    pub(crate) fn owners(&self, m: usize) -> std::sync::Arc<[usize]> {
+    pub fn owners(&self, m: usize) -> std::sync::Arc<[usize]> {
         // A poisoned lock only held a cache: deal again.
         let mut last = self
             .last_owners

@@ -5,22 +5,12 @@
 
 use alloc::vec::Vec;
 
-/// A seed no earlier run is likely to have drawn (the standard library's
-/// per-process random hasher keys), for a draw that prints its seed so
-/// that it can be repeated.
-#[cfg(feature = "cli")]
-pub(crate) fn fresh_seed() -> u64 {
-    use std::hash::BuildHasher;
-    std::hash::RandomState::new().hash_one(std::process::id())
-}
-
 /// Sebastiano Vigna's SplitMix64 generator.
 /// `k` distinct numbers from `0..len` (all of them if `k >= len`), chosen
 /// by a partial Fisher-Yates shuffle driven by SplitMix64 from `seed`:
 /// the same on every machine for the same seed (`merge --recount`'s
 /// subproblems, `script --cross-check`'s shards).
-#[cfg(feature = "cli")]
-pub(crate) fn choose_indices(len: usize, k: usize, seed: u64) -> Vec<usize> {
+pub fn choose_indices(len: usize, k: usize, seed: u64) -> Vec<usize> {
     let all: Vec<usize> = (0..len).collect();
     SplitMix64::new(seed).choose(&all, k)
 }

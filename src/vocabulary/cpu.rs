@@ -50,7 +50,6 @@ impl Feature {
 
     /// Its name in `#[target_feature(enable = ...)]`: `sse4.1`, `avx2`
     /// (`--kernels --format json` lists them).
-    #[cfg(feature = "cli")]
     pub(crate) const fn name(self) -> &'static str {
         NAMES[self as usize].1
     }

@@ -116,7 +116,7 @@ impl fmt::Display for Error {
                 // the whole list.
                 let close = Error::kernels_near(name);
                 if !close.is_empty() {
-                    let close = super::suggest::quoted_or(&close);
+                    let close = crate::suggest::quoted_or(&close);
                     return write!(f, "unknown kernel '{name}' (did you mean {close}?)");
                 }
                 write!(f, "unknown kernel '{name}' (known: ")?;
@@ -227,15 +227,15 @@ impl Error {
     /// near, and the message lists them all. The command line writes its
     /// own sentence from these.
     #[cfg(feature = "alloc")]
-    pub(crate) fn kernels_near(name: &str) -> alloc::vec::Vec<&'static str> {
+    pub fn kernels_near(name: &str) -> alloc::vec::Vec<&'static str> {
         let names = Kernel::ALIASES.iter().chain(Kernel::ALL).map(|k| k.name());
-        super::suggest::closest(name, names)
+        crate::suggest::closest(name, names)
     }
 
     /// The kernels that [`Error::CountOnly`]'s message offers for listing
     /// what `kernel` only counts: the fast ones that list solutions on
     /// every target and at every size `kernel` takes, then `auto`.
-    pub(crate) fn listing_instead(kernel: Kernel) -> impl Iterator<Item = Kernel> {
+    pub fn listing_instead(kernel: Kernel) -> impl Iterator<Item = Kernel> {
         let everywhere = Kernel::ALL.iter().copied().filter(move |k| {
             k.role() == Role::Fast
                 && k.enumerates()
@@ -398,7 +398,7 @@ mod tests {
 
     /// The library's errors describe the library: no command-line flag
     /// (`--kernels`, `--unique`) and no command line. The command line
-    /// adds its own hints where it reports them (`cli::status::message`).
+    /// adds its own hints where it reports them (the `queens-simd-cli` package's `status::message`).
     #[test]
     fn messages_name_no_flag_of_the_command_line() {
         let errors = every_error();

@@ -670,6 +670,14 @@ impl Kernel {
         self.facts().cpu
     }
 
+    /// The CPU features the kernel needs, by their names in
+    /// `#[target_feature(enable = ...)]` (`"sse4.1"`, `"avx2"`), in the
+    /// order of [`Kernel::unavailable_because`]'s checks; empty for a
+    /// kernel that runs on every CPU.
+    pub fn cpu_feature_names(self) -> impl Iterator<Item = &'static str> {
+        self.cpu_features().iter().map(|feature| feature.name())
+    }
+
     /// Errors unless the kernel accepts size `n`; defined for every `n`.
     /// (The answer converts to [`crate::Error::SizeOutOfRange`] with `?`.)
     ///
@@ -777,12 +785,18 @@ pub(crate) fn absent_because(kernel: Kernel) -> Option<&'static str> {
 /// Whether this build was made with `queens_simd_force_portable`, which
 /// leaves `auto` only the plain-Rust kernels: `portable`, `symmetric`,
 /// `blocks` and `join`.
-pub(crate) const PORTABLE_FORCED: bool = cfg!(queens_simd_force_portable);
+const PORTABLE_FORCED: bool = cfg!(queens_simd_force_portable);
 
-/// What `--kernels` says of such a build, and why a SIMD or asm kernel is
-/// missing from it.
-pub(crate) const FORCED_BECAUSE: &str =
-    "this build forces the portable kernel (queens_simd_force_portable)";
+/// Why a SIMD or asm kernel is missing from such a build.
+const FORCED_BECAUSE: &str = "this build forces the portable kernel (queens_simd_force_portable)";
+
+/// Where this build forces the portable kernels (built with `--cfg
+/// queens_simd_force_portable`, or `QUEENS_SIMD_FORCE_PORTABLE=1`), the
+/// sentence that says so, which [`Kernel::unavailable_because`] gives for
+/// each SIMD or asm kernel; `None` in every other build.
+pub fn portable_forced() -> Option<&'static str> {
+    PORTABLE_FORCED.then_some(FORCED_BECAUSE)
+}
 
 impl fmt::Display for Kernel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -17,6 +17,6 @@ pub(crate) mod defect;
 pub mod error;
 pub mod kernel;
 #[cfg(feature = "alloc")]
-pub(crate) mod suggest;
+pub mod suggest;
 pub mod symmetry;
 pub mod task;

@@ -16,7 +16,7 @@ use alloc::vec::Vec;
 
 /// The names among `names` closest to `typed`, in their order; none when
 /// no name is close.
-pub(crate) fn closest<'a>(typed: &str, names: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+pub fn closest<'a>(typed: &str, names: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
     let typed: Vec<char> = typed.chars().map(|c| c.to_ascii_lowercase()).collect();
     let most = typed.len().div_ceil(3).max(1);
     // (edits, whether through a word rather than the whole name)
@@ -42,7 +42,7 @@ pub(crate) fn closest<'a>(typed: &str, names: impl IntoIterator<Item = &'a str>)
 }
 
 /// `'a'`, `'a' or 'b'`, `'a', 'b' or 'c'`.
-pub(crate) fn quoted_or(names: &[&str]) -> String {
+pub fn quoted_or(names: &[&str]) -> String {
     let mut text = String::new();
     for (at, name) in names.iter().enumerate() {
         let separator = match at {

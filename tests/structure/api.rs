@@ -12,8 +12,8 @@ use super::paths::flatten;
 use super::text::identifier;
 
 /// The modules whose own items are listed but whose submodules are not
-/// read: the program and the pictures' traces, outside the promise.
-const SHALLOW: &[&str] = &["cli", "trace"];
+/// read: the pictures' traces, outside the promise.
+const SHALLOW: &[&str] = &["trace"];
 
 /// The kinds of item a `pub` line declares, by the word before the name.
 const KINDS: &[&str] = &[

@@ -281,7 +281,7 @@ unsafe fn count_listed<V: Simd>(
 /// walks of this module compiled with its row's features
 /// (`target_features!`) over its vector type, and its traits. `$name` is
 /// its variant of [`crate::Kernel`]. The compiled functions sit in the invoking
-/// module: `tests/disassembly.rs` finds
+/// module: `cli/tests/disassembly.rs` finds
 /// `lanes::avx2::LanesAvx2::count_board::compiled` by that path.
 macro_rules! lane_kernel {
     (
