@@ -86,8 +86,10 @@ fn count_12(solver: &'static dyn Solver) -> Count {
 // `queens_simd::count` spends on finding its solver.
 #[library_benchmark]
 #[bench::held(queens_simd::dispatch::solver_for(Kernel::Auto, Task::Count, 8).expect("auto runs"))]
-fn dispatch_held(solver: &'static dyn Solver) -> Count {
-    common::count(solver, 8)
+fn dispatch_held(held: queens_simd::dispatch::HeldSolver) -> Count {
+    let count = black_box(held).count().expect("auto counts");
+    assert_eq!(count, common::A000170[8], "N=8: wrong count");
+    count
 }
 
 // The same count through `queens_simd::count`, `auto`'s choice for N = 8

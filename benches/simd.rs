@@ -203,7 +203,8 @@ fn targets(c: &mut Criterion) {
             group.sample_size(10).warm_up_time(Duration::from_millis(1));
         }
         group.throughput(solutions(A000170[n]));
-        let kernel = queens_simd::dispatch::resolve(Kernel::Auto, n);
+        let kernel =
+            queens_simd::dispatch::resolve_for(Kernel::Auto, queens_simd::kernel::Task::Count, n);
         let ours = solver(kernel, n);
         group.bench_function(BenchmarkId::new(n.to_string(), kernel.name()), |b| {
             b.iter(|| count(&*ours, n))
@@ -294,7 +295,7 @@ fn threads(c: &mut Criterion) {
         group.throughput(solutions(A000170[n]));
         let plan = queens_simd::dispatch::plan_for(Kernel::Auto, n).expect("N <= 32");
         for &threads in thread_counts {
-            let options = Options::threads(threads);
+            let options = Options::new().with_threads(threads);
             group.bench_function(BenchmarkId::new(n.to_string(), threads), |b| {
                 b.iter(|| {
                     let count = options.count(&plan, plan.all(), |_, _| {}).expect("counts");
@@ -313,7 +314,7 @@ const DISPATCH_N: usize = 8;
 
 /// `dispatch/8/<how>`: the same count (`auto`'s kernel for N = 8) through
 /// `queens_simd::count`, which resolves `auto` and finds its solver on every
-/// call, and through a solver held across calls (`Kernel::solver_for` once).
+/// call, and through a solver held across calls (`dispatch::solver_for` once).
 /// The first may cost at most 2% more than the second.
 fn dispatch(c: &mut Criterion) {
     let n = DISPATCH_N;
@@ -323,7 +324,7 @@ fn dispatch(c: &mut Criterion) {
         .expect("auto runs everywhere");
     group.bench_function("held", |b| {
         b.iter(|| {
-            let count = held.count(black_box(n)).expect("counts");
+            let count = black_box(&held).count().expect("counts");
             assert_eq!(count, A000170[n], "N={n}: wrong count");
             count
         })

@@ -17,7 +17,7 @@ use crate::{Count, Error, Kernel};
 /// Calls `visit` with the canonical form of every class of solutions, in the
 /// kernel's enumeration order, until it returns `Break`.
 pub fn for_each(kernel: Kernel, n: usize, visit: Visit<'_>) -> Result<ControlFlow<()>, Error> {
-    crate::dispatch::solver_for(kernel, Task::Fundamental, n)?.for_each_fundamental(n, visit)
+    crate::dispatch::solver_for(kernel, Task::Fundamental, n)?.for_each_fundamental(visit)
 }
 
 /// The canonical forms of all classes, sorted.
@@ -35,5 +35,5 @@ pub fn solutions(kernel: Kernel, n: usize) -> Result<alloc::vec::Vec<crate::Boar
 
 /// Number of classes of solutions under the symmetries of the square.
 pub fn count(kernel: Kernel, n: usize) -> Result<Count, Error> {
-    crate::dispatch::solver_for(kernel, Task::Fundamental, n)?.count_fundamental(n)
+    crate::dispatch::solver_for(kernel, Task::Fundamental, n)?.count_fundamental()
 }

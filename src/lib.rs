@@ -26,7 +26,7 @@
 //! on the large boards, the lane kernels below where the CPU has them, the
 //! blocks kernels on the small boards they hold (to N = 8); to enumerate,
 //! the symmetric kernels on the larger boards and davidad's machine below
-//! ([`dispatch::auto_kernel`] says which kernel, for a task and N).
+//! ([`dispatch::resolve_for`] says which kernel, for a task and N).
 //!
 //! ```
 //! use queens_simd::{Kernel, dispatch, fundamental};
@@ -48,7 +48,7 @@
 //! algorithm first (the kernel, then the method or task), then what is
 //! solved (`n`, a subproblem, a plan), then the rest (threads, a callback):
 //! `dispatch::count(kernel, n)`, `dispatch::solver_for(kernel, task, n)`,
-//! `dispatch::auto_kernel(task, n)`. docs/api.md in the repository lists
+//! `dispatch::resolve_for(kernel, task, n)`. docs/api.md in the repository lists
 //! the public items and why each is public.
 //!
 //! Counts are [`Count`] (`u128`): the number of solutions of an N x N board
@@ -168,8 +168,8 @@ pub mod trace;
 pub mod verify;
 mod vocabulary;
 
-pub use kernel::Solver;
-pub use vocabulary::board::{self, Board};
+pub use kernel::solver::Solver;
+pub use vocabulary::board::Board;
 pub use vocabulary::count::Count;
 pub use vocabulary::defect::BoardDefect;
 pub use vocabulary::error::Error;

@@ -139,7 +139,10 @@ fn asm_names_the_best_encoding_that_runs() {
         Some(Encoding::Sse41) => Kernel::AsmSse41,
         None => Kernel::Asm,
     };
-    assert_eq!(queens_simd::dispatch::resolve(Kernel::Asm, 8), expected);
+    assert_eq!(
+        queens_simd::dispatch::resolve_for(Kernel::Asm, queens_simd::kernel::Task::Count, 8),
+        expected
+    );
     assert_eq!(
         Kernel::Asm.is_available(),
         queens_simd::dispatch::best_asm().is_some()

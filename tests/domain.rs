@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use queens_simd::dispatch::Options;
 use queens_simd::kernel::portable::Solutions;
 use queens_simd::kernel::symmetric::for_each_class;
-use queens_simd::kernel::{Role, Task};
+use queens_simd::kernel::{Method, Role, Task};
 use queens_simd::plan::{PartialBoard, Plan, Shard};
 use queens_simd::reference::{bitboard64, brute_force, threat_masks};
 use queens_simd::symmetry::Symmetry;
@@ -184,7 +184,11 @@ fn kernels_refuse_sizes_past_their_range() {
             // Every entry point, whether or not the kernel runs here: the
             // size is checked first, and in the name the caller used.
             assert!(
-                refuses_size(queens_simd::dispatch::solver(kernel, n), kernel, n),
+                refuses_size(
+                    queens_simd::dispatch::solver_for(kernel, queens_simd::kernel::Task::Count, n),
+                    kernel,
+                    n
+                ),
                 "{kernel}"
             );
             for task in Task::ALL {
@@ -221,7 +225,11 @@ fn kernels_refuse_sizes_past_their_range() {
 fn every_solver_method_refuses_sizes_past_its_range() {
     for &kernel in Kernel::ALL.iter().filter(|k| k.is_available()) {
         let max = *kernel.sizes().end();
-        let solver = queens_simd::dispatch::solver(kernel, max).unwrap();
+        // The kernel's own solver, which takes any N (a held one keeps its own).
+        let solver =
+            queens_simd::dispatch::solver_for(kernel, queens_simd::kernel::Task::Count, max)
+                .unwrap()
+                .solver();
         for n in [max + 1].into_iter().chain(TOO_LARGE) {
             assert!(refuses_size(solver.count(n), kernel, n), "{kernel}");
             assert!(refuses_size(solver.solutions(n), kernel, n), "{kernel}");
@@ -260,13 +268,13 @@ fn auto_resolves_every_size_and_refuses_those_past_32() {
                 queens_simd::dispatch::resolve_for(Kernel::Auto, task, n),
                 Kernel::Auto
             );
-            let picked = dispatch::auto_kernel(task, n);
-            assert!(refuses_size(picked, Kernel::Auto, n));
+            let held = dispatch::solver_for(Kernel::Auto, task, n);
+            assert!(refuses_size(held, Kernel::Auto, n));
             let preference = dispatch::auto_preference(task, n);
             assert!(refuses_size(preference, Kernel::Auto, n));
         }
         assert_eq!(
-            queens_simd::dispatch::resolve(Kernel::Auto, n),
+            queens_simd::dispatch::resolve_for(Kernel::Auto, queens_simd::kernel::Task::Count, n),
             Kernel::Auto
         );
         assert!(refuses_size(queens_simd::count(n), Kernel::Auto, n));
@@ -275,11 +283,11 @@ fn auto_resolves_every_size_and_refuses_those_past_32() {
         assert!(refuses_size(on_threads, Kernel::Auto, n));
     }
     for task in Task::ALL {
-        let picked = dispatch::auto_kernel(task, MAX_N).unwrap();
+        let picked = dispatch::resolve_for(Kernel::Auto, task, MAX_N);
         assert_eq!(picked.role(), Role::Fast);
         assert_eq!(
-            queens_simd::dispatch::resolve_for(Kernel::Auto, task, MAX_N),
-            picked
+            dispatch::solver_for(Kernel::Auto, task, MAX_N).map(|held| held.kernel()),
+            Ok(picked)
         );
         let preference = dispatch::auto_preference(task, MAX_N).unwrap();
         assert!(preference.contains(&picked));
@@ -386,7 +394,11 @@ fn partial_boards_take_sizes_to_32_and_squares_on_the_board() {
 #[test]
 fn plans_and_shards_refuse_what_does_not_exist() {
     for n in TOO_LARGE {
-        assert!(refuses_size(Plan::new(n), Kernel::Symmetric, n));
+        assert!(refuses_size(
+            Plan::with_method(Method::Symmetric, n),
+            Kernel::Symmetric,
+            n
+        ));
     }
     for (index, count) in [(0, 0), (1, 1), (usize::MAX, usize::MAX), (usize::MAX, 0)] {
         assert!(matches!(
@@ -396,15 +408,27 @@ fn plans_and_shards_refuse_what_does_not_exist() {
     }
     assert!(Shard::new(usize::MAX - 1, usize::MAX).is_ok());
 
-    let plan = Plan::new(8).unwrap();
-    let options = Options::threads(1).with_kernel(Kernel::Symmetric);
-    for indices in [vec![plan.len()], vec![usize::MAX], vec![0, 0]] {
-        assert!(matches!(
-            options.count(&plan, &indices, |_, _| {}),
-            Err(Error::InvalidShard(_))
-        ));
+    let plan = Plan::with_method(Method::Symmetric, 8).unwrap();
+    let options = Options::new()
+        .with_threads(1)
+        .with_kernel(Kernel::Symmetric);
+    for index in [plan.len(), usize::MAX] {
+        assert_eq!(
+            options.count(&plan, &[index], |_, _| {}),
+            Err(Error::MissingSubproblem {
+                index,
+                n: 8,
+                subproblems: plan.len()
+            })
+        );
     }
-    let no_threads = Options::threads(0).with_kernel(Kernel::Symmetric);
+    assert_eq!(
+        options.count(&plan, &[0, 0], |_, _| {}),
+        Err(Error::RepeatedSubproblem { index: 0 })
+    );
+    let no_threads = Options::new()
+        .with_threads(0)
+        .with_kernel(Kernel::Symmetric);
     assert_eq!(
         no_threads.count(&plan, plan.all(), |_, _| {}),
         Err(Error::InvalidThreads)
@@ -417,7 +441,7 @@ fn plans_and_shards_refuse_what_does_not_exist() {
     assert_eq!(options.count(&plan, plan.all(), |_, _| {}), Ok(92));
     let last = Shard::new(usize::MAX - 1, usize::MAX).unwrap();
     assert!(plan.shard(last).is_empty());
-    assert!(Plan::new(MAX_N).is_ok());
+    assert!(Plan::with_method(Method::Symmetric, MAX_N).is_ok());
 }
 
 /// The asm kernel's own entry points, where it is built.

@@ -72,7 +72,7 @@ static ALLOCATOR: Counting = Counting;
 fn the_headroom_covers_what_a_count_allocates_between_its_buffers() {
     for (n, threads) in [(16, 1), (16, 2), (18, 2)] {
         let plan = queens_simd::dispatch::plan_for(Kernel::Auto, n).unwrap();
-        let options = Options::threads(threads);
+        let options = Options::new().with_threads(threads);
         MOST_BETWEEN.store(0, Ordering::Relaxed);
         PROBES.store(0, Ordering::Relaxed);
         SINCE.with(|since| since.set(0));

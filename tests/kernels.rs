@@ -146,7 +146,11 @@ fn fundamental_counts_match_oeis_a002562() {
         .into_iter()
         .chain([Kernel::Auto])
     {
-        let max = max.max(max_count_n_for(queens_simd::dispatch::resolve(kernel, 8)));
+        let max = max.max(max_count_n_for(queens_simd::dispatch::resolve_for(
+            kernel,
+            queens_simd::kernel::Task::Count,
+            8,
+        )));
         for n in sizes_under_test(kernel, max) {
             assert_eq!(
                 fundamental::count(kernel, n).unwrap(),
@@ -200,7 +204,7 @@ fn auto_picks_an_available_fast_kernel_for_every_size() {
             assert_eq!(kernel.role(), queens_simd::kernel::Role::Fast);
         }
         assert_eq!(
-            queens_simd::dispatch::resolve(Kernel::Auto, n),
+            queens_simd::dispatch::resolve_for(Kernel::Auto, queens_simd::kernel::Task::Count, n),
             queens_simd::dispatch::resolve_for(Kernel::Auto, Task::Count, n)
         );
     }

@@ -102,7 +102,9 @@ fn count_under_a_memory_limit() {
         estimate >> 20,
     );
     let mut finished = 0;
-    let counted = Options::threads(2).count_reporting(&plan, plan.all(), |_, _| finished += 1);
+    let counted = Options::new()
+        .with_threads(2)
+        .count_reporting(&plan, plan.all(), |_, _| finished += 1);
     let Err(error @ Error::OutOfMemory { .. }) = counted else {
         panic!("the plan of {n} on two threads under a limit of {limit} bytes: {counted:?}");
     };
@@ -236,7 +238,7 @@ fn count_under_a_swept_limit() {
     let (n, threads): (usize, usize) = (n.parse().unwrap(), threads.parse().unwrap());
     let extra: u64 = extra.parse().unwrap();
     let plan = queens_simd::dispatch::plan_for(Kernel::Auto, n).unwrap();
-    let options = Options::threads(threads);
+    let options = Options::new().with_threads(threads);
     let limit = held_bytes() + (extra << 10);
     if let Err(why) = lower_address_space_limit(limit) {
         println!("{SKIPPED}: the address space cannot be limited here: {why}");

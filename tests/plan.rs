@@ -57,9 +57,9 @@ fn unsplittable() -> impl Iterator<Item = Kernel> {
 fn one_and_two_threads_give_the_published_counts() {
     for kernel in counting_kernels() {
         for (n, &expected) in A000170.iter().enumerate().take(max_n() + 1) {
-            let plan = Plan::new(n).unwrap();
+            let plan = Plan::with_method(Method::Symmetric, n).unwrap();
             for threads in [1, 2] {
-                let options = Options::threads(threads).with_kernel(kernel);
+                let options = Options::new().with_threads(threads).with_kernel(kernel);
                 let count = options.count(&plan, plan.all(), |_, _| {}).unwrap();
                 assert_eq!(count, expected, "N = {n}, {threads} threads, {kernel}");
             }
@@ -70,8 +70,9 @@ fn one_and_two_threads_give_the_published_counts() {
 #[test]
 fn more_threads_than_subproblems_or_cores_give_the_same_count() {
     for n in [4, 9, 12] {
-        let plan = Plan::new(n).unwrap();
-        let count = Options::threads(64)
+        let plan = Plan::with_method(Method::Symmetric, n).unwrap();
+        let count = Options::new()
+            .with_threads(64)
             .count(&plan, plan.all(), |_, _| {})
             .unwrap();
         assert_eq!(count, A000170[n], "N = {n}");
@@ -81,9 +82,10 @@ fn more_threads_than_subproblems_or_cores_give_the_same_count() {
 #[test]
 fn every_subproblem_is_reported_once_with_its_own_count() {
     for n in [1, 5, 8, 11, 12, 13] {
-        let plan = Plan::new(n).unwrap();
+        let plan = Plan::with_method(Method::Symmetric, n).unwrap();
         let mut reported = vec![None; plan.len()];
-        let total = Options::threads(2)
+        let total = Options::new()
+            .with_threads(2)
             .count(&plan, plan.all(), |index, count| {
                 assert!(reported[index].replace(count).is_none(), "{index} twice");
             })
@@ -102,7 +104,7 @@ fn every_subproblem_is_reported_once_with_its_own_count() {
 #[test]
 fn plans_number_their_subproblems_and_order_them_all() {
     for n in 0..=20 {
-        let plan = Plan::new(n).unwrap();
+        let plan = Plan::with_method(Method::Symmetric, n).unwrap();
         assert!(!plan.is_empty());
         let mut order: Vec<usize> = plan.all().to_vec();
         order.sort_unstable();
@@ -131,19 +133,27 @@ fn plans_number_their_subproblems_and_order_them_all() {
     }
     // The same N gives the same plan; another N another fingerprint.
     assert_eq!(
-        Plan::new(14).unwrap().fingerprint(),
-        Plan::new(14).unwrap().fingerprint()
+        Plan::with_method(Method::Symmetric, 14)
+            .unwrap()
+            .fingerprint(),
+        Plan::with_method(Method::Symmetric, 14)
+            .unwrap()
+            .fingerprint()
     );
     assert_ne!(
-        Plan::new(14).unwrap().fingerprint(),
-        Plan::new(15).unwrap().fingerprint()
+        Plan::with_method(Method::Symmetric, 14)
+            .unwrap()
+            .fingerprint(),
+        Plan::with_method(Method::Symmetric, 15)
+            .unwrap()
+            .fingerprint()
     );
 }
 
 #[test]
 fn shards_cover_every_subproblem_once_and_add_up() {
     for n in [3, 8, 12, 14] {
-        let plan = Plan::new(n).unwrap();
+        let plan = Plan::with_method(Method::Symmetric, n).unwrap();
         for m in [1, 2, 3, 7, plan.len(), plan.len() + 3] {
             let mut seen = BTreeSet::new();
             let mut total: Count = 0;
@@ -152,7 +162,10 @@ fn shards_cover_every_subproblem_once_and_add_up() {
                 for &index in &shard {
                     assert!(seen.insert(index), "N = {n}: {index} in two of {m} shards");
                 }
-                total += Options::threads(2).count(&plan, &shard, |_, _| {}).unwrap();
+                total += Options::new()
+                    .with_threads(2)
+                    .count(&plan, &shard, |_, _| {})
+                    .unwrap();
             }
             assert_eq!(seen.len(), plan.len(), "N = {n}, {m} shards");
             assert_eq!(total, A000170[n], "N = {n}, {m} shards");
@@ -162,22 +175,22 @@ fn shards_cover_every_subproblem_once_and_add_up() {
 
 #[test]
 fn bad_requests_are_refused() {
-    let plan = Plan::new(10).unwrap();
+    let plan = Plan::with_method(Method::Symmetric, 10).unwrap();
     let count = |indices: &[usize], options: &Options| options.count(&plan, indices, |_, _| {});
     assert_eq!(
-        count(plan.all(), &Options::threads(0)),
+        count(plan.all(), &Options::new().with_threads(0)),
         Err(Error::InvalidThreads)
     );
     assert!(matches!(
-        count(&[0, 0], &Options::threads(1)),
-        Err(Error::InvalidShard(_))
+        count(&[0, 0], &Options::new().with_threads(1)),
+        Err(Error::RepeatedSubproblem { index: 0 })
     ));
     assert!(matches!(
-        count(&[plan.len()], &Options::threads(1)),
-        Err(Error::InvalidShard(_))
+        count(&[plan.len()], &Options::new().with_threads(1)),
+        Err(Error::MissingSubproblem { index, .. }) if index == plan.len()
     ));
     for kernel in unsplittable() {
-        let options = Options::threads(2).with_kernel(kernel);
+        let options = Options::new().with_threads(2).with_kernel(kernel);
         assert!(
             matches!(
                 count(plan.all(), &options),
@@ -186,10 +199,13 @@ fn bad_requests_are_refused() {
             "{kernel}"
         );
     }
-    assert!(matches!(Plan::new(33), Err(Error::SizeOutOfRange { .. })));
+    assert!(matches!(
+        Plan::with_method(Method::Symmetric, 33),
+        Err(Error::SizeOutOfRange { .. })
+    ));
     assert!(Shard::new(3, 3).is_err() && Shard::new(0, 0).is_err());
     // Nothing to count is a count of zero.
-    assert_eq!(count(&[], &Options::threads(2)), Ok(0));
+    assert_eq!(count(&[], &Options::new().with_threads(2)), Ok(0));
 }
 
 #[test]
@@ -309,7 +325,7 @@ fn join_plans_in_shards_give_the_published_counts() {
                 let mut total: Count = 0;
                 for i in 0..m {
                     let shard = plan.shard(Shard::new(i, m).unwrap());
-                    let options = Options::threads(2).with_kernel(kernel);
+                    let options = Options::new().with_threads(2).with_kernel(kernel);
                     total += options.count(&plan, &shard, |_, _| {}).unwrap();
                 }
                 assert_eq!(total, expected, "N = {n}, {m} shards, {kernel}");
@@ -332,8 +348,9 @@ fn join_pieces_agree_with_the_portable_join_and_the_symmetric_kernel() {
             .iter()
             .map(|sub| queens_simd::dispatch::count_subproblem(Kernel::Join, sub).unwrap())
             .collect();
-        let symmetric = Plan::new(n).unwrap();
-        let by_symmetric = Options::threads(2)
+        let symmetric = Plan::with_method(Method::Symmetric, n).unwrap();
+        let by_symmetric = Options::new()
+            .with_threads(2)
             .with_kernel(Kernel::Symmetric)
             .count(&symmetric, symmetric.all(), |_, _| {})
             .unwrap();
@@ -342,7 +359,7 @@ fn join_pieces_agree_with_the_portable_join_and_the_symmetric_kernel() {
             for m in [1, 3] {
                 for i in 0..m {
                     let shard = plan.shard(Shard::new(i, m).unwrap());
-                    let options = Options::threads(2).with_kernel(kernel);
+                    let options = Options::new().with_threads(2).with_kernel(kernel);
                     let mut reported = 0;
                     let total = options
                         .count(&plan, &shard, |index, count| {
@@ -367,7 +384,7 @@ fn join_plans_give_each_piece_the_same_count_on_any_number_of_threads() {
         let mut first: Option<Vec<Option<Count>>> = None;
         for threads in [1, 2, 3] {
             let mut counts = vec![None; plan.len()];
-            let options = Options::threads(threads).with_kernel(kernel);
+            let options = Options::new().with_threads(threads).with_kernel(kernel);
             let total = options
                 .count(&plan, plan.all(), |index, count| {
                     assert!(counts[index].replace(count).is_none(), "{index} twice");
@@ -440,7 +457,9 @@ fn join_plans_number_their_pieces_and_order_them_largest_first() {
     }
     // The symmetric subproblems say they have no join rows.
     assert!(
-        Plan::new(12).unwrap().subproblems()[0]
+        Plan::with_method(Method::Symmetric, 12)
+            .unwrap()
+            .subproblems()[0]
             .join_rows()
             .is_none()
     );
@@ -457,7 +476,7 @@ fn join_plans_number_their_pieces_and_order_them_largest_first() {
 fn the_two_methods_fingerprint_differently_and_stably() {
     let mut seen = BTreeSet::new();
     for n in 0..=20 {
-        let symmetric = Plan::new(n).unwrap();
+        let symmetric = Plan::with_method(Method::Symmetric, n).unwrap();
         let join = Plan::with_method(Method::Join, n).unwrap();
         assert_eq!(symmetric.method(), Method::Symmetric);
         assert_eq!(
@@ -481,16 +500,17 @@ fn the_two_methods_fingerprint_differently_and_stably() {
 #[test]
 fn each_kernel_counts_the_plan_of_its_method_only() {
     let join = Plan::with_method(Method::Join, 9).unwrap();
-    let symmetric = Plan::new(9).unwrap();
+    let symmetric = Plan::with_method(Method::Symmetric, 9).unwrap();
     let count = |plan: &Plan, kernel| {
-        Options::threads(2)
+        Options::new()
+            .with_threads(2)
             .with_kernel(kernel)
             .count(plan, plan.all(), |_, _| {})
     };
     for kernel in Method::Symmetric.kernels() {
         let refused = count(&join, kernel);
         assert!(
-            matches!(refused, Err(Error::WrongMethod { kernel: k, method: "join" }) if k == kernel),
+            matches!(refused, Err(Error::WrongMethod { kernel: k, method: Method::Join }) if k == kernel),
             "{kernel}: {refused:?}"
         );
         let line = refused.unwrap_err().to_string();
@@ -502,7 +522,7 @@ fn each_kernel_counts_the_plan_of_its_method_only() {
             matches!(
                 count(&symmetric, kernel),
                 Err(Error::WrongMethod {
-                    method: "symmetric",
+                    method: Method::Symmetric,
                     ..
                 })
             ),
@@ -533,7 +553,7 @@ fn each_kernel_counts_the_plan_of_its_method_only() {
         }
     }
     // `auto` counts each with the fastest kernel of its method.
-    let options = Options::threads(1);
+    let options = Options::new().with_threads(1);
     assert_eq!(count(&join, Kernel::Auto), Ok(A000170[9]));
     assert_eq!(
         Method::of(options.counting_kernel(join.method()).unwrap()),
@@ -544,12 +564,14 @@ fn each_kernel_counts_the_plan_of_its_method_only() {
         Some(Method::Symmetric)
     );
     assert!(matches!(
-        Options::threads(0).count(&join, join.all(), |_, _| {}),
+        Options::new()
+            .with_threads(0)
+            .count(&join, join.all(), |_, _| {}),
         Err(Error::InvalidThreads)
     ));
     assert!(matches!(
         options.count(&join, &[0, 0], |_, _| {}),
-        Err(Error::InvalidShard(_))
+        Err(Error::RepeatedSubproblem { index: 0 })
     ));
     assert_eq!(options.count(&join, &[], |_, _| {}), Ok(0));
 }
@@ -563,7 +585,8 @@ fn each_kernel_has_the_plan_it_counts() {
         // (The method alone: building every plan to N = 32 takes long in a
         // debug build.)
         let auto = queens_simd::dispatch::plan_method(Kernel::Auto, n).unwrap();
-        let auto_counts_with = queens_simd::dispatch::resolve(Kernel::Auto, n);
+        let auto_counts_with =
+            queens_simd::dispatch::resolve_for(Kernel::Auto, queens_simd::kernel::Task::Count, n);
         assert_eq!(
             auto == Method::Join,
             Method::of(auto_counts_with) == Some(Method::Join),
@@ -642,7 +665,7 @@ fn each_kernel_has_the_plan_it_counts() {
 fn memory_estimates_are_small_for_symmetric_plans_and_grow_for_join_plans() {
     for n in 4..=20 {
         let join = Plan::with_method(Method::Join, n).unwrap();
-        let symmetric = Plan::new(n).unwrap();
+        let symmetric = Plan::with_method(Method::Symmetric, n).unwrap();
         let (one, two) = (join.memory_estimate(1), join.memory_estimate(2));
         assert!(two > one, "N = {n}");
         assert!(symmetric.memory_estimate(2) < 1 << 20, "N = {n}");
@@ -652,7 +675,12 @@ fn memory_estimates_are_small_for_symmetric_plans_and_grow_for_join_plans() {
         .unwrap()
         .memory_estimate(2);
     assert!((64 << 20..256 << 20).contains(&eighteen), "{eighteen}");
-    assert!(Plan::new(32).unwrap().memory_estimate(2) < 1 << 20);
+    assert!(
+        Plan::with_method(Method::Symmetric, 32)
+            .unwrap()
+            .memory_estimate(2)
+            < 1 << 20
+    );
 }
 
 /// A join plan's shards are runs: each holds pieces of few groups of
@@ -700,7 +728,7 @@ fn a_sample_of_row_sets_projects_the_published_count() {
     for (kernel, n, threads) in cases {
         let plan = Plan::with_method(Method::Join, n).unwrap();
         let draws = std::num::NonZeroUsize::new(3000).unwrap();
-        let options = Options::threads(threads).with_kernel(kernel);
+        let options = Options::new().with_threads(threads).with_kernel(kernel);
         let sample = options.sample(&plan, draws, 12345).unwrap();
         assert_eq!(sample.observations().len(), 3000);
         let count = sample.count();
@@ -724,14 +752,15 @@ fn a_sample_of_row_sets_projects_the_published_count() {
         assert_eq!(counts(&sample), counts(&again));
     }
     // Only a join is sampled.
-    let symmetric = Plan::new(12).unwrap();
+    let symmetric = Plan::with_method(Method::Symmetric, 12).unwrap();
     let one = std::num::NonZeroUsize::new(1).unwrap();
     assert!(matches!(
-        Options::threads(1).sample(&symmetric, one, 1),
+        Options::new().with_threads(1).sample(&symmetric, one, 1),
         Err(Error::WrongMethod { .. })
     ));
     assert_eq!(
-        Options::threads(0)
+        Options::new()
+            .with_threads(0)
             .sample(&Plan::with_method(Method::Join, 12).unwrap(), one, 1)
             .unwrap_err(),
         Error::InvalidThreads

@@ -106,7 +106,10 @@ fn sizes_above_the_maximum_are_refused() {
                 Err(refused.clone()),
                 "{kernel}"
             );
-            let solver = queens_simd::dispatch::solver(kernel, max).unwrap();
+            let solver =
+                queens_simd::dispatch::solver_for(kernel, queens_simd::kernel::Task::Count, max)
+                    .unwrap()
+                    .solver();
             assert_eq!(solver.count(n), Err(refused.clone()), "{kernel} solver");
             assert!(
                 solver

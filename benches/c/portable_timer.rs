@@ -27,7 +27,7 @@ fn main() -> ExitCode {
         eprintln!("usage: portable_timer N SAMPLES");
         return ExitCode::from(2);
     };
-    let solver = match queens_simd::dispatch::solver(Kernel::Portable, n) {
+    let solver = match queens_simd::dispatch::solver_for(Kernel::Portable, queens_simd::kernel::Task::Count, n) {
         Ok(solver) => solver,
         Err(e) => {
             eprintln!("{e}");

@@ -26,8 +26,9 @@ pub fn fast_kernels() -> impl Iterator<Item = Kernel> {
 /// The kernel's solver for `n`; panics with the reason if this CPU cannot
 /// run it.
 pub fn solver(kernel: Kernel, n: usize) -> &'static dyn Solver {
-    queens_simd::dispatch::solver(kernel, n)
+    queens_simd::dispatch::solver_for(kernel, queens_simd::kernel::Task::Count, n)
         .unwrap_or_else(|e| panic!("cannot benchmark {kernel} at N={n}: {e}"))
+        .solver()
 }
 
 /// One counting solve, checked against OEIS A000170.

@@ -36,7 +36,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use std::{env, fs, process};
 
 use queens_simd::dispatch::Options;
-use queens_simd::dispatch::{auto_kernel, auto_preference, counts_through_plan};
+use queens_simd::dispatch::{auto_preference, counts_through_plan, resolve_for};
 use queens_simd::kernel::{Method, Role, Task};
 use queens_simd::plan::Plan;
 use queens_simd::{Kernel, MAX_N};
@@ -499,7 +499,7 @@ fn runs<K: PartialEq>(
 
 /// The kernel `auto` picks on this CPU for `task` at `n`, from the library.
 fn auto(task: Task, n: usize) -> Kernel {
-    auto_kernel(task, n).unwrap_or(Kernel::Auto)
+    resolve_for(Kernel::Auto, task, n)
 }
 
 /// The fastest of `times`.
@@ -668,7 +668,9 @@ fn auto_table(md: &mut String) {
         let threads = if counts_through_plan(Kernel::Auto, n) {
             queens_simd::dispatch::plan_for(Kernel::Auto, n)
                 .and_then(|plan| {
-                    let kernel = Options::threads(2).counting_kernel(plan.method())?;
+                    let kernel = Options::new()
+                        .with_threads(2)
+                        .counting_kernel(plan.method())?;
                     Ok(format!("{} plan, {}", plan.method(), code(kernel)))
                 })
                 .unwrap_or_else(|e| format!("error: {e}"))
@@ -1067,7 +1069,9 @@ fn threads_table(md: &mut String, medians: &Medians) {
         let target = THREAD_TARGETS.iter().find(|t| t.0 == n);
         let plan = queens_simd::dispatch::plan_for(Kernel::Auto, n)
             .and_then(|plan| {
-                let kernel = Options::threads(2).counting_kernel(plan.method())?;
+                let kernel = Options::new()
+                    .with_threads(2)
+                    .counting_kernel(plan.method())?;
                 Ok(format!("{} ({})", plan.method(), code(kernel)))
             })
             .unwrap_or_else(|e| format!("error: {e}"));
@@ -1308,7 +1312,7 @@ fn memory_table(md: &mut String, cli: Option<&Path>) -> Result<(), String> {
     let limit = bytes(MEMORY_LIMIT);
     let _ = writeln!(
         md,
-        "What `auto`'s count of N allocates, as the library estimates it before counting (`dispatch::plan_for(Kernel::Auto, n)?.memory_estimate(threads)`, which `--max-memory` checks; computed, not measured), on 1 and 2 threads, and the most threads whose estimate fits {limit}; beside it, the symmetric plan's estimate on 2 threads (`Plan::new(n)`, what a symmetric or lane kernel's count takes). \"peak, whole process\": with `--cli`, the peak resident memory of `queens-simd N --count --threads {RSS_THREADS}` under `{GNU_TIME} -f %M`, one run each, right after the benches.\n"
+        "What `auto`'s count of N allocates, as the library estimates it before counting (`dispatch::plan_for(Kernel::Auto, n)?.memory_estimate(threads)`, which `--max-memory` checks; computed, not measured), on 1 and 2 threads, and the most threads whose estimate fits {limit}; beside it, the symmetric plan's estimate on 2 threads (`Plan::with_method(Method::Symmetric, n)`, what a symmetric or lane kernel's count takes). \"peak, whole process\": with `--cli`, the peak resident memory of `queens-simd N --count --threads {RSS_THREADS}` under `{GNU_TIME} -f %M`, one run each, right after the benches.\n"
     );
     let rss = match cli {
         Some(cli) if Path::new(GNU_TIME).exists() => Some(cli),
@@ -1329,13 +1333,14 @@ fn memory_table(md: &mut String, cli: Option<&Path>) -> Result<(), String> {
     for n in memory_sizes() {
         let plan = queens_simd::dispatch::plan_for(Kernel::Auto, n)
             .map_err(|e| format!("N = {n}: {e}"))?;
-        let kernel = Options::threads(2)
+        let kernel = Options::new()
+            .with_threads(2)
             .counting_kernel(plan.method())
             .map_err(|e| format!("N = {n}: {e}"))?;
         let estimate = |threads: usize| plan.memory_estimate(threads);
         let (one, two) = (estimate(1), estimate(2));
         let fit = threads_that_fit(one, two, MEMORY_LIMIT, estimate);
-        let symmetric = Plan::new(n)
+        let symmetric = Plan::with_method(Method::Symmetric, n)
             .map_err(|e| format!("N = {n}: {e}"))?
             .memory_estimate(2);
         let peak = match rss {

@@ -2,9 +2,12 @@
 //! the kernels, verify every kernel against the portable one, and count
 //! large boards through a plan (threads, shards, checkpoints, `merge`).
 //!
-//! It lives in the library so that the binary is one line and the fuzz
-//! targets and tests reach its parser ([`args::parse_from`]) and its record
-//! checks ([`records`]) directly; [`main`] is the whole program.
+//! The package `queens-simd-cli`, built on the `queens_simd` library's
+//! public API alone. The program is this library, so that the binary is
+//! one line and the fuzz targets and tests reach its parser
+//! ([`args::parse_from`]) and its record checks ([`records`]) directly;
+//! [`main`] is the whole program. Its public items serve those, and
+//! promise nothing to other crates.
 //!
 //! Exit status: one of [`status::Status`], listed in README.md: 0 on
 //! success, 1 when output fails, 2 on bad input (one line on stderr),
@@ -296,7 +299,7 @@ fn solve(solve: &Solve, out: &mut impl Write, messages: &Messages) -> Result<(),
 /// takes.
 fn report_time(
     solve: &Solve,
-    solver: &'static dyn queens_simd::Solver,
+    solver: queens_simd::dispatch::HeldSolver,
     messages: &Messages,
 ) -> Result<(), Failure> {
     let (n, kernel) = (solve.n, solver.kernel());
@@ -309,7 +312,7 @@ fn report_time(
         });
         (
             timing,
-            format!("count on {}", memory::threads_text(options.threads)),
+            format!("count on {}", memory::threads_text(options.threads())),
         )
     } else if solve.count {
         let timing = timing::measure(|| {
@@ -337,7 +340,7 @@ fn report_time(
             black_box(if unique {
                 fundamental::for_each(kernel, black_box(n), &mut visit).ok()
             } else {
-                solver.for_each_solution(black_box(n), &mut visit).ok()
+                black_box(&solver).for_each_solution(&mut visit).ok()
             });
         });
         let what = if unique { " (fundamental)" } else { "" };
@@ -374,9 +377,9 @@ fn warn_of_refused_threads(
 /// The options of a count through a plan: the kernel, and the threads if
 /// given (else every core).
 fn plan_options(kernel: Kernel, threads: Option<usize>) -> queens_simd::dispatch::Options {
-    let mut options = queens_simd::dispatch::Options::default().with_kernel(kernel);
-    if let Some(threads) = threads {
-        options.threads = threads;
+    let options = queens_simd::dispatch::Options::new().with_kernel(kernel);
+    match threads {
+        Some(threads) => options.with_threads(threads),
+        None => options,
     }
-    options
 }

@@ -60,7 +60,7 @@ pub fn kernels(out: &mut impl Write) -> Result<(), Failure> {
         None => writeln!(
             out,
             "asm picks: {}",
-            queens_simd::dispatch::resolve(Kernel::Asm, 0)
+            queens_simd::dispatch::resolve_for(Kernel::Asm, queens_simd::kernel::Task::Count, 0)
         )?,
         Some(why) => writeln!(out, "asm picks: none ({why})")?,
     }
@@ -106,7 +106,7 @@ pub(super) fn plan_ranges() -> Vec<(PlanChoice, usize, usize)> {
     for n in 0..=MAX_N {
         let choice = queens_simd::dispatch::plan_method(Kernel::Auto, n)
             .and_then(|method| {
-                let kernel = queens_simd::dispatch::counting_kernel(Kernel::Auto, method)?;
+                let kernel = queens_simd::dispatch::Options::new().counting_kernel(method)?;
                 Ok((kernel, method))
             })
             .map_err(|e| super::status::message(&e));

@@ -123,9 +123,10 @@ pub fn kernels(out: &mut impl Write) -> Result<(), Failure> {
         splitting: report::splitting_kernels(),
         split_from: report::split_from(),
         threads: report::default_threads(),
-        asm: asm_unavailable_because
-            .is_none()
-            .then(|| queens_simd::dispatch::resolve(Kernel::Asm, 0).name()),
+        asm: asm_unavailable_because.is_none().then(|| {
+            queens_simd::dispatch::resolve_for(Kernel::Asm, queens_simd::kernel::Task::Count, 0)
+                .name()
+        }),
         asm_unavailable_because,
         portable_forced_because: queens_simd::dispatch::portable_forced(),
     };

@@ -46,11 +46,11 @@ pub fn project(
     let start = Instant::now();
     let sample = options.sample(plan, request.draws, seed)?;
     let wall = start.elapsed().as_secs_f64();
-    let memory = plan.memory_estimate(options.threads);
+    let memory = plan.memory_estimate(options.threads());
     if format == Format::Json {
-        write_json(out, plan, &sample, options.threads, memory, wall)?;
+        write_json(out, plan, &sample, options.threads(), memory, wall)?;
     } else {
-        write_text(out, &sample, options.threads, memory, wall)?;
+        write_text(out, &sample, options.threads(), memory, wall)?;
     }
     Ok(())
 }
@@ -77,7 +77,7 @@ fn check(
             super::plural::counted(request.draws.get(), "row set", "row sets")
         )?;
     }
-    let checked = queens_simd::dispatch::check_pieces(kernel, plan, request.draws, seed)?;
+    let checked = options.check(plan, request.draws, seed)?;
     let total: queens_simd::Count = checked.iter().map(|row_set| row_set.search).sum();
     let differ = checked.iter().filter(|r| r.join != r.search).count();
     if format == Format::Json {

@@ -34,7 +34,7 @@ fn check_memory(
     let needed = |threads| memory::needed(&needs, threads, draws);
     let limits = memory::Limits::of_this_process(solve.max_memory);
     let shards = method == Method::Join && draws.is_none();
-    memory::check(kernel, solve.n, options.threads, shards, &needed, &limits)
+    memory::check(kernel, solve.n, options.threads(), shards, &needed, &limits)
         .map_err(Failure::Refused)
 }
 
@@ -61,7 +61,7 @@ pub(super) fn check_no_empty_shards(asked: &str, shards: usize, plan: &Plan) -> 
 /// shards of its count would have nothing to count.
 fn checked_shard(shard: Option<Shard>, plan: &Plan) -> Result<Shard, Failure> {
     if let Some(shard) = shard {
-        check_no_empty_shards(&format!("--shard {shard}"), shard.count(), plan)
+        check_no_empty_shards(&format!("--shard {shard}"), shard.shards(), plan)
             .map_err(Failure::Refused)?;
     }
     Ok(shard.unwrap_or(Shard::WHOLE))
@@ -77,7 +77,7 @@ pub fn count(
 ) -> Result<(), Failure> {
     let method = queens_simd::dispatch::plan_method(solve.kernel, solve.n)?;
     let options = super::plan_options(solve.kernel, request.threads);
-    let kernel = queens_simd::dispatch::counting_kernel(options.kernel, method)?;
+    let kernel = options.counting_kernel(method)?;
     // Before the plan is built, and anything locked or written: a count
     // that cannot fit is refused as it is asked.
     check_memory(solve, request, kernel, method, &options)?;
@@ -105,7 +105,7 @@ pub fn count(
     };
     let interval = checkpoint.as_ref().map_or(0.0, |(_, i)| i.as_secs_f64());
     let mut progress = starting_point(file, &plan, shard, mine.len(), interval, messages)?;
-    let attempt = Attempt::new(options.threads, &progress);
+    let attempt = Attempt::new(options.threads(), &progress);
     let mut saver = Saver::new(checkpoint.as_ref(), messages, attempt);
     // Written before counting, so that a path that cannot be written fails
     // now rather than after hours of work.
@@ -350,7 +350,7 @@ fn count_the_rest(
     });
     bar.finish_and_clear();
     let counted = counted?;
-    super::warn_of_refused_threads(saver.messages, &counted, options.threads);
+    super::warn_of_refused_threads(saver.messages, &counted, options.threads());
     Ok((
         previous_seconds + started.elapsed().as_secs_f64(),
         counted.threads,

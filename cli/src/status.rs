@@ -151,6 +151,7 @@ impl Messages {
 /// sentence, the command line writes the whole sentence from the error's
 /// parts; it never edits the library's text, whose wording may change.
 pub(crate) fn message(error: &queens_simd::Error) -> String {
+    use queens_simd::kernel::Method;
     use queens_simd::suggest::quoted_or;
     use queens_simd::{Error, Kernel};
     let text = error.to_string();
@@ -164,6 +165,19 @@ pub(crate) fn message(error: &queens_simd::Error) -> String {
             ),
         },
         Error::KernelUnavailable { .. } => format!("{text} (see --kernels)"),
+        // The library speaks of plans; the command line of its flags.
+        Error::NotSplittable(kernel) => {
+            let splitting: Vec<String> = Method::ALL
+                .iter()
+                .map(|method| {
+                    quoted_or(&method.kernels().rev().map(Kernel::name).collect::<Vec<_>>())
+                })
+                .collect();
+            format!(
+                "kernel '{kernel}' solves whole boards only; threads, shards and checkpoints need a kernel that splits the board into a plan: {} (or 'auto')",
+                splitting.join(", ")
+            )
+        }
         Error::CountOnly(kernel) => format!(
             "kernel '{kernel}' counts solutions only; to list them (or --unique), use {}",
             quoted_or(

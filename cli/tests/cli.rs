@@ -146,7 +146,8 @@ fn kernels_lists_every_kernel_and_the_auto_choice() {
     }
     // The list starts at N = 0 (`portable` on every CPU: the blocks kernels
     // lead only from N = 5, the lane kernels from N = 9).
-    let auto = queens_simd::dispatch::resolve(Kernel::Auto, 0);
+    let auto =
+        queens_simd::dispatch::resolve_for(Kernel::Auto, queens_simd::kernel::Task::Count, 0);
     assert!(
         text.contains(&format!("auto picks: {auto} for N 0-")),
         "{text}"
@@ -166,7 +167,7 @@ fn kernels_lists_every_kernel_and_the_auto_choice() {
     let asm_line = match Kernel::Asm.unavailable_because() {
         None => format!(
             "asm picks: {}",
-            queens_simd::dispatch::resolve(Kernel::Asm, 8)
+            queens_simd::dispatch::resolve_for(Kernel::Asm, queens_simd::kernel::Task::Count, 8)
         ),
         Some(why) => format!("asm picks: none ({why})"),
     };
@@ -191,9 +192,12 @@ fn kernels_lists_every_kernel_and_the_auto_choice() {
         .find_map(|l| l.strip_prefix("auto shards with: "))
         .unwrap_or_else(|| panic!("{text}"));
     let join_from = auto_join_from();
-    let symmetric =
-        queens_simd::dispatch::counting_kernel(Kernel::Auto, Method::Symmetric).unwrap();
-    let join = queens_simd::dispatch::counting_kernel(Kernel::Auto, Method::Join).unwrap();
+    let symmetric = queens_simd::dispatch::Options::new()
+        .counting_kernel(Method::Symmetric)
+        .unwrap();
+    let join = queens_simd::dispatch::Options::new()
+        .counting_kernel(Method::Join)
+        .unwrap();
     assert_eq!(
         line,
         format!(
@@ -252,7 +256,7 @@ fn time_reports_microseconds_on_stderr() {
             // It says how it measured: samples, batch size, warm-up.
             predicate::str::is_match(format!(
                 r"^time: [0-9.]+ µs per solve, median of \d+ samples of \d+ solves after \d+ warm-up solves \(fastest [0-9.]+ µs\); kernel {}, N = 8, count\n$",
-                queens_simd::dispatch::resolve(queens_simd::Kernel::Auto, 8)
+                queens_simd::dispatch::resolve_for(queens_simd::Kernel::Auto, queens_simd::kernel::Task::Count, 8)
             ))
             .unwrap(),
         );
@@ -451,7 +455,7 @@ fn a_partial_join_checkpoint_is_resumed() {
         let mut tally = Tally::empty(plan.len());
         // Every third piece, by number.
         let some: Vec<usize> = (0..plan.len()).step_by(3).collect();
-        let options = Options::threads(2).with_kernel(Kernel::Join);
+        let options = Options::new().with_threads(2).with_kernel(Kernel::Join);
         let count = options
             .count(&plan, &some, |index, count| {
                 assert!(tally.insert(index, count));
@@ -523,7 +527,8 @@ fn a_join_checkpoint_resumes_inside_its_pieces() {
     // Each piece counted by a count of its own: its first block, before
     // any is timed, is one row set.
     for piece in first {
-        Options::threads(1)
+        Options::new()
+            .with_threads(1)
             .count_progress(&plan, &[piece], &InFlight::new(), |progress| {
                 if let Progress::Part {
                     index,

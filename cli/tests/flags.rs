@@ -191,7 +191,8 @@ fn status_takes_its_own_options_only() {
         "{plain}{json}"
     );
     // A checkpoint of shard 0/2 with one subproblem counted, beating now.
-    let plan = queens_simd::plan::Plan::new(8).unwrap();
+    let plan =
+        queens_simd::plan::Plan::with_method(queens_simd::kernel::Method::Symmetric, 8).unwrap();
     let shard = queens_simd::plan::Shard::new(0, 2).unwrap();
     let first = plan.shard(shard)[0];
     let mut begun = Checkpoint::start(PlanId::of(&plan), shard, 0.5);

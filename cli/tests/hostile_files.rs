@@ -244,7 +244,8 @@ fn a_shard_of_a_huge_split_is_refused_quickly() {
     // shards.
     let dir = scratch("huge-split");
     let files = shard_files(&dir, 12, 1);
-    let plan = queens_simd::plan::Plan::new(12).unwrap();
+    let plan =
+        queens_simd::plan::Plan::with_method(queens_simd::kernel::Method::Symmetric, 12).unwrap();
     let shard = Shard::new(0, 100_000_000_000).unwrap();
     forge(&files[0], |r| {
         let mut tally = Tally::empty(r.plan.subproblems);
@@ -454,7 +455,8 @@ fn an_edited_checkpoint_is_refused() {
 
     // Subproblems outside its shard.
     let mut checkpoint = Checkpoint::parse(original.as_bytes(), &mut Plans::default()).unwrap();
-    let plan = queens_simd::plan::Plan::new(12).unwrap();
+    let plan =
+        queens_simd::plan::Plan::with_method(queens_simd::kernel::Method::Symmetric, 12).unwrap();
     checkpoint.shard = Shard::new(1, 2).unwrap();
     fs::write(&path, checkpoint.to_bytes()).unwrap();
     let outside = plan.shard(Shard::new(0, 2).unwrap());

@@ -19,7 +19,9 @@ use queens_simd::{Error, Kernel};
 static ALLOCATOR: Counting = Counting;
 
 fn join_options(threads: usize) -> Options {
-    Options::threads(threads).with_kernel(Kernel::Join)
+    Options::new()
+        .with_threads(threads)
+        .with_kernel(Kernel::Join)
 }
 
 /// A sample of K draws, and its quantiles read as the command line reads
@@ -82,13 +84,9 @@ fn a_check_of_drawn_pieces_holds_no_more_than_the_estimate() {
     let many = if common::long_tests() { 50_000 } else { 10_000 };
     for draws in [1, many] {
         let (bytes, checked) = peak_growth(|| {
-            queens_simd::dispatch::check_pieces(
-                Kernel::Join,
-                &plan,
-                NonZeroUsize::new(draws).unwrap(),
-                3,
-            )
-            .unwrap()
+            join_options(1)
+                .check(&plan, NonZeroUsize::new(draws).unwrap(), 3)
+                .unwrap()
         });
         assert_eq!(checked.len(), draws);
         assert!(checked.iter().all(|row_set| row_set.join == row_set.search));
@@ -113,7 +111,7 @@ fn draws_past_the_address_space_are_refused() {
         matches!(sampled, Err(Error::OutOfMemory { bytes }) if bytes > 1 << 62),
         "{sampled:?}"
     );
-    let checked = queens_simd::dispatch::check_pieces(Kernel::Join, &plan, NonZeroUsize::MAX, 1);
+    let checked = join_options(1).check(&plan, NonZeroUsize::MAX, 1);
     assert!(
         matches!(checked, Err(Error::OutOfMemory { bytes }) if bytes > 1 << 62),
         "{checked:?}"
@@ -247,7 +245,7 @@ mod limits {
             return;
         }
         let sampled = join_options(2).sample(&plan, draws, 1);
-        let checked = queens_simd::dispatch::check_pieces(Kernel::Join, &plan, draws, 1);
+        let checked = join_options(1).check(&plan, draws, 1);
         match (sampled, checked) {
             (Ok(sample), Ok(checked)) => {
                 assert_eq!(checked.len(), draws.get());

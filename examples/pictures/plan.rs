@@ -2,7 +2,7 @@
 //! small boards, each framed in the colour of the shard `--shard i/3`
 //! deals it to, and what each shard's share of the work comes to.
 //!
-//! Everything comes from the library's public plan API: `Plan::new(12)`
+//! Everything comes from the library's public plan API: `Plan::with_method(Method::Symmetric, 12)`
 //! lists the subproblems (`Subproblem::queens`, `kind`, `estimate`),
 //! `Plan::all` is the counting order, `Plan::shard` deals it out, and
 //! `dispatch::count_subproblem` gives each one's share of the 14,200 solutions.
@@ -187,7 +187,7 @@ fn percent(part: u64, whole: u64) -> String {
 }
 
 fn shards() -> Result<String, queens_simd::Error> {
-    let plan = Plan::new(N)?;
+    let plan = Plan::with_method(Method::Symmetric, N)?;
     let deal = Deal::new(&plan)?;
     let subs = plan.subproblems();
     let order = plan.all();
@@ -218,7 +218,7 @@ fn shards() -> Result<String, queens_simd::Error> {
             plan.len()
         ),
         &[
-            "Plan::new(12): the symmetric kernel's corner, edge and tie cases, each split by placing queens in its first rows.",
+            "Plan::with_method(Method::Symmetric, 12): the symmetric kernel's corner, edge and tie cases, each split by placing queens in its first rows.",
             "Plan::all() orders them largest estimate first, ties last; shard i/3 takes every third of that order from position i.",
         ],
     );

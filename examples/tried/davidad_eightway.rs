@@ -356,8 +356,13 @@ fn main() {
         samples.sort_by(f64::total_cmp);
         samples[samples.len() / 2]
     };
-    let auto = queens_simd::dispatch::solver(Kernel::Auto, n).expect("auto counts every N");
-    let sse41 = queens_simd::dispatch::solver(Kernel::Sse41, n).expect("SSE4.1 was detected");
+    let auto = queens_simd::dispatch::solver_for(Kernel::Auto, queens_simd::kernel::Task::Count, n)
+        .expect("auto counts every N")
+        .solver();
+    let sse41 =
+        queens_simd::dispatch::solver_for(Kernel::Sse41, queens_simd::kernel::Task::Count, n)
+            .expect("SSE4.1 was detected")
+            .solver();
     let rows: [(&str, &dyn Fn() -> u128); 3] = [
         (
             "davidad-eightway (this program)",

@@ -4,25 +4,15 @@
 
 use core::ops::ControlFlow;
 
+use super::held::HeldSolver;
 use super::policy::{cached_auto_kernel, resolve_for};
 use super::registry::try_solver;
 use crate::Error;
 use crate::kernel::{Task, Visit};
-use crate::{Count, Kernel, Solver};
+use crate::{Count, Kernel};
 
-/// The solver that counts size `n`: `Auto` resolved, availability and
-/// size checked. Short for `solver_for(kernel, Task::Count, n)`.
-///
-/// # Errors
-///
-/// As [`solver_for`].
-pub fn solver(kernel: Kernel, n: usize) -> Result<&'static dyn Solver, Error> {
-    solver_for(kernel, Task::Count, n)
-}
-
-/// The solver for `task` at size `n`: `Auto` resolved for that task,
-/// availability and size checked. The reference is `'static`: hold it
-/// to call the same kernel many times with no dispatch per call.
+/// The kernel for `task` at size `n`, held ([`HeldSolver`]): `Auto`
+/// resolved for that task, availability and size checked, once.
 ///
 /// # Errors
 ///
@@ -31,7 +21,7 @@ pub fn solver(kernel: Kernel, n: usize) -> Result<&'static dyn Solver, Error> {
 /// `asm`'s 0 to 16), [`Error::KernelUnavailable`] if this CPU or build
 /// cannot run the kernel, [`Error::CountOnly`] for a task other than
 /// counting asked of a kernel that only counts.
-pub fn solver_for(kernel: Kernel, task: Task, n: usize) -> Result<&'static dyn Solver, Error> {
+pub fn solver_for(kernel: Kernel, task: Task, n: usize) -> Result<HeldSolver, Error> {
     kernel.check_size(n)?;
     let kernel = if kernel == Kernel::Auto {
         // `auto` picks only a kernel that accepts `n`.
@@ -45,13 +35,13 @@ pub fn solver_for(kernel: Kernel, task: Task, n: usize) -> Result<&'static dyn S
     if task != Task::Count && !kernel.enumerates() {
         return Err(Error::CountOnly(kernel));
     }
-    Ok(solver)
+    Ok(HeldSolver::new(solver, n))
 }
 
 /// Number of solutions on an `n`x`n` board.
 ///
 /// A join kernel (and `auto` for the N it counts with one:
-/// [`super::auto_kernel`] says which) allocates about [`memory_estimate`]
+/// [`super::resolve_for`] says which) allocates about [`memory_estimate`]
 /// bytes for it: see the crate's Memory section.
 ///
 /// # Errors
@@ -59,7 +49,7 @@ pub fn solver_for(kernel: Kernel, task: Task, n: usize) -> Result<&'static dyn S
 /// As [`solver_for`], and [`Error::OutOfMemory`] if a join
 /// kernel's tables or buffers are refused.
 pub fn count(kernel: Kernel, n: usize) -> Result<Count, Error> {
-    solver(kernel, n)?.count(n)
+    solver_for(kernel, Task::Count, n)?.count()
 }
 
 /// About how many bytes [`count`]`(n)` allocates, to check
@@ -90,7 +80,7 @@ pub fn count(kernel: Kernel, n: usize) -> Result<Count, Error> {
     doc = "[`crate::plan::Plan::memory_estimate`]: crate#features"
 )]
 pub fn memory_estimate(kernel: Kernel, n: usize) -> Result<u64, Error> {
-    let kernel = solver(kernel, n)?.kernel();
+    let kernel = solver_for(kernel, Task::Count, n)?.kernel();
     #[cfg(feature = "alloc")]
     if kernel.method() == Some(crate::kernel::Method::Join) {
         return Ok(crate::kernel::join::memory::estimate(n, 1));
@@ -109,7 +99,7 @@ pub fn for_each_solution(
     n: usize,
     visit: Visit<'_>,
 ) -> Result<ControlFlow<()>, Error> {
-    solver_for(kernel, Task::Enumerate, n)?.for_each_solution(n, visit)
+    solver_for(kernel, Task::Enumerate, n)?.for_each_solution(visit)
 }
 
 /// Calls `visit` for every solution whose row-0 queen stands in a
@@ -125,7 +115,7 @@ pub fn for_each_solution_in_first_row(
     first_row: u32,
     visit: Visit<'_>,
 ) -> Result<ControlFlow<()>, Error> {
-    solver_for(kernel, Task::Enumerate, n)?.for_each_solution_in_first_row(n, first_row, visit)
+    solver_for(kernel, Task::Enumerate, n)?.for_each_solution_in_first_row(first_row, visit)
 }
 
 /// Every solution, in the kernel's own order.
@@ -135,5 +125,5 @@ pub fn for_each_solution_in_first_row(
 /// As [`solver_for`].
 #[cfg(feature = "alloc")]
 pub fn solutions(kernel: Kernel, n: usize) -> Result<alloc::vec::Vec<crate::Board>, Error> {
-    solver_for(kernel, Task::Enumerate, n)?.solutions(n)
+    solver_for(kernel, Task::Enumerate, n)?.solutions()
 }

@@ -20,8 +20,9 @@
 //! * **Solvers are `&'static`.** Every kernel type is a zero-sized proof
 //!   that this CPU runs it (its `new()` asks the crate's `cpu` module for the
 //!   features of its row in the kernel table), so [`solver_for`]
-//!   hands out a `&'static dyn Solver`: no allocation, nothing to drop,
-//!   and a caller may hold it and call it in a loop with no check per call.
+//!   hands out a [`HeldSolver`] around a `&'static dyn Solver`: no
+//!   allocation, nothing to drop, and a caller may hold it for its N and
+//!   call it in a loop with no check per call.
 //! * **The CPU is asked once.** Feature checks are cached (by the standard
 //!   library with `std`, by CPUID read in `cpu` without), and `auto`'s choice for
 //!   each task and N is cached in an atomic after its first use.
@@ -51,10 +52,10 @@
 //! ```
 //! use queens_simd::{Kernel, dispatch, kernel::Task};
 //!
-//! let solver = dispatch::solver_for(Kernel::Auto, Task::Count, 10)?; // &'static dyn Solver
+//! let held = dispatch::solver_for(Kernel::Auto, Task::Count, 10)?; // for N = 10
 //! let mut total = 0;
 //! for _ in 0..3 {
-//!     total += solver.count(10)?;
+//!     total += held.count()?;
 //! }
 //! assert_eq!(total, 3 * 724);
 //! # Ok::<(), queens_simd::Error>(())
@@ -71,6 +72,7 @@
 
 mod entry;
 mod figures;
+mod held;
 #[cfg(feature = "std")]
 mod options;
 #[cfg(feature = "std")]
@@ -84,19 +86,20 @@ pub use crate::vocabulary::kernel::portable_forced;
 #[cfg(feature = "alloc")]
 pub use entry::solutions;
 pub use entry::{
-    count, for_each_solution, for_each_solution_in_first_row, memory_estimate, solver, solver_for,
+    count, for_each_solution, for_each_solution_in_first_row, memory_estimate, solver_for,
 };
+pub use held::HeldSolver;
 #[cfg(feature = "std")]
 pub use options::Options;
 #[cfg(feature = "std")]
 pub use plans::{
-    check_pieces, count_on_threads, count_partial_board, count_subproblem, counting_kernel,
-    counts_through_plan, plan_for, plan_method, search_subproblem,
+    count_on_threads, count_partial_board, count_subproblem, counts_through_plan, plan_for,
+    plan_method, search_subproblem,
 };
 // The sizes where `auto` changes families (`policy::JOIN_FROM`, ...) are
 // tuning, not API: what `auto` picks for a task and N is asked of
-// `auto_kernel` and `auto_preference`.
-pub use policy::{auto_kernel, auto_preference, resolve, resolve_for};
+// `resolve_for(Kernel::Auto, task, n)` and `auto_preference`.
+pub use policy::{auto_preference, resolve_for};
 #[cfg(asm_kernels)]
 pub use registry::best_asm;
 

@@ -8,21 +8,21 @@ use std::num::NonZeroUsize;
 use super::registry::counter;
 use crate::Error;
 use crate::kernel::Method;
-use crate::plan::{Counted, InFlight, Plan, Progress, Sample};
+use crate::plan::{Checked, Counted, InFlight, Plan, Progress, Sample};
 use crate::{Count, Kernel};
 
-/// How to count a plan, and the counting: `Options::threads(2)
+/// How to count a plan, and the counting, built in one style:
+/// `Options::new().with_threads(2).with_kernel(Kernel::Join)
 /// .count(&plan, plan.all(), |_, _| {})`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub struct Options {
-    /// Worker threads, at least 1. Default: every core
+    /// Worker threads, at least 1 to count. Default: every core
     /// ([`std::thread::available_parallelism`]).
-    pub threads: usize,
+    threads: usize,
     /// A kernel of the plan's method (a symmetric or lane kernel for a
     /// symmetric plan, a join kernel for a join plan), or `auto` (the
     /// default): the fastest one of the plan's method this CPU runs.
-    pub kernel: Kernel,
+    kernel: Kernel,
 }
 
 impl Default for Options {
@@ -35,17 +35,30 @@ impl Default for Options {
 }
 
 impl Options {
-    /// The default options with `threads` threads.
-    pub fn threads(threads: usize) -> Options {
-        Options {
-            threads,
-            ..Options::default()
-        }
+    /// The default options: every core, `auto`.
+    pub fn new() -> Options {
+        Options::default()
+    }
+
+    /// These options with `threads` worker threads (0 is refused when
+    /// counting: [`Error::InvalidThreads`]).
+    pub fn with_threads(self, threads: usize) -> Options {
+        Options { threads, ..self }
     }
 
     /// These options with `kernel`.
     pub fn with_kernel(self, kernel: Kernel) -> Options {
         Options { kernel, ..self }
+    }
+
+    /// The worker threads these options count on.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The kernel these options ask for (`auto` by default).
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
     }
 
     /// The kernel that counts `method`'s plans with these options:
@@ -58,7 +71,7 @@ impl Options {
     /// kernel, [`Error::WrongMethod`] for a kernel that counts the other
     /// method's plans, [`Error::NotSplittable`] for one that counts none.
     pub fn counting_kernel(&self, method: Method) -> Result<Kernel, Error> {
-        super::plans::counting_kernel(self.kernel, method)
+        super::registry::counter(self.kernel, method).map(|counter| counter.kernel())
     }
 
     /// The solutions of the subproblems numbered `indices` (each at most
@@ -74,8 +87,9 @@ impl Options {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidThreads`], as [`crate::dispatch::counting_kernel`],
-    /// [`Error::InvalidShard`] for the indices, and for a join plan
+    /// [`Error::InvalidThreads`], as [`Options::counting_kernel`](crate::dispatch::Options::counting_kernel),
+    /// [`Error::MissingSubproblem`] or [`Error::RepeatedSubproblem`] for
+    /// the indices, and for a join plan
     /// [`Error::OutOfMemory`] if a thread's tables or buffers are refused
     /// (the subproblems reported to `done` before it were counted right).
     pub fn count(
@@ -95,10 +109,11 @@ impl Options {
     ///
     /// ```
     /// use queens_simd::dispatch::Options;
+    /// use queens_simd::kernel::Method;
     /// use queens_simd::plan::Plan;
     ///
-    /// let plan = Plan::new(12)?;
-    /// let counted = Options::threads(2).count_reporting(&plan, plan.all(), |_, _| {})?;
+    /// let plan = Plan::with_method(Method::Symmetric, 12)?;
+    /// let counted = Options::new().with_threads(2).count_reporting(&plan, plan.all(), |_, _| {})?;
     /// assert_eq!(counted.count, 14_200);
     /// if counted.refused > 0 {
     ///     eprintln!("counted on {} of the 2 threads asked", counted.threads);
@@ -135,7 +150,7 @@ impl Options {
     /// use queens_simd::plan::Plan;
     ///
     /// let plan = Plan::with_method(Method::Join, 12)?;
-    /// let searched = Options::threads(2).search_reporting(&plan, plan.all(), |_, _| {})?;
+    /// let searched = Options::new().with_threads(2).search_reporting(&plan, plan.all(), |_, _| {})?;
     /// assert_eq!(searched.count, 14_200);
     /// # Ok::<(), queens_simd::Error>(())
     /// ```
@@ -144,7 +159,8 @@ impl Options {
     ///
     /// [`Error::InvalidThreads`] for 0 threads, [`Error::WrongMethod`] for
     /// a symmetric plan (no plain search counts its pieces), and
-    /// [`Error::InvalidShard`] for an index out of range or given twice.
+    /// [`Error::MissingSubproblem`] or [`Error::RepeatedSubproblem`] for an
+    /// index out of range or given twice.
     pub fn search_reporting(
         &self,
         plan: &Plan,
@@ -173,7 +189,7 @@ impl Options {
     /// use queens_simd::plan::{InFlight, Plan, Progress};
     ///
     /// let plan = Plan::with_method(Method::Join, 16)?;
-    /// let options = Options::threads(2).with_kernel(Kernel::Join);
+    /// let options = Options::new().with_threads(2).with_kernel(Kernel::Join);
     /// // The first piece, begun: its parts kept as they finish.
     /// let first = [plan.all()[0]];
     /// let mut begun = InFlight::new();
@@ -192,7 +208,7 @@ impl Options {
     ///
     /// # Errors
     ///
-    /// As [`Options::count`], and [`Error::InvalidShard`] for a piece of
+    /// As [`Options::count`], and [`Error::InvalidInFlight`] for a piece of
     /// `in_flight` that is not among `indices`, that is symmetric, or
     /// whose parts do not fit it.
     pub fn count_progress(
@@ -224,7 +240,7 @@ impl Options {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidThreads`], as [`crate::dispatch::counting_kernel`],
+    /// [`Error::InvalidThreads`], as [`Options::counting_kernel`](crate::dispatch::Options::counting_kernel),
     /// [`Error::WrongMethod`] for a symmetric plan (only a join is
     /// sampled), and [`Error::OutOfMemory`] if the join's tables or
     /// buffers are refused.
@@ -234,6 +250,30 @@ impl Options {
         }
         let counter = counter(self.kernel, plan.method())?;
         plan.run_sample(counter, draws, seed, self.threads)
+    }
+
+    /// `draws` row sets of the join `plan`, drawn as [`Options::sample`]
+    /// draws them, each a subproblem of its own (the solutions with its
+    /// split's band of queens and a west queen in exactly its rows),
+    /// counted twice: by `self.kernel` on the split with nothing folded,
+    /// and by a plain search that places queens row by row. Where no whole
+    /// count can be run (N = 23 to 28 here), this is how the join's pieces
+    /// are checked; the two counts of each must agree. It runs on one
+    /// thread.
+    ///
+    /// # Errors
+    ///
+    /// As [`Options::counting_kernel`], [`Error::WrongMethod`] for a
+    /// symmetric plan, and [`Error::OutOfMemory`] if the join's tables or
+    /// buffers are refused.
+    pub fn check(
+        &self,
+        plan: &Plan,
+        draws: NonZeroUsize,
+        seed: u64,
+    ) -> Result<Vec<Checked>, Error> {
+        let counter = counter(self.kernel, plan.method())?;
+        plan.run_check(counter, draws, seed)
     }
 }
 
@@ -248,13 +288,15 @@ mod tests {
     #[test]
     fn draws_past_the_address_space_are_out_of_memory() {
         let plan = plan_for(Kernel::Join, 10).unwrap();
-        let options = Options::threads(2).with_kernel(Kernel::Join);
+        let options = Options::new().with_threads(2).with_kernel(Kernel::Join);
         let sampled = options.sample(&plan, NonZeroUsize::MAX, 1);
         assert!(
             matches!(sampled, Err(Error::OutOfMemory { .. })),
             "{sampled:?}"
         );
-        let checked = crate::dispatch::check_pieces(Kernel::Join, &plan, NonZeroUsize::MAX, 1);
+        let checked = Options::new()
+            .with_kernel(Kernel::Join)
+            .check(&plan, NonZeroUsize::MAX, 1);
         assert!(
             matches!(checked, Err(Error::OutOfMemory { .. })),
             "{checked:?}"

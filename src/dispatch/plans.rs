@@ -4,15 +4,14 @@
 //! hands it to the plan, which runs it; the plan never imports the
 //! dispatcher. [`super::Options`] counts whole plans.
 
-use super::entry::solver;
+use super::entry::solver_for;
 use super::policy::resolve_for;
 use super::registry::counter;
 use crate::Error;
 use crate::kernel::pieces::{Piece, PieceCounter};
 use crate::kernel::{Method, Task};
-use crate::plan::{Checked, InFlight, PartialBoard, Plan, Progress, SPLIT_FROM, Subproblem};
+use crate::plan::{InFlight, PartialBoard, Plan, Progress, SPLIT_FROM, Subproblem};
 use crate::{Count, Kernel};
-use core::num::NonZeroUsize;
 
 /// Whether a count of size `n` by `kernel` goes through a plan when no
 /// shard or checkpoint asks for one: from the size where counting on
@@ -126,7 +125,7 @@ pub fn count_on_threads(kernel: Kernel, n: usize, threads: usize) -> Result<Coun
     if threads == 0 {
         return Err(Error::InvalidThreads);
     }
-    let solver = solver(kernel, n)?;
+    let solver = solver_for(kernel, Task::Count, n)?;
     let kernel = solver.kernel();
     if counts_through_plan(kernel, n) {
         let plan = plan_for(kernel, n)?;
@@ -135,32 +134,8 @@ pub fn count_on_threads(kernel: Kernel, n: usize, threads: usize) -> Result<Coun
             .run(plan.all(), &InFlight::new(), counter, threads, |_| {})?
             .count)
     } else {
-        solver.count(n)
+        solver.count()
     }
-}
-
-/// `draws` row sets of the join `plan`, drawn as
-/// [`super::Options::sample`] draws them, each a subproblem of its own
-/// (the solutions with its split's band of queens and a west queen in
-/// exactly its rows), counted twice:
-/// by `kernel` on the split with nothing folded, and by a plain search
-/// that places queens row by row. Where no whole count can be run
-/// (N = 23 to 28 here), this is how the join's pieces are checked; the
-/// two counts of each must agree.
-///
-/// # Errors
-///
-/// As [`crate::dispatch::counting_kernel`], [`Error::WrongMethod`] for a
-/// symmetric plan, and [`Error::OutOfMemory`] if the join's tables or
-/// buffers are refused.
-pub fn check_pieces(
-    kernel: Kernel,
-    plan: &Plan,
-    draws: NonZeroUsize,
-    seed: u64,
-) -> Result<Vec<Checked>, Error> {
-    let counter = counter(kernel, plan.method())?;
-    plan.run_check(counter, draws, seed)
 }
 
 /// `subproblem`'s share of the total counted by a plain search that places
@@ -192,17 +167,4 @@ pub fn search_subproblem(subproblem: &Subproblem) -> Option<Count> {
         Piece::Join { n, piece } => Some(crate::kernel::join::check::search_piece(*n, piece)),
         Piece::Symmetric(_) => None,
     }
-}
-
-/// The kernel that counts `method`'s plans when `kernel` is asked:
-/// `kernel` if it counts them and runs here; for `auto`, the fastest
-/// kernel of that method this CPU runs.
-///
-/// # Errors
-///
-/// [`Error::KernelUnavailable`] if this CPU or build cannot run the
-/// kernel, [`Error::WrongMethod`] for a kernel that counts the other
-/// method's plans, [`Error::NotSplittable`] for one that counts none.
-pub fn counting_kernel(kernel: Kernel, method: Method) -> Result<Kernel, Error> {
-    counter(kernel, method).map(|counter| counter.kernel())
 }

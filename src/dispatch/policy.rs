@@ -398,7 +398,7 @@ pub(super) static AUTO_CHOICE: [[AtomicU8; MAX_N + 1]; 3] =
 ///
 /// [`Error::SizeOutOfRange`] (for `auto`) if `n` is over [`MAX_N`], which
 /// no kernel accepts.
-pub fn auto_kernel(task: Task, n: usize) -> Result<Kernel, Error> {
+pub(crate) fn auto_kernel(task: Task, n: usize) -> Result<Kernel, Error> {
     // Past MAX_N there is no choice, and no slot of the cache.
     Kernel::Auto.check_size(n)?;
     Ok(cached_auto_kernel(task, n))
@@ -441,19 +441,12 @@ fn choose_auto_kernel(task: Task, n: usize, cached: &AtomicU8) -> Kernel {
     kernel
 }
 
-/// The concrete kernel that would count size `n`: `Auto` and `Asm`
-/// resolved, any other kernel itself. (`Asm` stays itself where no
-/// encoding runs, `Auto` for sizes no kernel accepts.) Defined for every
-/// `n`: [`Kernel::check_size`] and [`super::solver`] tell whether the
-/// kernel accepts it. Short for `resolve_for(kernel, Task::Count, n)`.
-pub fn resolve(kernel: Kernel, n: usize) -> Kernel {
-    resolve_for(kernel, Task::Count, n)
-}
-
 /// The concrete kernel that would do `task` for size `n`: `Auto` resolved
 /// for that task, `Asm` to its best encoding, any other kernel itself.
-/// Defined for every `n`, as [`resolve`]: for sizes no kernel accepts,
-/// `Auto` stays itself, and its size check reports them in its own name.
+/// Defined for every `n`: for sizes no kernel accepts, `Auto` stays
+/// itself (and `Asm` where no encoding runs), and its size check reports
+/// them in its own name; [`Kernel::check_size`] and
+/// [`super::solver_for`] tell whether the kernel accepts `n`.
 pub fn resolve_for(kernel: Kernel, task: Task, n: usize) -> Kernel {
     match kernel {
         Kernel::Auto => auto_kernel(task, n).unwrap_or(Kernel::Auto),

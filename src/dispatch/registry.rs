@@ -154,7 +154,7 @@ pub(crate) fn counter(asked: Kernel, method: Method) -> Result<PieceCounter, Err
     if asked.method().is_some_and(|own| own != method) {
         return Err(Error::WrongMethod {
             kernel: asked,
-            method: method.name(),
+            method,
         });
     }
     let kernel = match asked {

@@ -33,7 +33,7 @@ fn simd_kernels_are_absent_from_this_build() {
             "{kernel}"
         );
         assert!(matches!(
-            crate::dispatch::solver(kernel, 8).err(),
+            crate::dispatch::solver_for(kernel, crate::kernel::Task::Count, 8).err(),
             Some(Error::KernelUnavailable { kernel: k, .. }) if k == kernel
         ));
     }
@@ -80,7 +80,7 @@ fn a_reason_is_given_exactly_for_unavailable_kernels() {
         );
         let fits = *kernel.sizes().start();
         assert_eq!(
-            crate::dispatch::solver(kernel, fits).is_ok(),
+            crate::dispatch::solver_for(kernel, crate::kernel::Task::Count, fits).is_ok(),
             kernel.is_available(),
             "{kernel}"
         );
@@ -218,7 +218,9 @@ fn plans_count_right_on_the_threads_the_system_starts() {
         let plan = Plan::with_method(method, 12).unwrap();
         for (allowed, threads, refused) in [(usize::MAX, 3, 0), (2, 2, 1), (0, 1, 3)] {
             let counted = crate::support::workers::refusing_after(allowed, || {
-                Options::threads(3).count_reporting(&plan, plan.all(), |_, _| {})
+                Options::new()
+                    .with_threads(3)
+                    .count_reporting(&plan, plan.all(), |_, _| {})
             });
             let expected = Counted {
                 count: 14_200,

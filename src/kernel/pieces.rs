@@ -251,7 +251,7 @@ impl PieceCounter {
     ///
     /// [`Error::WrongMethod`] for a piece of the other method's plans;
     /// [`Error::OutOfMemory`] if a join's tables or buffers are refused;
-    /// [`Error::InvalidShard`] for pieces in flight that the counter does
+    /// [`Error::InvalidInFlight`] for pieces in flight that the counter does
     /// not cut in parts (symmetric ones), or whose parts do not fit them.
     pub(crate) fn count(
         self,
@@ -264,7 +264,7 @@ impl PieceCounter {
         if let Some((_, other)) = pieces.iter().find(|(_, p)| p.method() != self.method()) {
             return Err(Error::WrongMethod {
                 kernel: self.kernel(),
-                method: other.method().name(),
+                method: other.method(),
             });
         }
         match self {
@@ -277,7 +277,7 @@ impl PieceCounter {
                 }));
                 let pieces = symmetric_pieces;
                 if !in_flight.is_empty() {
-                    return Err(Error::InvalidShard(
+                    return Err(Error::InvalidInFlight(
                         "a symmetric subproblem is counted whole: none can be in flight".into(),
                     ));
                 }
@@ -368,7 +368,7 @@ impl PieceCounter {
         let PieceCounter::Joiner(joiner) = self else {
             return Err(Error::WrongMethod {
                 kernel: self.kernel(),
-                method: Method::Join.name(),
+                method: Method::Join,
             });
         };
         let pieces = pieces

@@ -9,7 +9,7 @@
 //! methods, one per family of kernels that count subproblems (the kernel
 //! table's plan method, [`crate::Kernel::method`]):
 //!
-//! * [`Method::Symmetric`] ([`Plan::new`]): the subproblems of the
+//! * [`Method::Symmetric`] ([`Plan::with_method`]): the subproblems of the
 //!   symmetric kernel (see [`crate::kernel::symmetric`]: a queen in the
 //!   corner, or the top queen `k` columns from a corner with or without a
 //!   *tie*), each split further by placing queens in the next rows until
@@ -35,7 +35,7 @@
 //! [`crate::dispatch::plan_for`], [`crate::dispatch::count_subproblem`],
 //! [`crate::dispatch::count_partial_board`], ...) is written there, and
 //! this module never imports it. `auto` counts the larger boards with a
-//! join kernel ([`crate::dispatch::auto_kernel`] says from which N), so its
+//! join kernel ([`crate::dispatch::resolve_for`] says from which N), so its
 //! plan ([`crate::dispatch::plan_for`]) is a join plan there, a symmetric
 //! plan below.
 //!
@@ -83,7 +83,7 @@
 //! use queens_simd::plan::{Plan, Shard};
 //! use queens_simd::kernel::Method;
 //!
-//! let plan = Plan::new(12)?; // symmetric
+//! let plan = Plan::with_method(Method::Symmetric, 12)?; // symmetric
 //! // One subproblem at a time, in any order:
 //! let mut total = 0;
 //! for sub in plan.subproblems() {
@@ -91,19 +91,19 @@
 //! }
 //! assert_eq!(total, 14_200);
 //! // All of them on two threads:
-//! assert_eq!(Options::threads(2).count(&plan, plan.all(), |_, _| {})?, 14_200);
+//! assert_eq!(Options::new().with_threads(2).count(&plan, plan.all(), |_, _| {})?, 14_200);
 //! // Three shards, as three machines would run them:
 //! let mut total = 0;
 //! for i in 0..3 {
 //!     let shard = plan.shard(Shard::new(i, 3)?);
-//!     total += Options::threads(1).count(&plan, &shard, |_, _| {})?;
+//!     total += Options::new().with_threads(1).count(&plan, &shard, |_, _| {})?;
 //! }
 //! assert_eq!(total, 14_200);
 //!
 //! // The join kernels' plan: the same calls, other subproblems.
 //! let join = Plan::with_method(Method::Join, 14)?;
 //! assert_eq!(join.method(), Method::Join);
-//! assert_ne!(join.fingerprint(), Plan::new(14)?.fingerprint());
+//! assert_ne!(join.fingerprint(), Plan::with_method(Method::Symmetric, 14)?.fingerprint());
 //! // What `auto` counts N = 14 with, and so its plan:
 //! assert_eq!(dispatch::plan_for(Kernel::Auto, 14)?.method(), Method::Join);
 //! // Check the memory first (most of it: the quarter-boards), then count.
@@ -111,12 +111,12 @@
 //! let mut total = 0;
 //! for i in 0..2 {
 //!     let shard = join.shard(Shard::new(i, 2)?);
-//!     total += Options::threads(2).count(&join, &shard, |_, _| {})?;
+//!     total += Options::new().with_threads(2).count(&join, &shard, |_, _| {})?;
 //! }
 //! assert_eq!(total, 365_596);
 //! // A symmetric kernel does not count a join plan's pieces (nor the
 //! // reverse): an error, not a wrong count.
-//! let symmetric = Options::threads(1).with_kernel(Kernel::Symmetric);
+//! let symmetric = Options::new().with_threads(1).with_kernel(Kernel::Symmetric);
 //! assert!(symmetric.count(&join, join.all(), |_, _| {}).is_err());
 //! # Ok::<(), queens_simd::Error>(())
 //! ```
@@ -211,18 +211,6 @@ pub struct Subproblem {
 }
 
 impl Plan {
-    /// The symmetric plan of an `n`x`n` board, `n` from 0 to 32: short for
-    /// [`Plan::with_method`]`(Method::Symmetric, n)`. Building it costs
-    /// little next to the count: it lists the subproblems, it does not
-    /// search them.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::SizeOutOfRange`] for `n` over [`MAX_N`].
-    pub fn new(n: usize) -> Result<Plan, Error> {
-        Plan::with_method(Method::Symmetric, n)
-    }
-
     /// The plan of an `n`x`n` board by `method`, `n` from 0 to 32: the
     /// pieces its family cuts, numbered in the family's order. Building it
     /// costs little next to the count (a join plan's pieces are named by
@@ -343,7 +331,7 @@ impl Plan {
     ///   quarter-boards, so a run builds few tables that another shard
     ///   also builds: only where it starts and ends.
     pub fn shard(&self, shard: Shard) -> Vec<usize> {
-        let owners = self.owners(shard.count());
+        let owners = self.owners(shard.shards());
         self.all
             .iter()
             .copied()
@@ -439,7 +427,7 @@ impl Plan {
         if counter.method() != self.method {
             return Err(Error::WrongMethod {
                 kernel: counter.kernel(),
-                method: self.method.name(),
+                method: self.method,
             });
         }
         let pieces: Vec<(usize, &Piece)> = self
@@ -451,7 +439,7 @@ impl Plan {
             .iter()
             .find(|&(index, _)| !indices.contains(&index))
         {
-            return Err(Error::InvalidShard(format!(
+            return Err(Error::InvalidInFlight(format!(
                 "subproblem {index} is in flight but not among those to count"
             )));
         }
@@ -476,16 +464,14 @@ impl Plan {
         let mut subproblems = Vec::with_capacity(indices.len());
         for &index in indices {
             let Some(sub) = self.get(index) else {
-                return Err(Error::InvalidShard(format!(
-                    "subproblem {index} does not exist: the plan for N = {} has {}",
-                    self.n,
-                    self.len()
-                )));
+                return Err(Error::MissingSubproblem {
+                    index,
+                    n: self.n,
+                    subproblems: self.len(),
+                });
             };
             if std::mem::replace(&mut seen[index], true) {
-                return Err(Error::InvalidShard(format!(
-                    "subproblem {index} is listed twice"
-                )));
+                return Err(Error::RepeatedSubproblem { index });
             }
             subproblems.push(sub);
         }
@@ -496,7 +482,7 @@ impl Plan {
     /// `threads` threads allocates beyond a count's
     /// ([`Plan::memory_estimate`] on as many threads), at most:
     /// [`Sample::memory_estimate`] for this plan's subproblems. It bounds
-    /// [`crate::dispatch::check_pieces`] of as many draws too. Saturating: draws past
+    /// [`crate::dispatch::Options::check`] of as many draws too. Saturating: draws past
     /// the address space estimate `u64::MAX`.
     ///
     /// ```
@@ -527,7 +513,7 @@ impl Plan {
         if self.method != Method::Join || counter.method() != Method::Join {
             return Err(Error::WrongMethod {
                 kernel: counter.kernel(),
-                method: self.method.name(),
+                method: self.method,
             });
         }
         let pieces: Vec<_> = self.subproblems.iter().map(|sub| sub.piece()).collect();
@@ -535,7 +521,7 @@ impl Plan {
         Ok(Sample::of(counter.kernel(), self.n, seed, drawn))
     }
 
-    /// [`crate::dispatch::check_pieces`] with the counter the
+    /// [`crate::dispatch::Options::check`] with the counter the
     /// dispatcher built.
     pub(crate) fn run_check(
         &self,
@@ -546,7 +532,7 @@ impl Plan {
         if self.method != Method::Join {
             return Err(Error::WrongMethod {
                 kernel: counter.kernel(),
-                method: self.method.name(),
+                method: self.method,
             });
         }
         let pieces: Vec<_> = self.subproblems.iter().map(|sub| sub.piece()).collect();

@@ -81,7 +81,7 @@ impl Sample {
     /// sort of a [`Sample::quantiles`] of the sample; on each thread, the
     /// tables of the fixed piece of work it times ([`Sample::machine`]);
     /// and a few lists of the plan's pieces (56 bytes a piece). It bounds
-    /// [`crate::dispatch::check_pieces`] of as many draws too (a [`Checked`] is 64
+    /// [`crate::dispatch::Options::check`] of as many draws too (a [`Checked`] is 64
     /// bytes). Saturating: draws past the address space estimate
     /// `u64::MAX`. [`super::Plan::sample_memory_estimate`] is this for a plan
     /// built.

@@ -30,7 +30,7 @@ pub(crate) fn run_search(
         // The search checks what the join kernels count.
         return Err(Error::WrongMethod {
             kernel: Kernel::Join,
-            method: plan.method.name(),
+            method: plan.method,
         });
     }
     let pieces = plan.checked(indices)?;

@@ -5,30 +5,33 @@ use core::str::FromStr;
 
 use crate::Error;
 
-/// Part `index` of `count` (`i/m`, `0 <= i < m`): every `m`-th subproblem of
+/// Part `index` of `shards` (`i/m`, `0 <= i < m`): every `m`-th subproblem of
 /// a plan (see [`super::Plan::shard`]). `0/1` is the whole plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Shard {
     index: usize,
-    count: usize,
+    shards: usize,
 }
 
 impl Shard {
     /// The whole plan as one shard, `0/1`.
-    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+    pub const WHOLE: Shard = Shard {
+        index: 0,
+        shards: 1,
+    };
 
-    /// Shard `index` of `count`; fails unless `index < count`.
-    pub fn new(index: usize, count: usize) -> Result<Shard, Error> {
-        if index < count {
-            Ok(Shard { index, count })
-        } else if count == 0 {
+    /// Shard `index` of `shards`; fails unless `index < shards`.
+    pub fn new(index: usize, shards: usize) -> Result<Shard, Error> {
+        if index < shards {
+            Ok(Shard { index, shards })
+        } else if shards == 0 {
             Err(Error::InvalidShard(
                 "the number of shards must be at least 1".into(),
             ))
         } else {
             Err(Error::InvalidShard(format!(
-                "shard {index}/{count} does not exist: shards are numbered 0 to {}",
-                count - 1
+                "shard {index}/{shards} does not exist: shards are numbered 0 to {}",
+                shards - 1
             )))
         }
     }
@@ -38,15 +41,16 @@ impl Shard {
         self.index
     }
 
-    /// `m`: how many parts.
-    pub fn count(self) -> usize {
-        self.count
+    /// `m`: how many shards the plan is cut into. (Not a count of
+    /// solutions, which every `count` of the crate returns.)
+    pub fn shards(self) -> usize {
+        self.shards
     }
 }
 
 impl fmt::Display for Shard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
+        write!(f, "{}/{}", self.index, self.shards)
     }
 }
 
@@ -57,10 +61,10 @@ impl FromStr for Shard {
     fn from_str(text: &str) -> Result<Shard, Error> {
         let malformed =
             || Error::InvalidShard(format!("'{text}' is not i/m, two whole numbers with i < m"));
-        let (index, count) = text.split_once('/').ok_or_else(malformed)?;
+        let (index, shards) = text.split_once('/').ok_or_else(malformed)?;
         let index = index.trim().parse().map_err(|_| malformed())?;
-        let count = count.trim().parse().map_err(|_| malformed())?;
-        Shard::new(index, count)
+        let shards = shards.trim().parse().map_err(|_| malformed())?;
+        Shard::new(index, shards)
     }
 }
 

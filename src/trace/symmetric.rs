@@ -126,12 +126,16 @@ pub struct TracedWalker {
 /// # Errors
 ///
 /// [`Error::SizeOutOfRange`] for `n` outside 4 to 32;
-/// [`Error::InvalidShard`] if there is no subproblem `index`.
+/// [`Error::MissingSubproblem`] if there is no subproblem `index`.
 pub fn walk(n: usize, index: usize) -> Result<Vec<TracedWalker>, Error> {
     super::check_size(Kernel::Symmetric, n, 4, MAX_N)?;
     let sub = unsplit_subproblems(n)
         .nth(index)
-        .ok_or_else(|| Error::InvalidShard(alloc::format!("no subproblem {index} at N = {n}")))?;
+        .ok_or_else(|| Error::MissingSubproblem {
+            index,
+            n,
+            subproblems: unsplit_subproblems(n).count(),
+        })?;
     let mut states = Vec::new();
     walker::watch(&sub, &mut |stack, found| {
         let stack = stack

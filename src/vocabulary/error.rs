@@ -41,8 +41,8 @@ pub enum Error {
     WrongMethod {
         /// The kernel asked for.
         kernel: Kernel,
-        /// The plan's method: `symmetric` or `join`.
-        method: &'static str,
+        /// The plan's method.
+        method: Method,
     },
     /// No plan method has this name (`symmetric` and `join` do).
     #[cfg(feature = "alloc")]
@@ -51,6 +51,25 @@ pub enum Error {
     /// belong to the plan it is used with.
     #[cfg(feature = "alloc")]
     InvalidShard(alloc::string::String),
+    /// A subproblem asked of a plan that has no subproblem of that number.
+    MissingSubproblem {
+        /// The number asked for.
+        index: usize,
+        /// The plan's board size.
+        n: usize,
+        /// How many subproblems the plan has (numbered from 0).
+        subproblems: usize,
+    },
+    /// A subproblem listed twice among those to count.
+    RepeatedSubproblem {
+        /// Its number.
+        index: usize,
+    },
+    /// Pieces in flight (an earlier run's parts, handed to a resumed
+    /// count) that do not fit the count: a piece that is not among those
+    /// to count, a symmetric one, or parts that do not fit their piece.
+    #[cfg(feature = "alloc")]
+    InvalidInFlight(alloc::string::String),
     /// The kernel counts solutions but does not visit them (enumeration,
     /// fundamental solutions): the join kernels.
     CountOnly(Kernel),
@@ -131,8 +150,8 @@ impl fmt::Display for Error {
             Error::NotSplittable(kernel) => {
                 write!(
                     f,
-                    "kernel '{kernel}' solves whole boards only; threads, shards and checkpoints \
-                     need a kernel that splits the board into a plan: "
+                    "kernel '{kernel}' solves whole boards only; a count through a plan (on \
+                     threads, in shards) needs a kernel that splits the board into one: "
                 )?;
                 for (i, method) in Method::ALL.into_iter().enumerate() {
                     f.write_str(if i == 0 { "" } else { ", " })?;
@@ -159,6 +178,19 @@ impl fmt::Display for Error {
             }
             #[cfg(feature = "alloc")]
             Error::InvalidShard(why) => write!(f, "invalid shard: {why}"),
+            Error::MissingSubproblem {
+                index,
+                n,
+                subproblems,
+            } => write!(
+                f,
+                "subproblem {index} does not exist: the plan for N = {n} has {subproblems}"
+            ),
+            Error::RepeatedSubproblem { index } => {
+                write!(f, "subproblem {index} is listed twice")
+            }
+            #[cfg(feature = "alloc")]
+            Error::InvalidInFlight(why) => write!(f, "invalid pieces in flight: {why}"),
             Error::CountOnly(kernel) => {
                 write!(
                     f,
@@ -313,15 +345,15 @@ mod tests {
     fn messages_name_the_kernels_of_the_table() {
         assert_eq!(
             Error::NotSplittable(Kernel::Sse41).to_string(),
-            "kernel 'sse41' solves whole boards only; threads, shards and checkpoints need a \
-             kernel that splits the board into a plan: 'symmetric', 'symmetric-bmi', \
+            "kernel 'sse41' solves whole boards only; a count through a plan (on threads, in \
+             shards) needs a kernel that splits the board into one: 'symmetric', 'symmetric-bmi', \
              'lanes-avx2' or 'lanes-avx512', 'join', 'join-avx2', 'join-avx512bw' or 'join-avx512' \
              (or 'auto')"
         );
         assert_eq!(
             Error::WrongMethod {
                 kernel: Kernel::Join,
-                method: Method::Symmetric.name()
+                method: Method::Symmetric
             }
             .to_string(),
             "kernel 'join' does not count the subproblems of a symmetric plan: a symmetric plan \
@@ -348,7 +380,6 @@ mod tests {
             errors.push(Error::NotSplittable(kernel));
             errors.push(Error::CountOnly(kernel));
             for method in Method::ALL {
-                let method = method.name();
                 errors.push(Error::WrongMethod { kernel, method });
             }
         }
@@ -359,6 +390,13 @@ mod tests {
         errors.extend([
             Error::UnknownMethod("joins".into()),
             Error::InvalidShard("shard 3/2 does not exist".into()),
+            Error::MissingSubproblem {
+                index: 9,
+                n: 4,
+                subproblems: 2,
+            },
+            Error::RepeatedSubproblem { index: 1 },
+            Error::InvalidInFlight("subproblem 1 is not among those to count".into()),
             Error::InvalidThreads,
             Error::BitboardTooSmall { n: 9 },
             Error::InvalidBoard(BoardDefect::ColumnTwice { column: 1 }),
@@ -383,6 +421,9 @@ mod tests {
                 | Error::WrongMethod { .. }
                 | Error::UnknownMethod(_)
                 | Error::InvalidShard(_)
+                | Error::MissingSubproblem { .. }
+                | Error::RepeatedSubproblem { .. }
+                | Error::InvalidInFlight(_)
                 | Error::CountOnly(_)
                 | Error::InvalidThreads
                 | Error::BitboardTooSmall { .. }

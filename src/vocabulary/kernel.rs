@@ -103,7 +103,7 @@ pub enum Kernel {
     Auto,
     /// The best encoding of the hand-written assembly this CPU runs:
     /// [`Kernel::AsmAvx`], else [`Kernel::AsmSse41`]. Like `Auto`, a name
-    /// that [`crate::dispatch::resolve`] turns into a concrete kernel.
+    /// that [`crate::dispatch::resolve_for`] turns into a concrete kernel.
     Asm,
     /// The symmetric kernel's walkers, 16 at once in the lanes of zmm
     /// registers with AVX-512 F and VPOPCNTDQ (`kernel::lanes`, x86-64
@@ -593,7 +593,7 @@ impl Kernel {
     /// the kernel table's rows, aliases left out.
     pub const ALL: &'static [Kernel] = &CONCRETE;
 
-    /// The names that stand for another kernel: [`crate::dispatch::resolve`] turns
+    /// The names that stand for another kernel: [`crate::dispatch::resolve_for`] turns
     /// them into one of [`Kernel::ALL`].
     pub const ALIASES: &'static [Kernel] = &[Kernel::Auto, Kernel::Asm];
 

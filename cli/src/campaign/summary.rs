@@ -143,7 +143,7 @@ impl Summary {
         let (ours, others): (Vec<CheckedFile>, Vec<CheckedFile>) =
             std::mem::take(&mut files.entries)
                 .into_iter()
-                .partition(|e| e.plan == plan_at && e.shard.count() == shards);
+                .partition(|e| e.plan == plan_at && e.shard.shards() == shards);
         for other in others {
             let line = format!(
                 "{} is for {}, shard {}, but most files here are for {id} in {shards} shards",
@@ -401,7 +401,7 @@ fn note<T>(group: &mut (usize, Vec<T>), item: T) {
 fn majority(entries: &[CheckedFile]) -> Option<(usize, usize)> {
     let mut votes: Vec<((usize, usize), usize, usize)> = Vec::new();
     for (at, entry) in entries.iter().enumerate() {
-        let key = (entry.plan, entry.shard.count());
+        let key = (entry.plan, entry.shard.shards());
         match votes.iter_mut().find(|(k, _, _)| *k == key) {
             Some((_, count, _)) => *count += 1,
             None => votes.push((key, 1, at)),

@@ -206,8 +206,8 @@ fn cross_checked(checks: &CrossChecks) -> String {
 /// `m`: the shards of the missing subproblems, at most [`NAMED`] of them
 /// (never a list of every shard: `m` can be huge).
 fn missing_shards(plan: &Plan, records: &[(&Path, ShardRecord)], missing: &[usize]) -> String {
-    let m = records[0].1.shard.count();
-    if records.iter().any(|(_, r)| r.shard.count() != m) {
+    let m = records[0].1.shard.shards();
+    if records.iter().any(|(_, r)| r.shard.shards() != m) {
         return String::new();
     }
     let owners = plan.owners(m);

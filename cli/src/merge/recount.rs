@@ -45,7 +45,7 @@ pub(super) fn spot_check(
 ) -> Result<Recounted, Failure> {
     let threads = recount
         .threads
-        .unwrap_or_else(|| Options::default().threads);
+        .unwrap_or_else(|| Options::default().threads());
     if recount.by == RecountBy::Search && plan.method() != Method::Join {
         return Err(Failure::Refused(format!(
             "--recount-by search recounts the pieces of a join plan, but these records are of N = {}'s {} plan (--recount-by plan recounts them)",
@@ -55,7 +55,7 @@ pub(super) fn spot_check(
     }
     let options = match recount.by {
         RecountBy::Plan => checked_options(plan, recount, threads)?,
-        RecountBy::Search => Options::threads(threads),
+        RecountBy::Search => Options::new().with_threads(threads),
     };
     let seed = recount.seed.unwrap_or_else(crate::seed::fresh);
     let chosen = choose(plan.len(), recount.subproblems, seed);
@@ -158,7 +158,7 @@ fn same_shard(records: &[(&Path, ShardRecord)], record: &ShardRecord) -> String 
 /// The options of a recount by the records' own method: its `auto`
 /// kernel, on `threads`, once a join kernel's memory is checked.
 fn checked_options(plan: &Plan, recount: &Recount, threads: usize) -> Result<Options, Failure> {
-    let options = Options::threads(threads);
+    let options = Options::new().with_threads(threads);
     // The records' plan decides the kernel (`auto` of its method), and a
     // join kernel's memory is checked before anything is recounted.
     let kernel = options.counting_kernel(plan.method())?;
@@ -167,7 +167,7 @@ fn checked_options(plan: &Plan, recount: &Recount, threads: usize) -> Result<Opt
     let needed = |threads| plan.memory_estimate(threads);
     let limits = memory::Limits::of_this_process(recount.max_memory);
     // A recount is no shard: its advice is threads and memory only.
-    memory::check(kernel, plan.n(), options.threads, false, &needed, &limits)
+    memory::check(kernel, plan.n(), options.threads(), false, &needed, &limits)
         .map_err(Failure::Refused)?;
     Ok(options)
 }

@@ -127,7 +127,7 @@ impl<'a> Dealer<'a> {
     /// # Errors
     ///
     /// [`Error::OutOfMemory`] if the list of a piece's row sets is refused;
-    /// [`Error::InvalidShard`] if an earlier run's parts of the piece do
+    /// [`Error::InvalidInFlight`] if an earlier run's parts of the piece do
     /// not fit it (another number of row sets).
     pub(crate) fn next(&self, timed: Option<(u64, f64)>) -> Result<Option<Block>, Error> {
         // A poisoned lock: a thread panicked, and the scope passes its
@@ -185,7 +185,7 @@ impl<'a> Dealer<'a> {
         }
         let mut todo = match self.in_flight.get(index) {
             Some(parts) if parts.of() != of => {
-                return Err(Error::InvalidShard(alloc::format!(
+                return Err(Error::InvalidInFlight(alloc::format!(
                     "subproblem {index} was begun with {} row sets, but it has {of}",
                     parts.of()
                 )));

@@ -75,7 +75,7 @@ struct BlockCounted {
 /// # Errors
 ///
 /// [`Error::InvalidThreads`] for no threads; [`Error::OutOfMemory`] if a
-/// thread's tables or buffers are refused; [`Error::InvalidShard`] if a
+/// thread's tables or buffers are refused; [`Error::InvalidInFlight`] if a
 /// piece of `in_flight` has another number of row sets than it was begun
 /// with: the first such error, once every thread has stopped (none takes
 /// another block after it; the blocks finished before it are reported).
