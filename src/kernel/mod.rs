@@ -90,16 +90,11 @@ pub mod lanes;
 #[cfg(simd_kernels)]
 pub mod sse41;
 
-use core::ops::ControlFlow;
-
 pub(crate) use proof::kernel_type;
 pub(crate) mod solver;
 
-use crate::Board;
 pub use crate::vocabulary::kernel::{Method, Role, UnsupportedSize};
 pub use crate::vocabulary::task::Task;
 #[cfg(doc)]
 use crate::{Kernel, Solver};
-
-/// What a kernel calls for each solution it finds; `Break` stops the search.
-pub type Visit<'a> = &'a mut dyn FnMut(&Board) -> ControlFlow<()>;
+pub use solver::Visit;

@@ -1,10 +1,13 @@
-//! [`Solver`]: the interface every kernel implements. Its one public path
-//! is the crate root's (`queens_simd::Solver`).
+//! [`Solver`]: the interface every kernel implements, and the visitor
+//! ([`Visit`]) its enumeration takes. The trait's one public path is the crate root's
+//! (`queens_simd::Solver`), the visitor's `kernel::Visit`.
 
 use core::ops::ControlFlow;
 
-use super::Visit;
-use crate::{Count, Error, Kernel};
+use crate::{Board, Count, Error, Kernel};
+
+/// What a kernel calls for each solution it finds; `Break` stops the search.
+pub type Visit<'a> = &'a mut dyn FnMut(&Board) -> ControlFlow<()>;
 
 /// A solving algorithm. Each method checks `n` against the kernel's
 /// [`Kernel::sizes`] and returns [`Error::SizeOutOfRange`] instead of
@@ -72,7 +75,7 @@ pub trait Solver: Send + Sync {
 
     /// Every solution, in the kernel's own order.
     #[cfg(feature = "alloc")]
-    fn solutions(&self, n: usize) -> Result<alloc::vec::Vec<crate::Board>, Error> {
+    fn solutions(&self, n: usize) -> Result<alloc::vec::Vec<Board>, Error> {
         let mut all = alloc::vec::Vec::new();
         // The visitor never breaks: the flow it returns carries nothing.
         let _ = self.for_each_solution(n, &mut |board| {
