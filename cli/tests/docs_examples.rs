@@ -51,7 +51,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// The repository's root.
-const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+use common::ROOT;
 
 /// No example takes long; one that hangs fails after this.
 const TIMEOUT: Duration = Duration::from_secs(300);
@@ -60,20 +60,6 @@ const TIMEOUT: Duration = Duration::from_secs(300);
 /// below, no AVX-512 (the Zen 3 machines CI has run on), less four features
 /// that qemu-user does not emulate and would warn about on every run.
 const WITHOUT_AVX512: &str = "Haswell-noTSX,-pcid,-x2apic,-tsc-deadline,-invpcid";
-
-/// The pages whose examples run: README.md and every page in `docs/`.
-fn pages() -> Vec<String> {
-    let mut docs: Vec<String> = std::fs::read_dir(Path::new(ROOT).join("docs"))
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
-        .filter(|name| name.ends_with(".md"))
-        .map(|name| format!("docs/{name}"))
-        .collect();
-    docs.sort();
-    std::iter::once("README.md".to_owned())
-        .chain(docs)
-        .collect()
-}
 
 /// One `$ ` line of a page and what the page says it does.
 #[derive(Debug)]
@@ -340,7 +326,7 @@ fn check_pages(pages: &[String], emulate: Option<&str>) {
 
 #[test]
 fn every_command_example_in_the_docs_runs_as_shown() {
-    check_pages(&pages(), None);
+    check_pages(&common::pages(), None);
 }
 
 /// The pages the emulated run covers: the ones whose examples show what the
@@ -497,7 +483,7 @@ fn anchors(text: &str) -> Vec<String> {
 fn every_path_the_docs_name_exists() {
     let root = Path::new(ROOT);
     let mut wrong = Vec::new();
-    for page in pages().iter().chain([&"BENCHMARKS.md".to_owned()]) {
+    for page in common::pages().iter().chain([&"BENCHMARKS.md".to_owned()]) {
         let text = std::fs::read_to_string(root.join(page)).unwrap();
         let dir = Path::new(page).parent().unwrap();
         for (number, line) in text.lines().enumerate() {

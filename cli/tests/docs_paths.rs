@@ -36,20 +36,6 @@ const MODULES: &[&str] = &[
     "verify",
 ];
 
-/// The pages whose text names paths: README.md and every page of docs/.
-fn pages() -> Vec<String> {
-    let mut docs: Vec<String> = std::fs::read_dir(Path::new(ROOT).join("docs"))
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
-        .filter(|name| name.ends_with(".md"))
-        .map(|name| format!("docs/{name}"))
-        .collect();
-    docs.sort();
-    std::iter::once("README.md".to_owned())
-        .chain(docs)
-        .collect()
-}
-
 /// The items docs/api.md lists, by their last name: `Options` is
 /// `dispatch::Options`. (A name listed twice is ambiguous, and left out.)
 fn listed_items() -> BTreeMap<String, String> {
@@ -129,7 +115,7 @@ fn qualified(path: &str, listed: &BTreeMap<String, String>) -> Option<String> {
 fn named_public_paths() -> Vec<(String, String)> {
     let listed = listed_items();
     let mut found = Vec::new();
-    for page in pages() {
+    for page in common::pages() {
         let text = std::fs::read_to_string(Path::new(ROOT).join(&page)).unwrap();
         for (line_number, line) in prose(&text) {
             for path in paths_in(line) {

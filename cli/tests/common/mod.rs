@@ -47,6 +47,21 @@ pub fn merge(files: &[std::path::PathBuf]) -> assert_cmd::assert::Assert {
 /// The repository's root, where the docs name their files from.
 pub const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 
+/// The pages of the docs: README.md and every page in `docs/`, whose
+/// examples run (docs_examples.rs) and whose paths resolve (docs_paths.rs).
+pub fn pages() -> Vec<String> {
+    let mut docs: Vec<String> = std::fs::read_dir(std::path::Path::new(ROOT).join("docs"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name.ends_with(".md"))
+        .map(|name| format!("docs/{name}"))
+        .collect();
+    docs.sort();
+    std::iter::once("README.md".to_owned())
+        .chain(docs)
+        .collect()
+}
+
 /// The `queens-simd` binary of this build, ready for arguments, run in
 /// the repository's root (as `cargo run` there would).
 pub fn queens() -> assert_cmd::Command {
