@@ -4,10 +4,6 @@
 //! every figure to a section of BENCHMARKS.md.
 
 use crate::Kernel;
-use crate::Kernel::{
-    BlocksBmi, Join, JoinAvx2, JoinAvx512, JoinAvx512Bw, LanesAvx2, LanesAvx512, Portable, Sse41,
-    SymmetricBmi,
-};
 use crate::kernel::Task::{self, Count, Enumerate};
 
 /// A measurement a rule cites: at size `n`, for `task`, `faster` took
@@ -28,14 +24,15 @@ pub(super) struct Figure {
 }
 
 /// [`Figure`]s, one a line: `measured(n, task, faster, its ns, slower, its
-/// ns, cpu, section)`.
+/// ns, cpu, section)`, each kernel by its name, as BENCHMARKS.md gives it
+/// (a name that is no kernel's fails the build).
 #[allow(clippy::too_many_arguments)] // a table's row, in its columns' order
 const fn measured(
     n: usize,
     task: Task,
-    faster: Kernel,
+    faster: &str,
     faster_ns: f64,
-    slower: Kernel,
+    slower: &str,
     slower_ns: f64,
     cpu: &'static str,
     source: &'static str,
@@ -43,9 +40,9 @@ const fn measured(
     Figure {
         n,
         task,
-        faster,
+        faster: Kernel::named(faster),
         faster_ns,
-        slower,
+        slower: Kernel::named(slower),
         slower_ns,
         cpu,
         source,
@@ -75,12 +72,12 @@ const JOIN_WITHOUT_VPOPCNTDQ: &str = "A 512-bit join without VPOPCNTDQ (issue 45
 /// split-512 rules) `lanes-avx512` ahead of `lanes-avx2`.
 #[rustfmt::skip] // a table: one figure a line
 pub(super) const JOIN_FIGURES: &[Figure] = &[
-    measured(14, Count, JoinAvx512, 7_774_000.0, LanesAvx512, 11_623_000.0, ZEN_4, JOIN_KERNELS),
-    measured(14, Count, Join, 10_422_000.0, LanesAvx512, 11_623_000.0, ZEN_4, JOIN_KERNELS),
-    measured(14, Count, LanesAvx512, 11_623_000.0, SymmetricBmi, 22_776_000.0, ZEN_4, JOIN_KERNELS),
-    measured(14, Count, LanesAvx512, 9_617_000.0, LanesAvx2, 10_306_000.0, ZEN_4, LANE_KERNELS),
-    measured(18, Count, JoinAvx512Bw, 3_450_000_000.0, JoinAvx2, 4_487_500_000.0, EMERALD_RAPIDS, JOIN_WITHOUT_VPOPCNTDQ),
-    measured(22, Count, JoinAvx512Bw, 8_950_000_000.0, JoinAvx2, 11_600_000_000.0, EMERALD_RAPIDS, JOIN_WITHOUT_VPOPCNTDQ),
+    measured(14, Count, "join-avx512", 7_774_000.0, "lanes-avx512", 11_623_000.0, ZEN_4, JOIN_KERNELS),
+    measured(14, Count, "join", 10_422_000.0, "lanes-avx512", 11_623_000.0, ZEN_4, JOIN_KERNELS),
+    measured(14, Count, "lanes-avx512", 11_623_000.0, "symmetric-bmi", 22_776_000.0, ZEN_4, JOIN_KERNELS),
+    measured(14, Count, "lanes-avx512", 9_617_000.0, "lanes-avx2", 10_306_000.0, ZEN_4, LANE_KERNELS),
+    measured(18, Count, "join-avx512bw", 3_450_000_000.0, "join-avx2", 4_487_500_000.0, EMERALD_RAPIDS, JOIN_WITHOUT_VPOPCNTDQ),
+    measured(22, Count, "join-avx512bw", 8_950_000_000.0, "join-avx2", 11_600_000_000.0, EMERALD_RAPIDS, JOIN_WITHOUT_VPOPCNTDQ),
 ];
 
 /// On a CPU that runs each 512-bit instruction as two 256-bit halves, 16
@@ -90,8 +87,8 @@ pub(super) const JOIN_FIGURES: &[Figure] = &[
 /// lanes".)
 #[rustfmt::skip] // a table: one figure a line
 pub(super) const SPLIT_512_LARGE_N_FIGURES: &[Figure] = &[
-    measured(12, Count, LanesAvx2, 363_137.0, LanesAvx512, 420_353.0, ZEN_4, COUNTING),
-    measured(13, Count, LanesAvx2, 1_767_000.0, LanesAvx512, 2_302_000.0, ZEN_4, COUNTING),
+    measured(12, Count, "lanes-avx2", 363_137.0, "lanes-avx512", 420_353.0, ZEN_4, COUNTING),
+    measured(13, Count, "lanes-avx2", 1_767_000.0, "lanes-avx512", 2_302_000.0, ZEN_4, COUNTING),
 ];
 
 /// The same at N = [`super::policy::LANES_FROM`].
@@ -99,9 +96,9 @@ pub(super) const SPLIT_512_LARGE_N_FIGURES: &[Figure] = &[
 pub(super) const SPLIT_512_SMALL_N_FIGURES: &[Figure] = &[Figure {
     n: 9,
     task: Task::Count,
-    faster: Kernel::LanesAvx2,
+    faster: Kernel::named("lanes-avx2"),
     faster_ns: 4_270.0,
-    slower: Kernel::LanesAvx512,
+    slower: Kernel::named("lanes-avx512"),
     slower_ns: 5_168.0,
     cpu: "Zen 4",
     source: "Counting",
@@ -113,11 +110,11 @@ pub(super) const SPLIT_512_SMALL_N_FIGURES: &[Figure] = &[Figure {
 /// search ahead of the join.
 #[rustfmt::skip] // a table: one figure a line
 pub(super) const LARGE_N_FIGURES: &[Figure] = &[
-    measured(10, Count, LanesAvx2, 16_207.0, SymmetricBmi, 43_600.0, ZEN_4, COUNTING),
-    measured(10, Count, SymmetricBmi, 30_120.0, Portable, 47_170.0, ZEN_5, AUTO_AT_SMALL_N),
-    measured(13, Count, SymmetricBmi, 4_036_000.0, Portable, 24_432_000.0, ZEN_4, COUNTING),
-    measured(13, Count, LanesAvx2, 1_775_000.0, JoinAvx512, 3_096_000.0, ZEN_4, JOIN_KERNELS),
-    measured(10, Enumerate, SymmetricBmi, 72_015.0, Portable, 204_794.0, ZEN_4, ENUMERATING),
+    measured(10, Count, "lanes-avx2", 16_207.0, "symmetric-bmi", 43_600.0, ZEN_4, COUNTING),
+    measured(10, Count, "symmetric-bmi", 30_120.0, "portable", 47_170.0, ZEN_5, AUTO_AT_SMALL_N),
+    measured(13, Count, "symmetric-bmi", 4_036_000.0, "portable", 24_432_000.0, ZEN_4, COUNTING),
+    measured(13, Count, "lanes-avx2", 1_775_000.0, "join-avx512", 3_096_000.0, ZEN_4, JOIN_KERNELS),
+    measured(10, Enumerate, "symmetric-bmi", 72_015.0, "portable", 204_794.0, ZEN_4, ENUMERATING),
 ];
 
 /// Fundamental solutions from [`super::policy::SYMMETRIC_FUNDAMENTAL_FROM`]: no table of
@@ -130,37 +127,37 @@ pub(super) const FUNDAMENTAL_FIGURES: &[Figure] = &[];
 /// the portable kernel.
 #[rustfmt::skip] // a table: one figure a line
 pub(super) const SMALL_N_FIGURES: &[Figure] = &[
-    measured(9, Count, LanesAvx2, 4_270.0, Portable, 14_538.0, ZEN_4, COUNTING),
-    measured(9, Count, LanesAvx512, 2_890.0, Portable, 9_670.0, ZEN_5, AUTO_AT_SMALL_N),
+    measured(9, Count, "lanes-avx2", 4_270.0, "portable", 14_538.0, ZEN_4, COUNTING),
+    measured(9, Count, "lanes-avx512", 2_890.0, "portable", 9_670.0, ZEN_5, AUTO_AT_SMALL_N),
 ];
 
 /// Counting N = [`super::policy::BLOCKS_FROM`] to 8: the blocks kernels ahead of the lanes
 /// and the portable kernel.
 #[rustfmt::skip] // a table: one figure a line
 pub(super) const BLOCKS_FIGURES: &[Figure] = &[
-    measured(5, Count, BlocksBmi, 72.6, Portable, 144.9, ZEN_4, COUNTING),
-    measured(7, Count, BlocksBmi, 304.0, LanesAvx2, 994.0, ZEN_3, BLOCKS_KERNEL),
-    measured(8, Count, BlocksBmi, 421.9, LanesAvx2, 1_288.0, ZEN_4, COUNTING),
-    measured(8, Count, LanesAvx2, 1_288.0, Portable, 3_464.0, ZEN_4, COUNTING),
+    measured(5, Count, "blocks-bmi", 72.6, "portable", 144.9, ZEN_4, COUNTING),
+    measured(7, Count, "blocks-bmi", 304.0, "lanes-avx2", 994.0, ZEN_3, BLOCKS_KERNEL),
+    measured(8, Count, "blocks-bmi", 421.9, "lanes-avx2", 1_288.0, ZEN_4, COUNTING),
+    measured(8, Count, "lanes-avx2", 1_288.0, "portable", 3_464.0, ZEN_4, COUNTING),
 ];
 
 /// Counting below [`super::policy::BLOCKS_FROM`]: the portable kernel ahead of the blocks
 /// and lane kernels.
 #[rustfmt::skip] // a table: one figure a line
 pub(super) const TINY_N_FIGURES: &[Figure] = &[
-    measured(4, Count, Portable, 31.7, BlocksBmi, 45.7, ZEN_4, COUNTING),
-    measured(4, Count, Portable, 31.7, LanesAvx2, 227.8, ZEN_4, COUNTING),
-    measured(4, Count, Portable, 23.0, LanesAvx512, 151.0, ZEN_5, AUTO_AT_SMALL_N),
+    measured(4, Count, "portable", 31.7, "blocks-bmi", 45.7, ZEN_4, COUNTING),
+    measured(4, Count, "portable", 31.7, "lanes-avx2", 227.8, ZEN_4, COUNTING),
+    measured(4, Count, "portable", 23.0, "lanes-avx512", 151.0, ZEN_5, AUTO_AT_SMALL_N),
 ];
 
 /// Enumerating N = [`super::policy::BLOCKS_ENUMERATION_FROM`] to 8: the blocks kernels
 /// ahead of davidad's machine, and it ahead of the portable kernel.
 #[rustfmt::skip] // a table: one figure a line
 pub(super) const BLOCKS_ENUMERATION_FIGURES: &[Figure] = &[
-    measured(7, Enumerate, BlocksBmi, 1_344.0, Sse41, 2_239.0, ZEN_4, ENUMERATING),
-    measured(8, Enumerate, BlocksBmi, 4_698.0, Sse41, 6_043.0, ZEN_4, ENUMERATING),
-    measured(8, Enumerate, BlocksBmi, 5_500.0, Sse41, 7_800.0, ZEN_3, BLOCKS_KERNEL),
-    measured(7, Enumerate, Sse41, 2_239.0, Portable, 3_646.0, ZEN_4, ENUMERATING),
+    measured(7, Enumerate, "blocks-bmi", 1_344.0, "sse41", 2_239.0, ZEN_4, ENUMERATING),
+    measured(8, Enumerate, "blocks-bmi", 4_698.0, "sse41", 6_043.0, ZEN_4, ENUMERATING),
+    measured(8, Enumerate, "blocks-bmi", 5_500.0, "sse41", 7_800.0, ZEN_3, BLOCKS_KERNEL),
+    measured(7, Enumerate, "sse41", 2_239.0, "portable", 3_646.0, ZEN_4, ENUMERATING),
 ];
 
 /// Enumerating below [`super::policy::SYMMETRIC_FROM`] (but 7 and 8): davidad's machine
@@ -169,10 +166,10 @@ pub(super) const BLOCKS_ENUMERATION_FIGURES: &[Figure] = &[
 /// [`super::policy::BLOCKS_ENUMERATION_FROM`]).
 #[rustfmt::skip] // a table: one figure a line
 pub(super) const SMALL_N_ENUMERATION_FIGURES: &[Figure] = &[
-    measured(4, Enumerate, Sse41, 56.3, Portable, 127.0, ZEN_4, ENUMERATING),
-    measured(6, Enumerate, Sse41, 382.1, Portable, 956.2, ZEN_4, ENUMERATING),
-    measured(6, Enumerate, Sse41, 382.1, BlocksBmi, 408.4, ZEN_4, ENUMERATING),
-    measured(6, Enumerate, Portable, 956.2, SymmetricBmi, 1_824.0, ZEN_4, ENUMERATING),
-    measured(9, Enumerate, Sse41, 22_237.0, Portable, 51_039.0, ZEN_4, ENUMERATING),
-    measured(9, Enumerate, Sse41, 22_237.0, SymmetricBmi, 26_215.0, ZEN_4, ENUMERATING),
+    measured(4, Enumerate, "sse41", 56.3, "portable", 127.0, ZEN_4, ENUMERATING),
+    measured(6, Enumerate, "sse41", 382.1, "portable", 956.2, ZEN_4, ENUMERATING),
+    measured(6, Enumerate, "sse41", 382.1, "blocks-bmi", 408.4, ZEN_4, ENUMERATING),
+    measured(6, Enumerate, "portable", 956.2, "symmetric-bmi", 1_824.0, ZEN_4, ENUMERATING),
+    measured(9, Enumerate, "sse41", 22_237.0, "portable", 51_039.0, ZEN_4, ENUMERATING),
+    measured(9, Enumerate, "sse41", 22_237.0, "symmetric-bmi", 26_215.0, ZEN_4, ENUMERATING),
 ];

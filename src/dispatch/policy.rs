@@ -60,6 +60,10 @@ pub(crate) const BLOCKS_ENUMERATION_FROM: usize = 7;
 /// "Ties in lanes").
 pub(crate) const SPLIT_512_LANES_AVX2_UP_TO: usize = JOIN_FROM - 1;
 
+/// The kernel the split-512 rules move ahead of its family: `lanes-avx2`
+/// (see [`SPLIT_512_LANES_AVX2_UP_TO`]).
+pub(super) const SPLIT_512_LEADER: Kernel = Kernel::LanesAvx2;
+
 /// One entry of a rule's order.
 #[derive(Clone, Copy, Debug)]
 enum Pick {
@@ -210,14 +214,14 @@ const RULES: &[Rule] = &[
         tasks: &[Task::Count],
         sizes: SYMMETRIC_FROM..=SPLIT_512_LANES_AVX2_UP_TO,
         split_512_only: true,
-        list: &expand_led(Kernel::LanesAvx2, LARGE_N),
+        list: &expand_led(SPLIT_512_LEADER, LARGE_N),
         because: figures::SPLIT_512_LARGE_N_FIGURES,
     },
     Rule {
         tasks: &[Task::Count],
         sizes: LANES_FROM..=SYMMETRIC_FROM - 1,
         split_512_only: true,
-        list: &expand_led(Kernel::LanesAvx2, SMALL_N),
+        list: &expand_led(SPLIT_512_LEADER, SMALL_N),
         because: figures::SPLIT_512_SMALL_N_FIGURES,
     },
     Rule {
@@ -524,10 +528,9 @@ mod tests {
     /// `join-avx2`, where `join-avx512`, listed first, does not run.
     #[test]
     fn a_cpu_without_vpopcntdq_counts_the_join_sizes_with_join_avx512bw() {
-        use crate::vocabulary::cpu::Feature::*;
-        let skylake_sp = [
-            Sse41, Avx, Avx2, Avx512F, Avx512Bw, Bmi1, Bmi2, Lzcnt, Popcnt,
-        ];
+        use crate::vocabulary::cpu;
+        const SKYLAKE_SP: &str = "sse4.1,avx,avx2,avx512f,avx512bw,bmi1,bmi2,lzcnt,popcnt";
+        let skylake_sp = cpu::named::<{ cpu::count_named(SKYLAKE_SP) }>(SKYLAKE_SP);
         let runs = |kernel: &&Kernel| kernel.cpu_features().iter().all(|f| skylake_sp.contains(f));
         for n in JOIN_FROM..=MAX_N {
             let list = preference(Task::Count, n, false).unwrap();
@@ -541,13 +544,13 @@ mod tests {
     #[test]
     fn a_led_list_is_its_list_with_one_kernel_moved() {
         for (led, plain) in [(LARGE_N, LARGE_N), (SMALL_N, SMALL_N)]
-            .map(|(a, b)| (expand_led(Kernel::LanesAvx2, a), expand(b)))
+            .map(|(a, b)| (expand_led(SPLIT_512_LEADER, a), expand(b)))
         {
             let rest: Vec<Kernel> = plain
                 .into_iter()
-                .filter(|&k| k != Kernel::LanesAvx2)
+                .filter(|&k| k != SPLIT_512_LEADER)
                 .collect();
-            assert_eq!(led[0], Kernel::LanesAvx2);
+            assert_eq!(led[0], SPLIT_512_LEADER);
             assert_eq!(led[1..], rest[..]);
         }
     }

@@ -1,5 +1,5 @@
 //! The registry: the one map from a kernel's name to the code that runs
-//! it, a line per kernel (`build`). Each kernel type can be built only
+//! it (`build`), written from the kernel table's rows. Each kernel type can be built only
 //! where this CPU runs it (its `new()` asks for the features of its row in
 //! the kernel table), so what this hands out is `'static` and proves its
 //! features: a solver for whole boards and, for a kernel that counts a
@@ -9,17 +9,11 @@
 use crate::Error;
 #[cfg(feature = "std")]
 use crate::kernel::Method;
-use crate::kernel::blocks::Blocks;
 #[cfg(feature = "alloc")]
-use crate::kernel::join::{Join, Joiner};
+use crate::kernel::join::Joiner;
 #[cfg(feature = "std")]
 use crate::kernel::pieces::PieceCounter;
-use crate::kernel::portable::Portable;
-use crate::kernel::symmetric::{Symmetric, Walkers};
-use crate::reference::bitboard64::Bitboard64;
-use crate::reference::brute_force::BruteForce;
-use crate::reference::heap_permutations::HeapPermutations;
-use crate::reference::threat_masks::ThreatMasks;
+use crate::kernel::symmetric::Walkers;
 use crate::{Kernel, Solver};
 
 /// A kernel built: its solver and, for a kernel that counts a plan's
@@ -63,62 +57,59 @@ impl Built {
 
 /// The kernel type behind a concrete `kernel`, built, or `None` where this
 /// build or CPU cannot run it: the one map from names to the code that
-/// runs them, a line per kernel. (Whether it counts pieces, which this
-/// says by the type's trait, must agree with the kernel table's plan
-/// method: a test checks it.)
+/// runs them, written from the kernel table (`registry_rows!`), a match
+/// arm per row with no wildcard. (Whether it counts pieces, which this
+/// says by the row's `code`, must agree with the row's plan method: a test
+/// checks it.)
 pub(super) fn build(kernel: Kernel) -> Option<Built> {
-    match kernel {
-        Kernel::Auto | Kernel::Asm => None,
-        Kernel::Portable => Portable::new().map(|k| Built::solver(k.as_static())),
-        Kernel::Symmetric => Symmetric::new().map(|k| Built::walkers(k.as_static())),
-        Kernel::Blocks => Blocks::new().map(|k| Built::solver(k.as_static())),
-        #[cfg(x86_kernels)]
-        Kernel::BlocksBmi => {
-            crate::kernel::blocks::BlocksBmi::new().map(|k| Built::solver(k.as_static()))
-        }
-        #[cfg(x86_kernels)]
-        Kernel::SymmetricBmi => {
-            crate::kernel::symmetric::SymmetricBmi::new().map(|k| Built::walkers(k.as_static()))
-        }
-        #[cfg(simd_kernels)]
-        Kernel::LanesAvx512 => {
-            crate::kernel::lanes::avx512::LanesAvx512::new().map(|k| Built::walkers(k.as_static()))
-        }
-        #[cfg(simd_kernels)]
-        Kernel::LanesAvx2 => {
-            crate::kernel::lanes::avx2::LanesAvx2::new().map(|k| Built::walkers(k.as_static()))
-        }
-        #[cfg(feature = "alloc")]
-        Kernel::Join => Join::new().map(|k| Built::joiner(k.as_static())),
-        #[cfg(all(simd_kernels, feature = "alloc"))]
-        Kernel::JoinAvx512 => {
-            crate::kernel::join::avx512::JoinAvx512::new().map(|k| Built::joiner(k.as_static()))
-        }
-        #[cfg(all(simd_kernels, feature = "alloc"))]
-        Kernel::JoinAvx512Bw => {
-            crate::kernel::join::avx512bw::JoinAvx512Bw::new().map(|k| Built::joiner(k.as_static()))
-        }
-        #[cfg(all(simd_kernels, feature = "alloc"))]
-        Kernel::JoinAvx2 => {
-            crate::kernel::join::avx2::JoinAvx2::new().map(|k| Built::joiner(k.as_static()))
-        }
-        #[cfg(simd_kernels)]
-        Kernel::Sse41 => crate::kernel::sse41::Sse41::new().map(|k| Built::solver(k.as_static())),
-        #[cfg(simd_kernels)]
-        Kernel::Avx => crate::kernel::avx::Avx::new().map(|k| Built::solver(k.as_static())),
-        #[cfg(asm_kernels)]
-        Kernel::AsmSse41 => crate::kernel::asm::Asm::sse41().map(|k| Built::solver(k.as_static())),
-        #[cfg(asm_kernels)]
-        Kernel::AsmAvx => crate::kernel::asm::Asm::avx().map(|k| Built::solver(k.as_static())),
-        Kernel::Bitboard64 => Bitboard64::new().map(|k| Built::solver(k.as_static())),
-        Kernel::ThreatMasks => ThreatMasks::new().map(|k| Built::solver(k.as_static())),
-        Kernel::BruteForce => BruteForce::new().map(|k| Built::solver(k.as_static())),
-        Kernel::HeapPermutations => HeapPermutations::new().map(|k| Built::solver(k.as_static())),
-        // Kernels this build does not carry.
-        #[allow(unreachable_patterns)]
-        _ => None,
-    }
+    // The crate's root goes in as a token, for the rows' paths.
+    crate::vocabulary::kernel::kernels!(registry_rows, kernel, crate)
 }
+
+/// [`build`]'s match, a callback of the kernel table (`kernels!`): each row
+/// its type's constructor, under its build's cfg, the proof it returns
+/// handed out as the row's `code` says (`solver`, `walkers`, `joiner`);
+/// `None` for the aliases and for a row this build does not carry.
+macro_rules! registry_rows {
+    (
+        ($kernel:ident, $root:tt)
+        $(
+            $(#[$doc:meta])*
+            $variant:ident {
+                name: $name:literal,
+                description: $description:literal,
+                sizes: $sizes:expr,
+                role: $role:expr,
+                method: $method:expr,
+                enumerates: $enumerates:literal,
+                family: $family:ident,
+                cpu: $cpu:literal,
+                build: $build:ident,
+                code: $how:ident $(($($path:ident)::+))?,
+            }
+        )*
+    ) => {
+        match $kernel {
+            $( Kernel::$variant => registry_row!($root, $build, $how $(, $($path)::+)?), )*
+        }
+    };
+}
+use registry_rows;
+
+/// One row of [`registry_rows!`].
+macro_rules! registry_row {
+    ($root:tt, Alias, alias) => {
+        None
+    };
+    ($root:tt, $build:ident, $how:ident, $($path:ident)::+) => {
+        crate::vocabulary::kernel::if_built!($build {
+            $root::$($path)::+().map(|k| Built::$how(k.as_static()))
+        } else {
+            None
+        })
+    };
+}
+use registry_row;
 
 /// The solver behind a concrete `kernel`, or `None` where this build or
 /// CPU cannot run it.
@@ -131,12 +122,7 @@ pub(super) fn try_solver(kernel: Kernel) -> Option<&'static dyn Solver> {
 /// SSE4.1), built; `None` where neither runs.
 #[cfg(asm_kernels)]
 pub fn best_asm() -> Option<crate::kernel::asm::Asm> {
-    use crate::kernel::asm::Asm;
-    match super::policy::asm_kernel() {
-        Kernel::AsmAvx => Asm::avx(),
-        Kernel::AsmSse41 => Asm::sse41(),
-        _ => None,
-    }
+    crate::kernel::asm::Asm::of(super::policy::asm_kernel())
 }
 
 /// The counter of `method`'s pieces that `asked` stands for: the kernel

@@ -123,6 +123,16 @@ impl Asm {
         })
     }
 
+    /// The encoding `kernel` names, if it is one of the asm kernels and
+    /// this CPU runs it.
+    pub(crate) fn of(kernel: Kernel) -> Option<Asm> {
+        match kernel {
+            Kernel::AsmSse41 => Asm::sse41(),
+            Kernel::AsmAvx => Asm::avx(),
+            _ => None,
+        }
+    }
+
     /// This proof as a `'static` solver: what the dispatcher hands out.
     pub(crate) fn as_static(self) -> &'static Asm {
         match self.encoding {

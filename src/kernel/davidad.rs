@@ -149,10 +149,10 @@ pub(super) fn in_xmm(mut x: __m128i) -> __m128i {
 /// existence proves the features:
 ///
 /// ```text
-/// davidad_kernel!(Sse41);
+/// davidad_kernel!(ItsType);
 /// ```
 ///
-/// where `Sse41` is both the kernel's type ([`crate::kernel::kernel_type!`])
+/// at the top of its file (`sse41.rs`, `avx.rs`), where `ItsType` is both the kernel's type ([`crate::kernel::kernel_type!`])
 /// and its variant of [`crate::Kernel`], whose row of the kernel table
 /// gives the features (`target_features!`).
 ///

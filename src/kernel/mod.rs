@@ -27,42 +27,36 @@
 //!
 //! Every kernel, of every family and ISA, is made the same way:
 //!
-//! 1. **Its row of the kernel table** (`vocabulary/kernel.rs`): a variant
-//!    of [`Kernel`], its `FACTS` row (name, sizes, family, plan method,
-//!    builds; the table's length grows by one), and, if it needs CPU
-//!    features, its line of `target_features!`, the one place they are
-//!    written.
-//! 2. **Its type**, declared in its own file with `kernel_type!` (the
-//!    macro `proof.rs` defines): zero-sized, built only where the CPU runs
-//!    its row's features.
-//! 3. **Its code**, the family's generic code compiled with those features:
-//!    `target_features!(ItsVariant => { fn ... })` around the family's
-//!    entry points (`lane_kernel!` and `join_kernel!` write the type, the
-//!    compiled code and the traits, so that a new ISA of theirs is one
-//!    invocation at the top of the ISA's file, `lanes/avx2.rs` or
-//!    `join/avx2.rs`, beside its own vector operations;
-//!    `davidad_kernel!` the compiled machine and its `Solver`), and the
+//! 1. **Its row of the kernel table**, `kernels!` in
+//!    `vocabulary/kernel.rs`: its variant's name and docs, name, sizes,
+//!    role, plan method, family, CPU features (the one place they are
+//!    written), builds, and its type's constructor with how it is handed
+//!    out (`solver`, `walkers` or `joiner`). [`Kernel`], its facts,
+//!    `target_features!`, the registry's constructor
+//!    (`dispatch/registry.rs`), `auto`'s lists (by family) and the tests'
+//!    lists of kernels are written from the rows, so nothing else is
+//!    written for it.
+//! 2. **Its code**, in its own file, declared in this module (or its
+//!    family's) under its build's `cfg`: its type, declared with
+//!    `kernel_type!` (`proof.rs`: zero-sized, built only where the CPU
+//!    runs its row's features), the family's code compiled with those
+//!    features (`target_features!(ItsVariant => { fn ... })`), and the
 //!    [`Solver`] impl, plus the family's trait for a kernel that counts a
 //!    plan's pieces (the symmetric kernel's `Walkers`, the join's
-//!    `Joiner`); a new file is
-//!    declared in this module (or its family's) under its build's `cfg`.
-//! 4. **One line of `dispatch/registry.rs`'s `build`**, which makes its
-//!    type. `auto` places it by its family (`dispatch/policy.rs`), in the
-//!    table's order within the family.
-//! 5. **Its row in the tests that build or emulate kernels**, which read
-//!    the table and fail until the row is there: `joiners` in
-//!    `join/mod.rs` for a join kernel, `trace::lanes::first_steps` for a
-//!    lane kernel, `Model::runs` in `cli/tests/cpu_models.rs` for any.
+//!    `Joiner`). `lane_kernel!` and `join_kernel!` write all of that, so
+//!    that a new ISA of theirs is one invocation at the top of the ISA's
+//!    file (`lanes/avx2.rs`, `join/avx2.rs`), beside its own vector
+//!    operations; `davidad_kernel!` writes the compiled machine and its
+//!    `Solver`.
 //!
-//! Nothing else in the code names it: the plan, the errors, `--kernels`,
-//! the hints of the command line and the other lists of kernels in the
-//! tests read the table (`Kernel::ALL`, `Method::kernels`). The docs do: its line
-//! of the README's `--kernels` example (which runs as a test, and fails
-//! until the line is there) and its row of docs/kernels.md. The
-//! dispatcher's tests fail while a kernel is missing from `build`, and the
-//! build fails while a fast kernel is missing from a preference list (a
-//! new family needs its place in `policy.rs`'s rules). The assembly's type
-//! is the one exception (`kernel::asm` says why).
+//! A row whose constructor or type is missing fails the build on every
+//! machine (the registry's match has an arm per row, no wildcard); a new
+//! family needs its place in `dispatch/policy.rs`'s rules (the build fails
+//! while a fast kernel is in no list) and its arm of `if_family!`. The
+//! docs name it too: its line of the README's `--kernels` example (which
+//! runs as a test, and fails until the line is there) and its row of
+//! docs/kernels.md. The assembly's type is the one exception to
+//! `kernel_type!` (`kernel::asm` says why).
 
 pub mod blocks;
 #[cfg(feature = "alloc")]

@@ -11,8 +11,9 @@
 ///
 /// ```text
 /// kernel_type! {
-///     /// The `join-avx2` kernel. Holding one proves this CPU runs AVX2.
-///     pub struct JoinAvx2 = Kernel::JoinAvx2;
+///     /// The `my-kernel` kernel. Holding one proves this CPU runs the
+///     /// features of its row.
+///     pub struct MyKernel = Kernel::MyKernel;
 /// }
 /// ```
 ///

@@ -4,9 +4,8 @@
 use alloc::vec::Vec;
 
 use super::Columns;
-use crate::kernel::lanes::avx2::LanesAvx2;
-use crate::kernel::lanes::avx512::LanesAvx512;
 use crate::kernel::lanes::walk::{self, LaneView, Watch};
+use crate::vocabulary::kernel::{Family, family_kernel};
 use crate::{Count, Error, Kernel};
 
 /// One lane after a step.
@@ -93,21 +92,15 @@ pub fn first_steps(kernel: Kernel, n: usize, steps: usize) -> Result<Walk, Error
         steps: Vec::new(),
         total: 0,
     };
-    let unavailable = || crate::Error::unavailable(kernel);
-    let count = match kernel {
-        Kernel::LanesAvx2 => LanesAvx2::new()
-            .ok_or_else(unavailable)?
-            .watch(n, &mut recorder),
-        Kernel::LanesAvx512 => LanesAvx512::new()
-            .ok_or_else(unavailable)?
-            .watch(n, &mut recorder),
-        _ => {
-            return Err(Error::KernelUnavailable {
-                kernel,
-                because: "only the lane kernels have lanes to trace",
-            });
-        }
-    };
+    if kernel.family() != Family::Lanes {
+        return Err(Error::KernelUnavailable {
+            kernel,
+            because: "only the lane kernels have lanes to trace",
+        });
+    }
+    // Each lane kernel of the table, by its type.
+    let count = family_kernel!(Lanes, kernel, |k| k.watch(n, &mut recorder))
+        .ok_or_else(|| Error::unavailable(kernel))?;
     debug_assert!(walk::MAX_N >= max);
     Ok(Walk {
         steps: recorder.steps,

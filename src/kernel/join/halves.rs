@@ -158,7 +158,7 @@ impl Filed {
         grow::reserve(&mut self.next, classes + 1)?;
         let shift = cuts.len();
         // SAFETY: `W::class` asks only that the CPU runs `W`'s instructions
-        // (BMI2's `pext` for `__m512i`, which a `JoinAvx512` proves), as this
+        // (BMI2's `pext` for `__m512i`, which the 512-bit join kernels' types prove), as this
         // function's caller vouches.
         let cut_class = |mask| unsafe { W::class(cuts, mask) };
         if tags == 1 {

@@ -551,30 +551,19 @@ pub(crate) fn skip_missing(kernel: Kernel) {
     std::eprintln!("SKIPPED: kernel {kernel} is not available on this CPU");
 }
 
-/// Every join kernel of the kernel table (`Method::Join`) that this build
-/// and CPU run, those it lacks skipped ([`skip_missing`]): the tests' list,
-/// so that a join kernel the table adds without its line here fails them.
+/// Every join kernel of the kernel table (its `Join` family) that this
+/// build and CPU run, those it lacks skipped ([`skip_missing`]): the tests'
+/// list, written from the table's rows, so that a join kernel the table
+/// adds is in it.
 #[cfg(test)]
 pub(crate) fn joiners() -> Vec<&'static dyn Joiner> {
-    let built = |kernel: Kernel| -> Option<&'static dyn Joiner> {
-        match kernel {
-            Kernel::Join => Join::new().map(|k| k.as_static() as &dyn Joiner),
-            #[cfg(simd_kernels)]
-            Kernel::JoinAvx2 => avx2::JoinAvx2::new().map(|k| k.as_static() as &dyn Joiner),
-            #[cfg(simd_kernels)]
-            Kernel::JoinAvx512 => avx512::JoinAvx512::new().map(|k| k.as_static() as &dyn Joiner),
-            #[cfg(simd_kernels)]
-            Kernel::JoinAvx512Bw => {
-                avx512bw::JoinAvx512Bw::new().map(|k| k.as_static() as &dyn Joiner)
-            }
-            other if crate::vocabulary::kernel::absent_because(other).is_some() => None,
-            other => panic!("join/mod.rs builds no joiner for the join kernel {other}"),
-        }
-    };
-    crate::kernel::Method::Join
-        .kernels()
+    use crate::vocabulary::kernel::{Family, family_kernel};
+    Kernel::ALL
+        .iter()
+        .copied()
+        .filter(|kernel| kernel.family() == Family::Join)
         .filter_map(|kernel| {
-            let joiner = built(kernel);
+            let joiner = family_kernel!(Join, kernel, |k| k.as_static() as &'static dyn Joiner);
             if joiner.is_none() {
                 skip_missing(kernel);
             }

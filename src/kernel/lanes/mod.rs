@@ -276,13 +276,40 @@ unsafe fn count_listed<V: Simd>(
     }
 }
 
+/// The solutions of a board of `n` (from 4 to [`walk::MAX_N`]) by its
+/// mirror starts, at any N: in one group of lanes for 8 lanes, in two for
+/// 16, so that the tests walk both.
+///
+/// # Safety
+///
+/// The CPU runs `V`'s instructions.
+#[cfg(test)]
+#[inline(always)]
+unsafe fn count_mirror_starts<V: Simd>(n: usize) -> Count {
+    let mut total: Count = 0;
+    let mut add = |_, count| total += count;
+    let mut starts = mirror_starts(n);
+    if V::LANES == 8 {
+        // SAFETY: the caller's CPU; `n` is at most `walk::MAX_N`.
+        unsafe {
+            walk::count::<V, false, 1, (), _>(n, &mut starts, &mut CountedLeaves, &mut add, &mut ())
+        };
+    } else {
+        // SAFETY: as above.
+        unsafe {
+            walk::count::<V, false, 2, (), _>(n, &mut starts, &mut CountedLeaves, &mut add, &mut ())
+        };
+    }
+    total
+}
+
 /// A lane kernel, instantiated at the end of its ISA's file (`avx2.rs`,
 /// `avx512.rs`), as the join kernels are: its type (`kernel_type!`), the
 /// walks of this module compiled with its row's features
 /// (`target_features!`) over its vector type, and its traits. `$name` is
 /// its variant of [`crate::Kernel`]. The compiled functions sit in the invoking
-/// module: `cli/tests/disassembly.rs` finds
-/// `lanes::avx2::LanesAvx2::count_board::compiled` by that path.
+/// module: `cli/tests/disassembly.rs` finds each kernel's
+/// `count_board::compiled` by that path (`lanes::avx2::…`).
 macro_rules! lane_kernel {
     (
         $(#[$doc:meta])*
@@ -363,6 +390,28 @@ macro_rules! lane_kernel {
                 // features, those `compiled` is built with.
                 unsafe { compiled(n, classes) }
             }
+
+            /// `lanes::count_mirror_starts`: the tests' way to the mirror
+            /// starts at any N, not only those `count` uses them for.
+            #[cfg(test)]
+            pub(crate) fn count_mirror_starts(self, n: usize) -> $crate::Count {
+                $crate::vocabulary::kernel::target_features!($name => {
+                    /// `lanes::count_mirror_starts` compiled with the kernel's
+                    /// features.
+                    ///
+                    /// # Safety
+                    ///
+                    /// The CPU runs them.
+                    unsafe fn compiled(n: usize) -> $crate::Count {
+                        // SAFETY: the caller's.
+                        unsafe { super::count_mirror_starts::<$vector>(n) }
+                    }
+                });
+                assert!((4..=super::walk::MAX_N).contains(&n));
+                // SAFETY: `self` exists only where `new` found the kernel's
+                // features, those `compiled` is built with.
+                unsafe { compiled(n) }
+            }
         }
 
         /// A plan's symmetric subproblems, in lanes.
@@ -422,30 +471,34 @@ mod tests {
     /// A lane kernel's count of listed subproblems.
     type CountListed = Box<dyn Fn(Listed<'_>, bool, bool, &mut dyn FnMut(usize, Count))>;
 
-    /// The lane kernels this CPU runs, as solvers and as counters of
-    /// listed subproblems.
-    fn kernels() -> Vec<(&'static dyn Solver, CountListed)> {
-        let mut kernels: Vec<(&'static dyn Solver, CountListed)> = Vec::new();
-        if let Some(k) = avx2::LanesAvx2::new() {
-            kernels.push((
-                k.as_static(),
-                Box::new(move |l, t, c, d| k.count_listed(l, t, c, d)),
-            ));
-        }
-        if let Some(k) = avx512::LanesAvx512::new() {
-            kernels.push((
-                k.as_static(),
-                Box::new(move |l, t, c, d| k.count_listed(l, t, c, d)),
-            ));
-        }
-        kernels
+    /// A lane kernel's count of a board's mirror starts.
+    type CountMirrored = Box<dyn Fn(usize) -> Count>;
+
+    /// The lane kernels of the table (its `Lanes` family) that this CPU
+    /// runs, as solvers and as counters of listed subproblems and of
+    /// mirror starts.
+    fn kernels() -> Vec<(&'static dyn Solver, CountListed, CountMirrored)> {
+        use crate::vocabulary::kernel::{Family, family_kernel};
+        Kernel::ALL
+            .iter()
+            .filter(|kernel| kernel.family() == Family::Lanes)
+            .filter_map(|&kernel| {
+                family_kernel!(Lanes, kernel, |k| {
+                    let solver: &'static dyn Solver = k.as_static();
+                    let listed: CountListed =
+                        Box::new(move |l, t, c, d| k.count_listed(l, t, c, d));
+                    let mirrored: CountMirrored = Box::new(move |n| k.count_mirror_starts(n));
+                    (solver, listed, mirrored)
+                })
+            })
+            .collect()
     }
 
     /// Whole boards: counts and classes against the oracle, both by
     /// mirror starts and by the symmetric subproblems.
     #[test]
     fn whole_boards_count_the_known_totals() {
-        for (solver, _) in kernels() {
+        for (solver, _, _) in kernels() {
             let kernel = solver.kernel();
             for n in 0..=13 {
                 assert_eq!(solver.count(n), Ok(SOLUTIONS[n]), "{kernel}, N = {n}");
@@ -465,34 +518,8 @@ mod tests {
     fn mirror_starts_count_every_board() {
         for (n, &solutions) in SOLUTIONS.iter().enumerate().skip(4) {
             let mut totals = Vec::new();
-            for (solver, _) in kernels() {
-                let mut total: Count = 0;
-                let mut starts = mirror_starts(n);
-                let mut add = |_, count| total += count;
-                match solver.kernel() {
-                    // SAFETY: a `LanesAvx2` exists, so the CPU runs AVX2;
-                    // `n` is at most 13, below `walk::MAX_N`.
-                    Kernel::LanesAvx2 => unsafe {
-                        walk::count::<core::arch::x86_64::__m256i, false, 1, (), _>(
-                            n,
-                            &mut starts,
-                            &mut CountedLeaves,
-                            &mut add,
-                            &mut (),
-                        )
-                    },
-                    // SAFETY: the other kernel, a `LanesAvx512`, exists, so
-                    // the CPU runs AVX-512 F; `n` is at most 13.
-                    _ => unsafe {
-                        walk::count::<core::arch::x86_64::__m512i, false, 2, (), _>(
-                            n,
-                            &mut starts,
-                            &mut CountedLeaves,
-                            &mut add,
-                            &mut (),
-                        )
-                    },
-                }
+            for (_, _, count_mirrored) in kernels() {
+                let total = count_mirrored(n);
                 totals.push(total);
             }
             assert!(
@@ -510,7 +537,7 @@ mod tests {
     /// scalar walker.
     #[test]
     fn listed_subproblems_count_what_the_scalar_walkers_find() {
-        for (solver, count_listed) in kernels() {
+        for (solver, count_listed, _) in kernels() {
             let kernel = solver.kernel();
             for n in 4..=11 {
                 let mut subs: Vec<SearchRoot> =
