@@ -11,7 +11,7 @@
 //! a `use` or in code: from the root (`crate::…`), relative (`super::…`, `self::…`, a child module's name), or
 //! through a name a `use` of the file brought in; it is followed through
 //! the `pub use`s that re-export it to the file that defines it
-//! (`crate::Kernel` is `vocabulary/kernel.rs`, through `lib.rs` and
+//! (`crate::Kernel` is `vocabulary/kernel/mod.rs`, through `lib.rs` and
 //! `kernel/mod.rs`).
 //!
 //! Drawing it checks the layering, and fails (exit status 1, with each file

@@ -28,7 +28,7 @@
 //! Every kernel, of every family and ISA, is made the same way:
 //!
 //! 1. **Its row of the kernel table**, `kernels!` in
-//!    `vocabulary/kernel.rs`: its variant's name and docs, name, sizes,
+//!    `vocabulary/kernel/table.rs`: its variant's name and docs, name, sizes,
 //!    role, plan method, family, CPU features (the one place they are
 //!    written), builds, and its type's constructor with how it is handed
 //!    out (`solver`, `walkers` or `joiner`). [`Kernel`], its facts,
