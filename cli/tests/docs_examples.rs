@@ -44,6 +44,10 @@
 #![cfg(all(unix, not(debug_assertions)))]
 
 mod common;
+// Every public path the pages name, built (in a test binary of its own
+// it cost a build and a link more).
+#[path = "docs_examples/paths.rs"]
+mod paths;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -48,7 +48,7 @@ pub fn merge(files: &[std::path::PathBuf]) -> assert_cmd::assert::Assert {
 pub const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 
 /// The pages of the docs: README.md and every page in `docs/`, whose
-/// examples run (docs_examples.rs) and whose paths resolve (docs_paths.rs).
+/// examples run (docs_examples.rs) and whose paths resolve (docs_examples/paths.rs).
 pub fn pages() -> Vec<String> {
     let mut docs: Vec<String> = std::fs::read_dir(std::path::Path::new(ROOT).join("docs"))
         .unwrap()

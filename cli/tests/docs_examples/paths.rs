@@ -16,14 +16,12 @@
 //! crate here would build its dependencies too, clap and serde among
 //! them, three times the time of the check.)
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
 
-use common::ROOT;
+use super::common::{self, ROOT};
 
 /// The library's public modules, from which a page may write a path.
 const MODULES: &[&str] = &[
@@ -145,7 +143,7 @@ fn write_crate(dir: &Path, paths: &[(String, String)]) {
     std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
     let mut lib = String::from(
         "//! Every public path that README.md and docs/ name, each a link\n\
-         //! rustdoc must resolve (written by cli/tests/docs_paths.rs).\n//!\n",
+         //! rustdoc must resolve (written by cli/tests/docs_examples/paths.rs).\n//!\n",
     );
     for (place, path) in paths {
         writeln!(lib, "//! - {place}: [`{path}`]").unwrap();
