@@ -51,7 +51,7 @@ fn main() -> Result<(), queens_simd::Error> {
 
     // Holding the fastest counter for N = 10 and calling it in a loop.
     let solver = dispatch::solver_for(Kernel::Auto, Task::Count, 10)?;
-    let total: u128 = (0..5).map(|_| solver.count(10)).sum::<Result<_, _>>()?;
+    let total: u128 = (0..5).map(|_| solver.count()).sum::<Result<_, _>>()?;
     assert_eq!(total, 5 * 724);
     println!("held {} for N = 10: 5 counts of 724", solver.kernel());
 
