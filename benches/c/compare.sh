@@ -11,7 +11,7 @@
 # * Rust: benches/c/portable_timer.rs, built by this script as a throw-away
 #         Cargo project (in a temp dir) that depends on this crate by path,
 #         `[profile.release] opt-level = 3, codegen-units = 1`, and times
-#         `dispatch::solver(Kernel::Portable, n)?.count(n)`. By default RUSTFLAGS is
+#         the portable kernel's own `count(n)`. By default RUSTFLAGS is
 #         cleared, so the crate gets the default target features (no
 #         `-C target-cpu=native`); `--rust-native` builds it with
 #         RUSTFLAGS="-C target-cpu=native" instead, for information.
