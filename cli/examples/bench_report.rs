@@ -652,7 +652,7 @@ fn auto_table(md: &mut String) {
     heading(md, "`auto`'s choices");
     let _ = writeln!(
         md,
-        "What `auto` picks on this run's CPU for each task and N (`dispatch::auto_kernel`), and what a count on threads goes through (`dispatch::counts_through_plan`, `dispatch::plan_for(Kernel::Auto, n)`, `Options::counting_kernel`): asked of the library, not measured. Where the lists below change families: counting with the lane kernels from N = {}, with the join from N = {}; enumerating with the symmetric kernels from N = {}, fundamental solutions from N = {}; counting on threads through a plan from N = {}.\n",
+        "What `auto` picks on this run's CPU for each task and N (`dispatch::resolve_for`), and what a count on threads goes through (`dispatch::counts_through_plan`, `dispatch::plan_for(Kernel::Auto, n)`, `Options::counting_kernel`): asked of the library, not measured. Where the lists below change families: counting with the lane kernels from N = {}, with the join from N = {}; enumerating with the symmetric kernels from N = {}, fundamental solutions from N = {}; counting on threads through a plan from N = {}.\n",
         first_led(Task::Count, |k| k.name().starts_with("lanes-")),
         join_from(),
         first_led(Task::Enumerate, |k| k.name().starts_with("symmetric")),
@@ -1115,7 +1115,7 @@ fn dispatch_table(md: &mut String, medians: &Medians, instructions: &Instruction
     heading(md, "Dispatch cost");
     let _ = writeln!(
         md,
-        "`auto`'s count of N = {n} through `queens_simd::count` (which looks up `auto`'s cached choice and its solver on every call) and through a solver held across calls (`dispatch::solver_for(Kernel::Auto, Task::Count, n)` once): criterion's `{group}/held` and `{group}/through-count` of `cargo bench --bench simd`, and iai's `dispatch_held` and `dispatch_through_count` of `cargo bench --bench iai`. The bound: at most {:.0}% more. Criterion's medians vary by more than that from run to run on a shared machine; the instruction counts do not, and decide. \"kernel\": what `auto` counts N = {n} with: on this CPU for criterion (`dispatch::auto_kernel`), and under valgrind, which runs no AVX-512, the kernel whose `count_8` instruction count the held solver's equals.\n",
+        "`auto`'s count of N = {n} through `queens_simd::count` (which looks up `auto`'s cached choice and its solver on every call) and through a solver held across calls (`dispatch::solver_for(Kernel::Auto, Task::Count, n)` once): criterion's `{group}/held` and `{group}/through-count` of `cargo bench --bench simd`, and iai's `dispatch_held` and `dispatch_through_count` of `cargo bench --bench iai`. The bound: at most {:.0}% more. Criterion's medians vary by more than that from run to run on a shared machine; the instruction counts do not, and decide. \"kernel\": what `auto` counts N = {n} with: on this CPU for criterion (`dispatch::resolve_for`), and under valgrind, which runs no AVX-512, the kernel whose `count_8` instruction count the held solver's equals.\n",
         (DISPATCH_BOUND - 1.0) * 100.0
     );
     let held = median(medians, &group, "held", "");
