@@ -85,11 +85,18 @@ fn count_12(solver: &'static dyn Solver) -> Count {
 // `dispatch_through_count`: the two differ by what one call to
 // `queens_simd::count` spends on finding its solver.
 #[library_benchmark]
-#[bench::held(queens_simd::dispatch::solver_for(Kernel::Auto, Task::Count, 8).expect("auto runs"))]
-fn dispatch_held(held: queens_simd::dispatch::HeldSolver) -> Count {
-    // Through the kernel's own solver, as `count_8` counts: the report finds
-    // the kernel by the two counts' equal instructions.
-    common::count(held.solver(), 8)
+#[bench::held(held_solver(8))]
+fn dispatch_held(solver: &'static dyn Solver) -> Count {
+    common::count(solver, 8)
+}
+
+/// `auto`'s kernel held for `n` (uncounted setup), counted through its own
+/// solver as `count_8` counts: the report finds the kernel by the two
+/// counts' equal instructions.
+fn held_solver(n: usize) -> &'static dyn Solver {
+    queens_simd::dispatch::solver_for(Kernel::Auto, Task::Count, n)
+        .expect("auto runs")
+        .solver()
 }
 
 // The same count through `queens_simd::count`, `auto`'s choice for N = 8
