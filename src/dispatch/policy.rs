@@ -380,11 +380,12 @@ pub(super) fn auto_for_plans(method: crate::kernel::Method) -> Option<Kernel> {
         .find(|k| k.method() == Some(method) && k.is_available())
 }
 
-/// The concrete kernel the name `asm` stands for: the AVX encoding where it
-/// runs, else the SSE4.1 one, else `Asm` itself (unavailable).
+/// The concrete kernel the name `asm` stands for: the last of the table's
+/// encodings that runs here (AVX, else SSE4.1), else `Asm` itself
+/// (unavailable).
 pub(crate) fn asm_kernel() -> Kernel {
-    [Kernel::AsmAvx, Kernel::AsmSse41]
-        .into_iter()
+    crate::vocabulary::kernel::asm_encodings()
+        .rev()
         .find(|k| k.is_available())
         .unwrap_or(Kernel::Asm)
 }

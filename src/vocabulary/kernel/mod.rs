@@ -496,8 +496,8 @@ pub(crate) fn absent_because(kernel: Kernel) -> Option<&'static str> {
 }
 
 /// The encodings of the hand-written assembly, which `asm` stands for: the
-/// table's rows built as [`Build::Asm`], in its order.
-fn asm_encodings() -> impl Iterator<Item = Kernel> {
+/// table's rows built as [`Build::Asm`], in its order (SSE4.1, then AVX).
+pub(crate) fn asm_encodings() -> impl DoubleEndedIterator<Item = Kernel> {
     Kernel::ALL
         .iter()
         .copied()
