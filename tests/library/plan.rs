@@ -1,7 +1,7 @@
 //! The subproblem API and the parallel solver: plans cover every solution
 //! exactly once, in any order, on any number of threads, in any shards.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 
