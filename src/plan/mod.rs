@@ -50,7 +50,7 @@
 //! from N = 12 each is split by its first three rows: 646 subproblems at
 //! N = 12, 4,018 at N = 18, 37,086 at N = 32. A join plan has 118 pieces
 //! at N = 12, 1,013 at N = 18, 4,880 at N = 21, 59,640 at N = 32
-//! (`tests/library/plan.rs` checks these figures, and docs/plan.md's). Each
+//! (`tests/plan.rs` checks these figures, and docs/plan.md's). Each
 //! subproblem gets an [estimate](Subproblem::estimate) and [`Plan::all`]
 //! orders them largest first (in a symmetric plan the ties last: the
 //! walkers count ties in a second pass). Counting starts scoped threads

@@ -36,7 +36,7 @@ use crate::Error;
 /// It is address space a count needs beyond its buffers, not memory (the
 /// probe touches nothing): the command line's check adds it to the address
 /// space a count needs (`cli/memory.rs`). Measured (N = 16 and 18 on 1 and
-/// 2 threads, a counting global allocator, `tests/library/memory_limits.rs`): the
+/// 2 threads, a counting global allocator, `tests/memory_limits.rs`): the
 /// allocations a count makes outside this module between two of its
 /// buffers total at most a few KiB, as many pages as a thread without an
 /// arena of its own maps one per allocation; but glibc's main arena grows

@@ -4,7 +4,7 @@
 //! callee-saved register intact); and the large counts hold in release.
 #![cfg(asm_kernels)]
 
-use crate::common;
+mod common;
 
 use common::{A000170, max_set_n, require_all};
 use queens_simd::kernel::asm::{Asm, Encoding, RowMasks, Search};

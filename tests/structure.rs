@@ -13,18 +13,20 @@
 //! (The layers and their imports are checked by the architecture picture,
 //! `cargo run --features trace --example pictures -- --check`.)
 
-mod api;
-mod macros;
-mod paths;
-mod text;
+mod structure {
+    pub mod api;
+    pub mod macros;
+    pub mod paths;
+    pub mod text;
+}
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use self::macros::{bound_in, effects, macro_rules};
-use self::paths::{ModPath, Named, module_of, named};
-use self::text::{code_of, definitions, inherent_impls};
+use structure::macros::{bound_in, effects, macro_rules};
+use structure::paths::{ModPath, Named, module_of, named};
+use structure::text::{code_of, definitions, inherent_impls};
 
 /// Names that two types share on purpose, each with its reason in
 /// docs/architecture.md ("One name, one thing"). None today.
@@ -609,13 +611,13 @@ fn the_default_features_are_read_as_cargo_reads_them() {
 
 /// docs/api.md lists the public API, and this keeps it true: the `pub`
 /// items written at the top of `src/lib.rs` and of each public module's
-/// file ([`api`]) against the paths in the page's tables.
+/// file ([`structure::api`]) against the paths in the page's tables.
 #[test]
 fn docs_api_lists_every_public_item_and_no_other() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut public = BTreeSet::new();
-    api::collect(&root.join("src/lib.rs"), "", &mut public);
-    let listed = api::listed(&root.join("docs/api.md"));
+    structure::api::collect(&root.join("src/lib.rs"), "", &mut public);
+    let listed = structure::api::listed(&root.join("docs/api.md"));
     // Far more than a broken reader or page would give.
     assert!(public.len() > 100, "{public:?}");
     let unlisted: Vec<_> = public.difference(&listed).collect();
@@ -644,7 +646,7 @@ fn the_api_reader_reads_each_form_of_item() {
     let mut names = Vec::new();
     let mut at = 0;
     while at < lines.len() {
-        names.extend(api::public_names(&lines, &mut at));
+        names.extend(structure::api::public_names(&lines, &mut at));
         at += 1;
     }
     let names: Vec<_> = names.iter().map(|(n, k)| format!("{k} {n}")).collect();

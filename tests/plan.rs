@@ -1,7 +1,7 @@
 //! The subproblem API and the parallel solver: plans cover every solution
 //! exactly once, in any order, on any number of threads, in any shards.
 
-use crate::common;
+mod common;
 
 use std::collections::BTreeSet;
 

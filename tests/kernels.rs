@@ -2,7 +2,7 @@
 //! `QUEENS_SIMD_KERNEL`) against OEIS counts and the portable kernel's full
 //! solution sets.
 
-use crate::common;
+mod common;
 
 use std::collections::HashSet;
 use std::ops::ControlFlow;

@@ -12,7 +12,7 @@
 //! holds from `/proc/self/status`.
 #![cfg(target_os = "linux")]
 
-use crate::common;
+mod common;
 
 use std::time::{Duration, Instant};
 
@@ -45,7 +45,7 @@ fn a_join_count_whose_memory_is_refused_returns_an_error() {
     // otherwise grow in a thread's own arena for minutes before they are
     // refused.
     let child = spawn_self(
-        "memory_limits::count_under_a_memory_limit",
+        "count_under_a_memory_limit",
         &[(CHILD, "1".to_string())],
         true,
     );
@@ -175,7 +175,7 @@ fn a_join_count_under_any_limit_counts_or_reports_it() {
                 .map(|&(i, &(n, threads, extra))| {
                     // Every other run with one arena for every thread.
                     let child = spawn_self(
-                        "memory_limits::count_under_a_swept_limit",
+                        "count_under_a_swept_limit",
                         &[
                             (CHILD, "1".to_string()),
                             (SWEEP_N, n.to_string()),
