@@ -97,22 +97,28 @@ fn a_lost_notice_keeps_the_result_and_says_so() {
     let records = shard_files(&dir, 12, 2);
     let (first, second) = (records[0].to_str().unwrap(), records[1].to_str().unwrap());
     // Each writes a notice on stderr: the resume, the recount's seed, the
-    // time per solve. (The resumes read the finished checkpoint and do not
-    // write it, so the runs go side by side.)
+    // time per solve. The two resumes take the checkpoint's lock in turn;
+    // the rest run side by side.
     let resume = ["12", "--count", "--checkpoint", checkpoint];
     let recount = ["merge", first, second, "--recount", "3", "--seed", "1"];
-    let cases: Vec<(&[&str], bool)> = [&resume[..], &recount, &["8", "--count", "--time"]]
-        .into_iter()
-        .flat_map(|args| [(args, true), (args, false)])
-        .collect();
-    let runs = common::side_by_side(cases, |(args, full)| {
+    // With stderr on `/dev/full` (`true`) or a closed pipe.
+    fn run<'a>((args, full): (&'a [&'a str], bool)) -> (&'a [&'a str], Output) {
         let out = if full {
             run_with_stderr(args, dev_full())
         } else {
             run_with_stderr(args, closed_pipe())
         };
         (args, out)
-    });
+    }
+    let mut runs: Vec<_> = [(&resume[..], true), (&resume[..], false)]
+        .into_iter()
+        .map(run)
+        .collect();
+    let side_by_side: Vec<(&[&str], bool)> = [&recount[..], &["8", "--count", "--time"]]
+        .into_iter()
+        .flat_map(|args| [(args, true), (args, false)])
+        .collect();
+    runs.extend(common::side_by_side(side_by_side, run));
     for (args, out) in runs {
         assert_eq!(
             code(&out),
