@@ -1,7 +1,7 @@
 //! The library's build decides which kernels it has (its build.rs: the
 //! x86-64 kernels, the SIMD ones, the asm one, none where the portable
 //! kernel is forced) and hands the list over; the program's tests of the
-//! kernels' instructions (cli/tests/disassembly.rs, cli/tests/cpu_models.rs) are
+//! kernels' instructions (cli/tests/program/disassembly.rs, cli/tests/program/cpu_models.rs) are
 //! compiled under the same cfgs.
 
 fn main() {

@@ -97,7 +97,7 @@ fn was_closed_at_start(fd: i32) -> bool {
 /// The registration lives here in the library, beside what reads it, and
 /// not in the binary: rustc hands the linker every `#[used]` static of the
 /// crates that a binary links, and linkers keep these sections whole.
-/// `cli/tests/hostile_environment.rs` checks it on the built binary: a stdout
+/// `cli/tests/program/hostile_environment.rs` checks it on the built binary: a stdout
 /// closed with `>&-` is refused there, where it would count otherwise.
 #[cfg(any(
     target_os = "linux",

@@ -208,8 +208,13 @@ mod limits {
             (16_384, 24)
         };
         let (mut sampled, mut refused) = (0, 0);
-        for extra_mib in (0..=96).step_by(step) {
-            match sample_in_a_child(draws, extra_mib << 10) {
+        // Each child limits its own address space: they run side by side.
+        let limits: Vec<u64> = (0..=96).step_by(step).collect();
+        let children = crate::common::side_by_side(limits, |extra_mib| {
+            (extra_mib, sample_in_a_child(draws, extra_mib << 10))
+        });
+        for (extra_mib, outcome) in children {
+            match outcome {
                 Err(why) => {
                     eprintln!("SKIPPED: the address space cannot be limited here: {why}");
                     return;

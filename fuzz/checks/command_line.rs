@@ -1,6 +1,6 @@
 //! What must hold for any command line: never a panic; a refusal is one
 //! line; whatever is accepted is a combination the program honours.
-//! Shared by the fuzz target and by cli/tests/fuzz_corpus.rs.
+//! Shared by the fuzz target and by cli/tests/program/fuzz_corpus.rs.
 
 use std::ffi::OsString;
 

@@ -1,6 +1,6 @@
 //! What must hold for any bytes read as a shard record or a checkpoint:
 //! never a panic; anything accepted adds up, and writes back to a file that
-//! reads the same. Shared by the fuzz target and by cli/tests/fuzz_corpus.rs.
+//! reads the same. Shared by the fuzz target and by cli/tests/program/fuzz_corpus.rs.
 
 use queens_simd_cli::records::{Checkpoint, Plans, ShardRecord};
 

@@ -48,7 +48,7 @@
 //! `free &= free - 1`, which clears the same (lowest) bit.
 //!
 //! The compiler chooses registers and may schedule the instructions
-//! differently; `cli/tests/disassembly.rs` checks that the built kernels still
+//! differently; `cli/tests/program/disassembly.rs` checks that the built kernels still
 //! contain the article's instructions in the encoding each kernel claims.
 
 use core::arch::x86_64::__m128i;
@@ -235,7 +235,7 @@ macro_rules! davidad_kernel {
             ///
             /// `#[inline]`, not `#[inline(always)]`, which Rust does not allow
             /// on a `#[target_feature]` function: the compiler inlines it into
-            /// `search` (same features, one call), as `cli/tests/disassembly.rs`
+            /// `search` (same features, one call), as `cli/tests/program/disassembly.rs`
             /// checks, since `search` must hold the machine's instructions.
             #[inline]
             fn place_and_move(

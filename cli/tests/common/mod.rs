@@ -82,6 +82,24 @@ pub fn stdout_of(args: &[&str]) -> String {
     String::from_utf8(out).unwrap()
 }
 
+/// `run` on each of `items`, each on a thread of its own, what each gave
+/// in `items`' order. For runs of `--time`, which solves for 1.5 s of the
+/// clock however much of a core it gets: side by side they take that once,
+/// and less of the cores the other tests share.
+pub fn side_by_side<T: Send, R: Send>(items: Vec<T>, run: impl Fn(T) -> R + Sync) -> Vec<R> {
+    let run = &run;
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = items
+            .into_iter()
+            .map(|item| scope.spawn(move || run(item)))
+            .collect();
+        threads
+            .into_iter()
+            .map(|thread| thread.join().unwrap())
+            .collect()
+    })
+}
+
 /// The program `name` on PATH, or `None` after saying the test using it
 /// is skipped (a failure with `QUEENS_SIMD_REQUIRE_ALL=1`).
 pub fn tool(name: &str) -> Option<std::path::PathBuf> {

@@ -6,7 +6,7 @@
 //! (`vpermd`, `vpshufb` and a transpose of 32-bit words), then `vpsllw`
 //! moves bit `t` of every byte `j` to its top and `vpmovmskb` gathers 32 of
 //! them, half a word of slice `8j + t`.
-//! `cli/tests/disassembly.rs` checks that these instructions are there.
+//! `cli/tests/program/disassembly.rs` checks that these instructions are there.
 
 use core::arch::x86_64::{
     __m256i, _mm_cvtsi32_si128, _mm256_add_epi8, _mm256_add_epi64, _mm256_and_si256,

@@ -4,7 +4,7 @@
 //! sliced 64 at a time: their bytes transposed (`vpshufb`, `vpermw` and a
 //! transpose of 64-bit words), then `vptestmb` tests bit `t` of every
 //! byte `j` into a mask register, the word of slice `8j + t`.
-//! `cli/tests/disassembly.rs` checks that these instructions are there. All
+//! `cli/tests/program/disassembly.rs` checks that these instructions are there. All
 //! but `vpopcntq` are AVX-512 F and BW (and BMI2's `pext`), and
 //! `join-avx512bw` shares them (`zmm_steps!`).
 

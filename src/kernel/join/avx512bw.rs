@@ -6,7 +6,7 @@
 //! `vpsadbw` into eight 64-bit sums). Reading a class (`pext`), slicing the
 //! patterns and joining the quarter-boards need no VPOPCNTDQ: they are
 //! `join-avx512`'s code (`avx512::zmm_steps!`).
-//! `cli/tests/disassembly.rs` checks that these instructions are there, and
+//! `cli/tests/program/disassembly.rs` checks that these instructions are there, and
 //! that no `vpopcntq` is.
 
 use core::arch::x86_64::{

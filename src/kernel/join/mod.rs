@@ -135,7 +135,7 @@ kernel_type! {
 /// (`target_features!`) over its vector type, whose [`words::PatternWords`]
 /// (the ISA's own intrinsics) the invoking file writes, and its
 /// [`Joiner`]. `$name` is its variant of [`Kernel`]. The compiled
-/// functions sit in the invoking module: `cli/tests/disassembly.rs` finds
+/// functions sit in the invoking module: `cli/tests/program/disassembly.rs` finds
 /// `join::avx2::count_row_sets` by that path.
 #[cfg(simd_kernels)]
 macro_rules! join_kernel {

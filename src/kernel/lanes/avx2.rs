@@ -5,7 +5,7 @@
 //! eight entries into four vectors, and the same transpose backwards
 //! writes them. Choices are `vpblendvb`; the highest bit of a lane comes
 //! from its float conversion (`vcvtdq2ps`); the solutions of a lane, at most
-//! two a step, from two compares. `cli/tests/disassembly.rs` checks that these
+//! two a step, from two compares. `cli/tests/program/disassembly.rs` checks that these
 //! instructions are there.
 
 use core::arch::x86_64::{

@@ -5,7 +5,7 @@
 //! `vpaddd`, `vpsubd`). The solutions of a lane come from `vpopcntd`. A
 //! lane's stack entries are 16 bytes, as for AVX2: sixteen loads (four per
 //! register, placed by `vinserti32x4`) and a 4×4 transpose in each 128-bit
-//! quarter turn them into four vectors, and back. `cli/tests/disassembly.rs`
+//! quarter turn them into four vectors, and back. `cli/tests/program/disassembly.rs`
 //! checks that these instructions are there.
 
 use core::arch::x86_64::{

@@ -308,7 +308,7 @@ unsafe fn count_mirror_starts<V: Simd>(n: usize) -> Count {
 /// walks of this module compiled with its row's features
 /// (`target_features!`) over its vector type, and its traits. `$name` is
 /// its variant of [`crate::Kernel`]. The compiled functions sit in the invoking
-/// module: `cli/tests/disassembly.rs` finds each kernel's
+/// module: `cli/tests/program/disassembly.rs` finds each kernel's
 /// `count_board::compiled` by that path (`lanes::avx2::…`).
 macro_rules! lane_kernel {
     (

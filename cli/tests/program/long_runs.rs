@@ -1,7 +1,7 @@
 //! The command line's long-run features: threads, shards and `merge`,
 //! checkpoints that survive a kill, and a progress bar only on a terminal.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command as Process, Stdio};
@@ -88,7 +88,7 @@ fn a_missing_or_repeated_shard_is_refused() {
         files[2].clone(),
         files[1].clone(),
     ];
-    // A shard named twice is one count, counted once (cli/tests/merge.rs).
+    // A shard named twice is one count, counted once (cli/tests/program/merge.rs).
     merge(&twice)
         .success()
         .stdout("14200\n")
@@ -106,7 +106,7 @@ fn a_missing_or_repeated_shard_is_refused() {
     merge(&[dir.join("absent.json")])
         .code(2)
         .stderr(predicate::str::contains("cannot read"));
-    // An edited record no longer matches its checksum (cli/tests/hostile_files.rs
+    // An edited record no longer matches its checksum (cli/tests/program/hostile_files.rs
     // tries many more edits).
     let text = std::fs::read_to_string(&files[0]).unwrap();
     let edited = text.replacen("\"subproblems\": ", "\"subproblems\": 1", 1);

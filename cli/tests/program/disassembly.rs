@@ -13,7 +13,7 @@
 //! a debug build the intrinsics are calls, not instructions.
 #![cfg(all(simd_kernels, not(debug_assertions)))]
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::process::Command;

@@ -6,7 +6,7 @@
 
 #![cfg(unix)]
 
-mod common;
+use crate::common;
 
 use std::fs::{self, File};
 use std::path::Path;
@@ -97,24 +97,36 @@ fn a_lost_notice_keeps_the_result_and_says_so() {
     let records = shard_files(&dir, 12, 2);
     let (first, second) = (records[0].to_str().unwrap(), records[1].to_str().unwrap());
     // Each writes a notice on stderr: the resume, the recount's seed, the
-    // time per solve.
-    for args in [
-        &["12", "--count", "--checkpoint", checkpoint][..],
-        &["merge", first, second, "--recount", "3", "--seed", "1"],
-        &["8", "--count", "--time"],
-    ] {
-        for out in [
-            run_with_stderr(args, dev_full()),
-            run_with_stderr(args, closed_pipe()),
-        ] {
-            assert_eq!(
-                code(&out),
-                i32::from(Status::OutputFailed.code()),
-                "{args:?}"
-            );
-            let total = if args[0] == "8" { "92\n" } else { "14200\n" };
-            assert_eq!(String::from_utf8_lossy(&out.stdout), total, "{args:?}");
-        }
+    // time per solve. The two resumes take the checkpoint's lock in turn;
+    // the rest run side by side.
+    let resume = ["12", "--count", "--checkpoint", checkpoint];
+    let recount = ["merge", first, second, "--recount", "3", "--seed", "1"];
+    // With stderr on `/dev/full` (`true`) or a closed pipe.
+    fn run<'a>((args, full): (&'a [&'a str], bool)) -> (&'a [&'a str], Output) {
+        let out = if full {
+            run_with_stderr(args, dev_full())
+        } else {
+            run_with_stderr(args, closed_pipe())
+        };
+        (args, out)
+    }
+    let mut runs: Vec<_> = [(&resume[..], true), (&resume[..], false)]
+        .into_iter()
+        .map(run)
+        .collect();
+    let side_by_side: Vec<(&[&str], bool)> = [&recount[..], &["8", "--count", "--time"]]
+        .into_iter()
+        .flat_map(|args| [(args, true), (args, false)])
+        .collect();
+    runs.extend(common::side_by_side(side_by_side, run));
+    for (args, out) in runs {
+        assert_eq!(
+            code(&out),
+            i32::from(Status::OutputFailed.code()),
+            "{args:?}"
+        );
+        let total = if args[0] == "8" { "92\n" } else { "14200\n" };
+        assert_eq!(String::from_utf8_lossy(&out.stdout), total, "{args:?}");
     }
     // Without anything to say, a failing stderr changes nothing.
     let out = run_with_stderr(&["12", "--count"], dev_full());
@@ -260,8 +272,13 @@ fn a_result_to_a_closed_or_read_only_stdout_is_status_1() {
 /// status; with nothing to say, nothing is lost.
 #[test]
 fn a_message_to_a_closed_or_read_only_stderr_is_status_1() {
-    for how in [Unwritable::Closed, Unwritable::ReadOnly] {
-        let out = run_with_unwritable(&["8", "--count", "--time"], 2, how);
+    let timed = common::side_by_side(vec![Unwritable::Closed, Unwritable::ReadOnly], |how| {
+        (
+            how,
+            run_with_unwritable(&["8", "--count", "--time"], 2, how),
+        )
+    });
+    for (how, out) in timed {
         assert_eq!(code(&out), 1, "{how:?}: {out:?}");
         assert_eq!(String::from_utf8_lossy(&out.stdout), "92\n", "{how:?}");
         let out = run_with_unwritable(&["8", "--count"], 2, how);
@@ -422,18 +439,11 @@ fn streams_as_bash_hands_them_over() {
 /// total printed); `2<>/dev/null` drops it as asked (status 0).
 #[test]
 fn a_closed_stderr_loses_a_line_and_a_null_one_drops_it() {
-    // Each run waits out `--time`'s clock, not the CPU: the three side by side.
-    let cases = [("2>&-", 1), ("2<>/dev/null", 0), ("2>/dev/null", 0)];
-    let runs = std::thread::scope(|scope| {
-        cases
-            .map(|(redirection, status)| {
-                scope.spawn(move || {
-                    let script = format!("\"$0\" \"$@\" {redirection}");
-                    let out = run_from("bash", &script, &["8", "--count", "--time"]);
-                    (redirection, status, out)
-                })
-            })
-            .map(|run| run.join().unwrap())
+    let cases = vec![("2>&-", 1), ("2<>/dev/null", 0), ("2>/dev/null", 0)];
+    let runs = common::side_by_side(cases, |(redirection, status)| {
+        let script = format!("\"$0\" \"$@\" {redirection}");
+        let out = run_from("bash", &script, &["8", "--count", "--time"]);
+        (redirection, status, out)
     });
     for (redirection, status, out) in runs {
         let Some(out) = out else {

@@ -1,7 +1,7 @@
 //! `queens-simd status DIR`: a campaign's folder at a glance, midway, at the
 //! end, and among hostile files.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -143,7 +143,7 @@ fn write_crate(dir: &Path, paths: &[(String, String)]) {
     std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
     let mut lib = String::from(
         "//! Every public path that README.md and docs/ name, each a link\n\
-         //! rustdoc must resolve (written by cli/tests/docs_examples/paths.rs).\n//!\n",
+         //! rustdoc must resolve (written by cli/tests/program/docs_examples/paths.rs).\n//!\n",
     );
     for (place, path) in paths {
         writeln!(lib, "//! - {place}: [`{path}`]").unwrap();

@@ -3,7 +3,7 @@
 //! (`count_text`), which readers that hold numbers as doubles read exactly
 //! past 2^53; `--sample`'s 64-bit seed likewise (`seed_text`).
 
-mod common;
+use crate::common;
 
 use common::stdout_of;
 

@@ -6,7 +6,7 @@
 //! and recounts a sample of join pieces by a plain search with
 //! `--recount-by search`.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};

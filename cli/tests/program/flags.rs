@@ -2,7 +2,7 @@
 //! silently dropped. The tables below are the contract; the matrices try
 //! every flag against every mode.
 
-mod common;
+use crate::common;
 
 use common::queens;
 use predicates::prelude::*;
@@ -532,7 +532,7 @@ const PAIR_FLAGS: &[Flag] = &[
         needs: &[&["--count"]],
         seen: Seen::Value("0123456789abcdef"),
     },
-    // Seen only where another run holds the lock (cli/tests/script.rs).
+    // Seen only where another run holds the lock (cli/tests/program/script.rs).
     Flag {
         words: &["--skip-if-locked"],
         needs: &[&["--count"], &["--checkpoint", CHECKPOINT]],

@@ -29,7 +29,7 @@
 //! `qemu-x86_64` fails them.
 #![cfg(x86_kernels)]
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Output};
 
@@ -82,7 +82,7 @@ impl Model {
             "bmi1" | "bmi2" | "lzcnt" | "popcnt" => (self.bmi, bmi),
             // qemu-user emulates no AVX-512.
             avx512 if avx512.starts_with("avx512") => (false, "AVX-512"),
-            other => panic!("cli/tests/cpu_models.rs: no column for the feature {other}"),
+            other => panic!("cli/tests/program/cpu_models.rs: no column for the feature {other}"),
         };
         let mut features = needs.cpu_feature_names().map(has);
         // The refusal names the first feature of the row.

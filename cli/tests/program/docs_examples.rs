@@ -43,10 +43,9 @@
 //! the examples count up to N = 19, which takes minutes in a debug build.
 #![cfg(all(unix, not(debug_assertions)))]
 
-mod common;
+use crate::common;
 // Every public path the pages name, built (in a test binary of its own
 // it cost a build and a link more).
-#[path = "docs_examples/paths.rs"]
 mod paths;
 
 use std::fmt::Write as _;
@@ -281,7 +280,7 @@ fn run_page(page: &str, emulate: Option<&str>) -> Vec<String> {
 
 /// Whether `example` picks no kernel and prints nothing but a count: what
 /// it shows does not depend on the CPU (the native run checks it, and
-/// cli/tests/cpu_models.rs every kernel's counts on emulated CPUs), while under
+/// cli/tests/program/cpu_models.rs every kernel's counts on emulated CPUs), while under
 /// qemu a count of N = 16 takes seconds.
 fn counts_alone(example: &Example) -> bool {
     let printed = example.output.trim_end();

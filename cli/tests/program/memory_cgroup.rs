@@ -7,7 +7,7 @@
 //! controller, a read-only hierarchy) the test says so and passes.
 #![cfg(target_os = "linux")]
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};

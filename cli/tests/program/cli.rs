@@ -1,7 +1,7 @@
 //! The `queens-simd` command-line contract: every flag, every format, every
 //! bad input.
 
-mod common;
+use crate::common;
 
 use common::{queens, stdout_of};
 use predicates::prelude::*;

@@ -9,9 +9,9 @@ use std::path::Path;
 use proptest::prelude::*;
 use queens_simd_cli::records::{Plans, ShardRecord};
 
-#[path = "../../fuzz/checks/command_line.rs"]
+#[path = "../../../fuzz/checks/command_line.rs"]
 mod command_line;
-#[path = "../../fuzz/checks/records.rs"]
+#[path = "../../../fuzz/checks/records.rs"]
 #[allow(dead_code)]
 mod records;
 

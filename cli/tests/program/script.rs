@@ -4,7 +4,7 @@
 //! apply is refused. (CI's `.ci/batch-engines` runs them on a one-node
 //! Slurm and with GNU parallel.)
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -4,7 +4,7 @@
 //! proves wrong), never added up, never waited on, never followed into
 //! someone else's file.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};
