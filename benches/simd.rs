@@ -152,8 +152,9 @@ const C_BASELINES: [&str; 2] = ["mirror", "eightway"];
 /// `benches/c/<name>.c` compiled into this bench's scratch directory as
 /// `c-<name>`.
 fn c_program(name: &str) -> PathBuf {
+    // This package's root is benches/.
     let source = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("benches/c")
+        .join("c")
         .join(format!("{name}.c"));
     let binary = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("c-{name}"));
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());

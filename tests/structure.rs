@@ -548,10 +548,11 @@ fn defaults_in_table(text: &str) -> BTreeSet<String> {
 }
 
 /// A plain dependency is the lean library: the command line is a package
-/// of its own (cli/), which the workspace builds at the root (`cargo run`,
-/// `cargo test`); the library's manifest names none of the command line's
-/// dependencies and stays short; the feature tables of src/lib.rs and
-/// docs/library.md say what the default is. (.ci/lean checks what Cargo
+/// of its own (cli/), and so are the benchmarks (benches/), which the
+/// workspace builds at the root (`cargo run`, `cargo test`, `cargo bench`);
+/// the library's manifest names none of their dependencies and stays
+/// short; the feature tables of src/lib.rs and docs/library.md say what
+/// the default is. (.ci/lean checks what Cargo
 /// resolves, and the join kernels with and without `alloc`.)
 #[test]
 fn the_command_line_is_a_package_of_its_own_and_the_tables_say_so() {
@@ -585,9 +586,21 @@ fn the_command_line_is_a_package_of_its_own_and_the_tables_say_so() {
             "the library's manifest names {dependency}"
         );
     }
+    assert!(manifest.contains(
+        "\n[workspace]\nmembers = [\"cli\", \"benches\"]\ndefault-members = [\".\", \"cli\", \"benches\"]\n"
+    ));
+    // The benchmarks' harnesses are the benches/ package's: `cargo test`
+    // builds the library's dev-dependencies, which must not be them.
+    assert!(manifest.contains("\nautobenches = false\n"));
+    for harness in ["criterion", "iai-callgrind"] {
+        assert!(
+            !manifest.contains(&format!("\n{harness} =")),
+            "the library's manifest names {harness}"
+        );
+    }
+    let benches = fs::read_to_string(root.join("benches/Cargo.toml")).unwrap();
     assert!(
-        manifest
-            .contains("\n[workspace]\nmembers = [\"cli\"]\ndefault-members = [\".\", \"cli\"]\n")
+        benches.contains("\n[[bench]]\nname = \"simd\"\npath = \"simd.rs\"\nharness = false\n")
     );
     let member = fs::read_to_string(root.join("cli/Cargo.toml")).unwrap();
     assert!(member.contains("\n[[bin]]\nname = \"queens-simd\"\n"));
