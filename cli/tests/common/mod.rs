@@ -70,6 +70,20 @@ pub fn queens() -> assert_cmd::Command {
     command
 }
 
+/// [`queens`] at the lowest CPU priority (`nice -n 19`, where `nice` is on
+/// PATH), for a run of `--time`: it solves for 1.5 s of the clock however
+/// much of a core it gets, and the tests read the form of its line, never
+/// the figure. At the priority of the other tests' children it would take
+/// their cores for nothing; at the lowest it takes what they leave.
+pub fn queens_yielding() -> assert_cmd::Command {
+    let Some(nice) = tool("nice") else {
+        return queens();
+    };
+    let mut command = assert_cmd::Command::new(nice);
+    command.args(["-n", "19"]).arg(binary()).current_dir(ROOT);
+    command
+}
+
 /// What `queens-simd ARGS` prints on stdout, asserting that it succeeds.
 pub fn stdout_of(args: &[&str]) -> String {
     let out = queens()
