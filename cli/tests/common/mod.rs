@@ -70,18 +70,38 @@ pub fn queens() -> assert_cmd::Command {
     command
 }
 
-/// [`queens`] at the lowest CPU priority (`nice -n 19`, where `nice` is on
-/// PATH), for a run of `--time`: it solves for 1.5 s of the clock however
-/// much of a core it gets, and the tests read the form of its line, never
-/// the figure. At the priority of the other tests' children it would take
-/// their cores for nothing; at the lowest it takes what they leave.
+/// [`queens`] at the lowest CPU priority ([`yielding`]), for a run of
+/// `--time`.
+#[cfg(unix)]
 pub fn queens_yielding() -> assert_cmd::Command {
-    let Some(nice) = tool("nice") else {
-        return queens();
-    };
-    let mut command = assert_cmd::Command::new(nice);
-    command.args(["-n", "19"]).arg(binary()).current_dir(ROOT);
-    command
+    let mut command = std::process::Command::new(binary());
+    command.current_dir(ROOT);
+    yielding(&mut command, true);
+    assert_cmd::Command::from_std(command)
+}
+
+/// `command` at the lowest CPU priority (nice 19) where `timed`, what a
+/// run of `--time` is given (and the program it starts, a shell or Python
+/// that runs `queens-simd`, hands on): it solves for 1.5 s of the clock
+/// however much of a core it gets, and the tests read the form of its
+/// line, never the figure. At the priority of the other tests' children it
+/// would take their cores for nothing; at the lowest it takes what they
+/// leave.
+#[cfg(unix)]
+pub fn yielding(command: &mut std::process::Command, timed: bool) {
+    use std::os::unix::process::CommandExt;
+    if !timed {
+        return;
+    }
+    // SAFETY: between fork and exec the closure calls only setpriority,
+    // which is async-signal-safe, and allocates nothing. Its result is
+    // ignored: a child left at its priority runs the same, only sooner.
+    unsafe {
+        command.pre_exec(|| {
+            libc::setpriority(libc::PRIO_PROCESS, 0, 19);
+            Ok(())
+        });
+    }
 }
 
 /// What `queens-simd ARGS` prints on stdout, asserting that it succeeds.
