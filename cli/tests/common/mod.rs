@@ -70,29 +70,33 @@ pub fn queens() -> assert_cmd::Command {
     command
 }
 
-/// [`queens`] at the lowest CPU priority ([`yielding`]), for a run of
-/// `--time`.
+/// [`queens`] at the lowest CPU priority, for a run of `--time`
+/// ([`yielding_when_timed`]).
 #[cfg(unix)]
 pub fn queens_yielding() -> assert_cmd::Command {
     let mut command = std::process::Command::new(binary());
     command.current_dir(ROOT);
-    yielding(&mut command, true);
+    lowest_priority(&mut command);
     assert_cmd::Command::from_std(command)
 }
 
-/// `command` at the lowest CPU priority (nice 19) where `timed`, what a
-/// run of `--time` is given (and the program it starts, a shell or Python
-/// that runs `queens-simd`, hands on): it solves for 1.5 s of the clock
-/// however much of a core it gets, and the tests read the form of its
-/// line, never the figure. At the priority of the other tests' children it
-/// would take their cores for nothing; at the lowest it takes what they
-/// leave.
+/// `command` at the lowest CPU priority (nice 19) where `args`, what it
+/// will run `queens-simd` with, hold `--time` (a shell or Python that runs
+/// `queens-simd` hands the priority on). A `--time` run solves for 1.5 s
+/// of the clock however much of a core it gets, and the tests read the
+/// form of its line, never the figure. At the priority of the other
+/// tests' children it would take their cores for nothing; at the lowest it
+/// takes what they leave.
 #[cfg(unix)]
-pub fn yielding(command: &mut std::process::Command, timed: bool) {
-    use std::os::unix::process::CommandExt;
-    if !timed {
-        return;
+pub fn yielding_when_timed<S: AsRef<str>>(command: &mut std::process::Command, args: &[S]) {
+    if args.iter().any(|arg| arg.as_ref() == "--time") {
+        lowest_priority(command);
     }
+}
+
+#[cfg(unix)]
+fn lowest_priority(command: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
     // SAFETY: between fork and exec the closure calls only setpriority,
     // which is async-signal-safe, and allocates nothing. Its result is
     // ignored: a child left at its priority runs the same, only sooner.

@@ -767,12 +767,8 @@ fn run_in(dir: &std::path::Path, words: &[String]) -> Outcome {
     let (checkpoint, output) = (dir.join(CHECKPOINT), dir.join(OUTPUT));
     let _ = std::fs::remove_file(&checkpoint);
     let _ = std::fs::remove_file(&output);
-    let timed = words.iter().any(|word| word == "--time");
-    let mut command = if timed {
-        common::queens_yielding()
-    } else {
-        queens()
-    };
+    let mut command = std::process::Command::new(common::binary());
+    common::yielding_when_timed(&mut command, words);
     let out = command.current_dir(dir).args(words).output().unwrap();
     (
         out.status.code(),

@@ -18,7 +18,7 @@ use queens_simd_cli::status::Status;
 /// `queens-simd ARGS` with stderr going where `stderr` says, stdout caught.
 fn run_with_stderr(args: &[&str], stderr: impl Into<Stdio>) -> Output {
     let mut command = Process::new(binary());
-    common::yielding(&mut command, args.contains(&"--time"));
+    common::yielding_when_timed(&mut command, args);
     command.args(args).stderr(stderr).output().unwrap()
 }
 
@@ -184,7 +184,7 @@ enum Unwritable {
 fn run_with_unwritable(args: &[&str], fd: i32, how: Unwritable) -> Output {
     use std::os::unix::process::CommandExt;
     let mut command = Process::new(binary());
-    common::yielding(&mut command, args.contains(&"--time"));
+    common::yielding_when_timed(&mut command, args);
     command
         .args(args)
         .stdout(Stdio::piped())
@@ -295,7 +295,7 @@ fn a_message_to_a_closed_or_read_only_stderr_is_status_1() {
 fn run_from(program: &str, script: &str, args: &[&str]) -> Option<Output> {
     let program = common::tool(program)?;
     let mut command = Process::new(program);
-    common::yielding(&mut command, args.contains(&"--time"));
+    common::yielding_when_timed(&mut command, args);
     let out = command
         .args(["-c", script])
         .arg(binary())
